@@ -1,0 +1,5 @@
+import sys
+
+from zcf_inspector.cli import main
+
+sys.exit(main())

@@ -1,0 +1,41 @@
+"""Findings: what every check reports, one `{code, severity, pointer, message}` each."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from zcf_inspector.core.errors import ErrorCode
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One thing a check found, pinned to a JSON pointer into the document it read."""
+
+    code: ErrorCode
+    severity: Severity
+    pointer: str
+    message: str
+    offset: int | None = None  # byte offset, for refusals made while reading bytes
+
+    def to_json(self) -> dict[str, str]:
+        return {
+            "code": str(self.code),
+            "severity": str(self.severity),
+            "pointer": self.pointer,
+            "message": self.message,
+        }
+
+
+def error(code: ErrorCode, pointer: str, message: str) -> Finding:
+    return Finding(code, Severity.ERROR, pointer, message)
+
+
+def has_error(findings: tuple[Finding, ...] | list[Finding]) -> bool:
+    return any(f.severity is Severity.ERROR for f in findings)
