@@ -6,6 +6,15 @@ import argparse
 
 
 def register_all(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from zcf_inspector.cli import plan  # noqa: PLC0415
+    from zcf_inspector.cli import (  # noqa: PLC0415
+        canonicalize,
+        goldens,
+        ingest,
+        keys,
+        plan,
+        receipt,
+        validate,
+    )
 
-    plan.register(sub)
+    for module in (validate, ingest, canonicalize, receipt, keys, goldens, plan):
+        module.register(sub)

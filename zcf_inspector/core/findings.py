@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
+
+from zcf_inspector.core.jsontypes import JsonValue
 
 
 
@@ -23,7 +26,7 @@ class Finding:
     message: str
     offset: int | None = None  # byte offset, for refusals made while reading bytes
 
-    def to_json(self) -> dict[str, str]:
+    def to_json(self) -> dict[str, JsonValue]:
         return {
             "code": str(self.code),
             "severity": str(self.severity),
@@ -36,5 +39,5 @@ def error(code: StrEnum, pointer: str, message: str) -> Finding:
     return Finding(code, Severity.ERROR, pointer, message)
 
 
-def has_error(findings: tuple[Finding, ...] | list[Finding]) -> bool:
+def has_error(findings: Iterable[Finding]) -> bool:
     return any(f.severity is Severity.ERROR for f in findings)

@@ -1,0 +1,40 @@
+"""`zcf-inspector canonicalize FILE`: any JSON text to its ZCF-JSON-v1 bytes."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from zcf_inspector.cli import exitcodes
+from zcf_inspector.cli.output import fail
+from zcf_inspector.core.canonical import canonical
+from zcf_inspector.core.files import UnreadableFileError, read_bounded
+from zcf_inspector.core.reading import ReadError, read_json
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "canonicalize",
+        help="print the canonical ZCF-JSON-v1 bytes of any JSON text",
+        description="Read FILE strictly (profile §1) and write its canonical bytes (profile §2) "
+        "to stdout and nothing else. Exit 1 with the refusal code on stderr.",
+    )
+    parser.add_argument("file", metavar="FILE")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        data = read_bounded(args.file)
+    except UnreadableFileError as exc:
+        fail(str(exc))
+        return exitcodes.USAGE
+    try:
+        value = read_json(data)
+    except ReadError as exc:
+        where = f" at byte {exc.offset}" if exc.offset is not None else ""
+        sys.stderr.write(f"{exc.code}{where}: {exc.message}\n")
+        return exitcodes.REFUSED
+    sys.stdout.buffer.write(canonical(value))
+    sys.stdout.buffer.flush()
+    return exitcodes.OK

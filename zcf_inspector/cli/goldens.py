@@ -1,0 +1,41 @@
+"""`zcf-inspector check-goldens [DIR]`: the conformance run of profile §7."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from zcf_inspector.cli import exitcodes
+from zcf_inspector.cli.output import fail
+from zcf_inspector.core.conformance import check_goldens
+
+# The repository's goldens, for a source checkout or an editable install.
+PROJECT_GOLDENS = Path(__file__).resolve().parents[2] / "goldens"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "check-goldens",
+        help="run the conformance vectors (profile §7)",
+        description="Every publication golden must validate, ingest to exactly its receipt "
+        "and hold no x-zephr-* key; every negative golden must be refused with its code.",
+    )
+    parser.add_argument("directory", nargs="?", metavar="DIR", help=f"default: {PROJECT_GOLDENS}")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    directory = Path(args.directory) if args.directory else PROJECT_GOLDENS
+    if not directory.is_dir():
+        fail(f"{directory} is not a folder of goldens")
+        return exitcodes.USAGE
+    results = check_goldens(directory)
+    for result in results:
+        mark = "ok  " if result.passed else "FAIL"
+        sys.stdout.write(f"{mark} {result.group}/{result.name}\n")
+        for problem in result.problems:
+            sys.stdout.write(f"       {problem}\n")
+    passed = sum(r.passed for r in results)
+    sys.stdout.write(f"goldens: {passed} passed, {len(results) - passed} failed\n")
+    return exitcodes.OK if passed == len(results) else exitcodes.REFUSED

@@ -1,0 +1,115 @@
+"""The producer side: `zcf-inspector keygen` and `zcf-inspector seal`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from zcf_inspector.cli import exitcodes
+from zcf_inspector.cli.output import fail, json_bytes
+from zcf_inspector.core.atomic import write_atomic
+from zcf_inspector.core.files import UnreadableFileError, read_bounded
+from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.keyfile import (
+    KeyFileError,
+    load_ed25519_key,
+    load_installation_key,
+    new_ed25519_key,
+    new_installation_key,
+)
+from zcf_inspector.core.producer import AuthKind, SealError, seal_packet
+from zcf_inspector.core.reading import ReadError, read_packet
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    keygen = sub.add_parser(
+        "keygen",
+        help="make an Ed25519 signing key or an installation key",
+        description="Write a new Ed25519 key file (seed, public key, fingerprint), or with "
+        "--installation-key-id an installation key file, to --out (never overwritten) or stdout.",
+    )
+    keygen.add_argument("--installation-key-id", metavar="ID")
+    keygen.add_argument("--out", metavar="FILE")
+    keygen.add_argument("--public-out", metavar="FILE", help="also write the public half (Ed25519)")
+    keygen.set_defaults(func=run_keygen)
+
+    seal = sub.add_parser(
+        "seal",
+        help="fill a packet's manifest and authenticate it (unsigned, source-signature, recipient-bound-mac)",
+        description="Recompute the manifest of PACKET and set its authentication of --kind. "
+        "The sealed packet goes to --out (never overwritten) or stdout.",
+    )
+    seal.add_argument("packet", metavar="PACKET")
+    seal.add_argument("--kind", choices=[k.value for k in AuthKind], default=AuthKind.UNSIGNED.value)
+    seal.add_argument("--signing-key", metavar="FILE", help="Ed25519 key file with a seed")
+    seal.add_argument("--source-installation-key", metavar="FILE")
+    seal.add_argument("--destination-installation-key", metavar="FILE")
+    seal.add_argument("--out", metavar="FILE")
+    seal.set_defaults(func=run_seal)
+
+
+def _emit(value: JsonValue, out: str | None) -> int:
+    data = json_bytes(value)
+    if out is None:
+        sys.stdout.buffer.write(data)
+        return exitcodes.OK
+    try:
+        write_atomic(out, data)
+    except FileExistsError:
+        fail(f"{out} already exists; choose another name")
+        return exitcodes.USAGE
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc.strerror or exc}")
+        return exitcodes.USAGE
+    return exitcodes.OK
+
+
+def run_keygen(args: argparse.Namespace) -> int:
+    if args.installation_key_id is not None:
+        if args.public_out:
+            fail("--public-out is for Ed25519 keys; an installation key is secret as a whole")
+            return exitcodes.USAGE
+        try:
+            installation = new_installation_key(args.installation_key_id)
+        except KeyFileError as exc:
+            fail(str(exc))
+            return exitcodes.USAGE
+        return _emit(installation.to_json(), args.out)
+    key = new_ed25519_key()
+    code = _emit(key.to_json(), args.out)
+    if code == exitcodes.OK and args.public_out:
+        code = _emit(key.to_json(include_seed=False), args.public_out)
+    return code
+
+
+def run_seal(args: argparse.Namespace) -> int:
+    kind = AuthKind(args.kind)
+    try:
+        data = read_bounded(args.packet)
+        signing = None if args.signing_key is None else load_ed25519_key(args.signing_key, need_seed=True)
+        source = None if args.source_installation_key is None else load_installation_key(args.source_installation_key)
+        dest = (
+            None
+            if args.destination_installation_key is None
+            else load_installation_key(args.destination_installation_key)
+        )
+    except (UnreadableFileError, KeyFileError) as exc:
+        fail(str(exc))
+        return exitcodes.USAGE
+    try:
+        packet = read_packet(data)
+    except ReadError as exc:
+        fail(f"{args.packet}: {exc.code}: {exc.message}")
+        return exitcodes.REFUSED
+    try:
+        sealed = seal_packet(
+            packet,
+            kind,
+            signing_seed=None if signing is None else signing.seed,
+            source_installation_key=None if source is None else source.key,
+            destination_installation_key=None if dest is None else dest.key,
+        )
+    except SealError as exc:
+        fail(str(exc))
+        return exitcodes.USAGE
+    return _emit(sealed, args.out)

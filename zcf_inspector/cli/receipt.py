@@ -1,0 +1,64 @@
+"""`zcf-inspector receipt verify RECEIPT [--key PUBLIC_KEY] [--json]`"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from zcf_inspector.cli import exitcodes
+from zcf_inspector.cli.output import fail, print_findings, print_json
+from zcf_inspector.core.files import UnreadableFileError, read_bounded
+from zcf_inspector.core.keyfile import KeyFileError, load_ed25519_key
+from zcf_inspector.core.reading import ReadError, read_json
+from zcf_inspector.core.receipt import ReceiptReport, ReceiptStatus, verify_receipt
+
+_VERDICTS = {
+    ReceiptStatus.VALID_SIGNED: "valid — digest recomputed, signature verified",
+    ReceiptStatus.VALID_SIGNATURE_NOT_CHECKED: "valid digest — signed, signature NOT checked (no --key)",
+    ReceiptStatus.VALID_UNSIGNED: "valid — digest recomputed, unsigned",
+    ReceiptStatus.INVALID: "INVALID",
+}
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser("receipt", help="work with transfer receipts")
+    actions = parser.add_subparsers(dest="receipt_command", metavar="ACTION", required=True)
+    verify = actions.add_parser(
+        "verify",
+        help="recompute a receipt's digest and check its signature",
+        description="Exit 0 when the receipt is valid (and, with --key, signed by that key), "
+        "1 when it is not, 2 for a usage error or an unreadable file.",
+    )
+    verify.add_argument("receipt", metavar="RECEIPT")
+    verify.add_argument("--key", metavar="PUBLIC_KEY", help="the signer's public key file")
+    verify.add_argument("--json", action="store_true")
+    verify.set_defaults(func=run_verify)
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    try:
+        key = None if args.key is None else load_ed25519_key(args.key, need_seed=False)
+        data = read_bounded(args.receipt)
+    except (KeyFileError, UnreadableFileError) as exc:
+        fail(str(exc))
+        return exitcodes.USAGE
+    try:
+        value = read_json(data)
+    except ReadError as exc:
+        report = ReceiptReport(ReceiptStatus.INVALID, None, None, (exc.to_finding(),))
+    else:
+        report = verify_receipt(value, None if key is None else key.public_key)
+    if args.json:
+        print_json(
+            {
+                "path": args.receipt,
+                "valid": report.valid,
+                "status": str(report.status),
+                "receiptDigest": {"computed": report.computed_digest, "listed": report.listed_digest},
+                "findings": [f.to_json() for f in report.findings],
+            }
+        )
+    else:
+        sys.stdout.write(f"{args.receipt}: {_VERDICTS[report.status]}\n")
+        print_findings(report.findings)
+    return exitcodes.OK if report.valid else exitcodes.REFUSED

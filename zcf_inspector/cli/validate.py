@@ -1,0 +1,78 @@
+"""`zcf-inspector validate [--destination FILE] [--json] PACKET...`"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from zcf_inspector.cli import exitcodes
+from zcf_inspector.cli.output import fail, print_findings, print_json
+from zcf_inspector.core.destination import Destination, DestinationError, load_destination
+from zcf_inspector.core.files import UnreadableFileError, read_bounded
+from zcf_inspector.core.inspection import PacketInspection, StageStatus, inspect_bytes
+from zcf_inspector.core.jsontypes import JsonValue
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "validate",
+        help="check packets: bytes, structure, manifest, authentication (and policy with a destination)",
+        description="Check ZCF v1 packets. Without --destination: profile §1-§4 and the key-free "
+        "part of §5. With one: everything, MAC verification and policy included. Exit 0 when "
+        "every packet is valid, 1 when any is refused, 2 for a usage error or an unreadable file.",
+    )
+    parser.add_argument("packets", nargs="+", metavar="PACKET")
+    parser.add_argument("--destination", metavar="FILE", help="destination file (profile §6)")
+    parser.add_argument("--json", action="store_true", help="print a JSON array, one object per packet")
+    parser.set_defaults(func=run)
+
+
+def load_optional_destination(path: str | None) -> Destination | None:
+    return None if path is None else load_destination(path)
+
+
+def inspection_json(path: str, inspection: PacketInspection) -> dict[str, JsonValue]:
+    return {
+        "path": path,
+        "valid": inspection.valid,
+        "findings": [f.to_json() for f in inspection.findings],
+        "manifest": None if inspection.manifest is None else inspection.manifest.to_json(),
+    }
+
+
+def verdict_line(path: str, inspection: PacketInspection) -> str:
+    if inspection.valid:
+        auth = inspection.auth.reason if inspection.auth is not None else ""
+        return f"{path}: valid — {auth}"
+    failed = [s.stage.value for s in inspection.stages if s.status is StageStatus.FAILED]
+    errors = sum(1 for f in inspection.findings if f.severity == "error")
+    return f"{path}: REFUSED at {', '.join(failed)} — {errors} error(s)"
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        destination = load_optional_destination(args.destination)
+    except DestinationError as exc:
+        fail(str(exc))
+        return exitcodes.USAGE
+    results: list[JsonValue] = []
+    unreadable = refused = False
+    for path in args.packets:
+        try:
+            data = read_bounded(path)
+        except UnreadableFileError as exc:
+            fail(str(exc))
+            unreadable = True
+            continue
+        inspection = inspect_bytes(data, destination)
+        refused |= not inspection.valid
+        if args.json:
+            results.append(inspection_json(path, inspection))
+        else:
+            sys.stdout.write(verdict_line(path, inspection) + "\n")
+            print_findings(inspection.findings)
+    if args.json:
+        print_json(results)
+    if unreadable:
+        return exitcodes.USAGE
+    return exitcodes.REFUSED if refused else exitcodes.OK

@@ -1,0 +1,107 @@
+"""Key files written by `zcf-inspector keygen` and read by `seal` and `receipt verify`.
+
+An Ed25519 key file: ``{"kind": "ed25519", "seed": b64u(32), "publicKey": b64u(32),
+"fingerprint": digest}``; a public key file has no ``seed``. An installation key file:
+``{"kind": "installation-key", "installationKeyId": id, "key": b64u(32)}``. A bare
+b64u string of 32 bytes is also accepted where a public key is expected.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from zcf_inspector.core.crypto import ed25519_public_key, generate_seed, public_key_fingerprint
+from zcf_inspector.core.formats import Base64UrlError, b64u_decode, b64u_encode, is_id
+from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.reading import ReadError, read_json
+
+KEY_FILE_MAX_BYTES = 64 * 1024
+
+
+class KeyFileError(ValueError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class Ed25519Key:
+    public_key: bytes
+    seed: bytes | None = None
+
+    def to_json(self, *, include_seed: bool = True) -> dict[str, JsonValue]:
+        out: dict[str, JsonValue] = {"kind": "ed25519"}
+        if include_seed and self.seed is not None:
+            out["seed"] = b64u_encode(self.seed)
+        out["publicKey"] = b64u_encode(self.public_key)
+        out["fingerprint"] = public_key_fingerprint(self.public_key)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class InstallationKey:
+    key_id: str
+    key: bytes
+
+    def to_json(self) -> dict[str, JsonValue]:
+        return {"kind": "installation-key", "installationKeyId": self.key_id, "key": b64u_encode(self.key)}
+
+
+def new_ed25519_key(seed: bytes | None = None) -> Ed25519Key:
+    seed = generate_seed() if seed is None else seed
+    return Ed25519Key(ed25519_public_key(seed), seed)
+
+
+def new_installation_key(key_id: str, key: bytes | None = None) -> InstallationKey:
+    if not is_id(key_id):
+        raise KeyFileError(f"not an installation key id: {key_id!r}")
+    return InstallationKey(key_id, generate_seed() if key is None else key)
+
+
+def _load(path: str | Path) -> JsonValue:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise KeyFileError(f"cannot read key file {path}: {exc.strerror}") from exc
+    try:
+        return read_json(data, max_bytes=KEY_FILE_MAX_BYTES)
+    except ReadError as exc:
+        raise KeyFileError(f"key file {path}: {exc.code}: {exc.message}") from exc
+
+
+def _b64u32(value: JsonValue, what: str) -> bytes:
+    if not isinstance(value, str):
+        raise KeyFileError(f"{what} must be a base64url string")
+    try:
+        raw = b64u_decode(value)
+    except Base64UrlError as exc:
+        raise KeyFileError(f"{what}: {exc}") from exc
+    if len(raw) != 32:
+        raise KeyFileError(f"{what} must decode to 32 bytes, not {len(raw)}")
+    return raw
+
+
+def load_ed25519_key(path: str | Path, *, need_seed: bool) -> Ed25519Key:
+    value = _load(path)
+    if isinstance(value, str) and not need_seed:
+        return Ed25519Key(_b64u32(value, "public key"))
+    if not isinstance(value, dict) or value.get("kind") != "ed25519":
+        raise KeyFileError(f"{path} is not an Ed25519 key file (kind 'ed25519')")
+    if "seed" in value:
+        seed = _b64u32(value["seed"], "seed")
+        key = Ed25519Key(ed25519_public_key(seed), seed)
+        if "publicKey" in value and _b64u32(value["publicKey"], "publicKey") != key.public_key:
+            raise KeyFileError(f"{path}: publicKey does not belong to seed")
+        return key
+    if need_seed:
+        raise KeyFileError(f"{path} holds no private seed")
+    return Ed25519Key(_b64u32(value.get("publicKey"), "publicKey"))
+
+
+def load_installation_key(path: str | Path) -> InstallationKey:
+    value = _load(path)
+    if not isinstance(value, dict) or value.get("kind") != "installation-key":
+        raise KeyFileError(f"{path} is not an installation key file (kind 'installation-key')")
+    key_id = value.get("installationKeyId")
+    if not is_id(key_id) or not isinstance(key_id, str):
+        raise KeyFileError(f"{path}: installationKeyId is not an id")
+    return InstallationKey(key_id, _b64u32(value.get("key"), "key"))

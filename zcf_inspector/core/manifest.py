@@ -1,0 +1,199 @@
+"""The integrity manifest of profile §4: covered sections, their digests and the root."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from zcf_inspector.core.canonical import canonical
+from zcf_inspector.core.digest import lp, sha256_digest
+from zcf_inspector.core.errors import ErrorCode
+from zcf_inspector.core.findings import Finding, error
+from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.pointer import child, join
+
+ALGORITHM = "zcf-lp-sha256-v1"
+DOMAIN = "zephr-continuity-manifest-v1"
+
+# Envelope section name -> the top-level field whose value it covers.
+ENVELOPE_SECTIONS: dict[str, str] = {
+    "packetIdentity": "packet",
+    "sourceDescriptor": "source",
+    "recipientIntent": "recipientIntent",
+    "retention": "retention",
+    "scopeProof": "scopeProof",
+}
+ARCHIVE_SECTION = "archiveRefs"
+# Top-level fields the root never covers; a viewer must say so (profile §4).
+UNCOVERED_FIELDS: tuple[str, ...] = (
+    "format",
+    "formatVersion",
+    "artifactKind",
+    "canonicalizationProfile",
+    "redactionManifest",
+    "omissionManifest",
+    "authentication",
+    "extensions",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CoveredSection:
+    name: str
+    pointer: str  # where the section's value sits in the packet
+    canonical: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class SectionDigest:
+    name: str
+    pointer: str | None  # None for a listed section that covers nothing in the packet
+    computed: str | None
+    listed: str | None
+
+    @property
+    def match(self) -> bool:
+        return self.computed is not None and self.computed == self.listed
+
+
+@dataclass(frozen=True, slots=True)
+class ManifestReport:
+    sections: tuple[SectionDigest, ...]  # sorted by name, covered and listed alike
+    root_computed: str
+    root_listed: str | None
+    uncovered: tuple[str, ...]  # top-level fields present in the packet and not under the root
+    findings: tuple[Finding, ...]
+
+    @property
+    def root_match(self) -> bool:
+        return self.root_computed == self.root_listed
+
+    def to_json(self) -> dict[str, JsonValue]:
+        return {
+            "sections": {
+                s.name: {"computed": s.computed, "listed": s.listed, "match": s.match}
+                for s in self.sections
+            },
+            "root": {
+                "computed": self.root_computed,
+                "listed": self.root_listed,
+                "match": self.root_match,
+            },
+            "uncovered": list(self.uncovered),
+        }
+
+
+def covered_sections(packet: dict[str, JsonValue]) -> list[CoveredSection]:
+    """The sections under the root, in root order (name, by code point), canonicalized once."""
+    found: list[CoveredSection] = []
+    for name, field in ENVELOPE_SECTIONS.items():
+        if field in packet:
+            found.append(CoveredSection(name, join(field), canonical(packet[field])))
+    content = packet.get("content")
+    if isinstance(content, dict):
+        if packet.get("artifactKind") == "continuity-archive":
+            if ARCHIVE_SECTION in content:
+                found.append(
+                    CoveredSection(
+                        ARCHIVE_SECTION, join("content", ARCHIVE_SECTION), canonical(content[ARCHIVE_SECTION])
+                    )
+                )
+        else:
+            for key, value in content.items():
+                found.append(CoveredSection(key, join("content", key), canonical(value)))
+    found.sort(key=lambda s: s.name)
+    return found
+
+
+def root_hash(sections: list[CoveredSection]) -> str:
+    """SHA-256 over LP(domain) then LP(name) ‖ LP(canonical bytes) per section, by name."""
+    h = hashlib.sha256(lp(DOMAIN))
+    for section in sorted(sections, key=lambda s: s.name):
+        h.update(lp(section.name))
+        h.update(lp(section.canonical))
+    return "sha256:" + h.hexdigest()
+
+
+def uncovered_fields(packet: dict[str, JsonValue]) -> tuple[str, ...]:
+    """Top-level fields present in ``packet`` that no section covers, unknown ones included."""
+    covered = {*ENVELOPE_SECTIONS.values(), "content"}
+    return tuple(key for key in packet if key not in covered)
+
+
+def check_manifest(packet: dict[str, JsonValue]) -> ManifestReport:
+    """Recompute every covered digest and the root, and compare them with the listed ones.
+
+    Every difference is reported together, so a reader sees which section changed.
+    """
+    covered = covered_sections(packet)
+    manifest = packet.get("manifest")
+    manifest_obj = manifest if isinstance(manifest, dict) else {}
+    listed_sections = manifest_obj.get("sections")
+    listed: dict[str, JsonValue] = listed_sections if isinstance(listed_sections, dict) else {}
+    listed_root = manifest_obj.get("rootHash")
+    findings: list[Finding] = []
+    digests: list[SectionDigest] = []
+    sections_pointer = join("manifest", "sections")
+    computed_names = set()
+    for section in covered:
+        computed_names.add(section.name)
+        computed = sha256_digest(section.canonical)
+        value = listed.get(section.name)
+        listed_digest = value if isinstance(value, str) else None
+        digests.append(SectionDigest(section.name, section.pointer, computed, listed_digest))
+        if section.name not in listed:
+            findings.append(
+                error(
+                    ErrorCode.MANIFEST_SECTION_MISSING,
+                    child(sections_pointer, section.name),
+                    f"section {section.name!r} is in the packet but not listed in the manifest",
+                )
+            )
+        elif listed_digest != computed:
+            findings.append(
+                error(
+                    ErrorCode.SECTION_DIGEST_MISMATCH,
+                    child(sections_pointer, section.name),
+                    f"section {section.name!r}: listed {_short(value)}, computed {computed}",
+                )
+            )
+    for name, value in listed.items():
+        if name not in computed_names:
+            digests.append(
+                SectionDigest(name, None, None, value if isinstance(value, str) else None)
+            )
+            findings.append(
+                error(
+                    ErrorCode.MANIFEST_SECTION_UNEXPECTED,
+                    child(sections_pointer, name),
+                    f"the manifest lists section {name!r}, which the packet does not cover",
+                )
+            )
+    root = root_hash(covered)
+    root_listed = listed_root if isinstance(listed_root, str) else None
+    if root_listed != root:
+        findings.append(
+            error(
+                ErrorCode.MANIFEST_ROOT_MISMATCH,
+                join("manifest", "rootHash"),
+                f"rootHash: listed {_short(listed_root)}, computed {root}",
+            )
+        )
+    digests.sort(key=lambda d: d.name)
+    return ManifestReport(tuple(digests), root, root_listed, uncovered_fields(packet), tuple(findings))
+
+
+def seal_manifest(packet: dict[str, JsonValue]) -> dict[str, JsonValue]:
+    """The producer side: the manifest object that makes ``packet`` check clean."""
+    covered = covered_sections(packet)
+    return {
+        "algorithm": ALGORITHM,
+        "domain": DOMAIN,
+        "sections": {s.name: sha256_digest(s.canonical) for s in covered},
+        "rootHash": root_hash(covered),
+    }
+
+
+def _short(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -1,0 +1,54 @@
+"""The producer side: seal a packet's manifest and authenticate it with any of the three
+kinds, so that anyone can make test packets (and the goldens are made this way)."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from zcf_inspector.core.auth import make_recipient_bound_mac, make_source_signature, make_unsigned
+from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.manifest import seal_manifest
+
+
+class AuthKind(StrEnum):
+    UNSIGNED = "unsigned"
+    SOURCE_SIGNATURE = "source-signature"
+    RECIPIENT_BOUND_MAC = "recipient-bound-mac"
+
+
+class SealError(ValueError):
+    """The inputs cannot make the requested kind (a missing key, a wrong recipient intent)."""
+
+
+def seal_packet(
+    packet: dict[str, JsonValue],
+    kind: AuthKind,
+    *,
+    signing_seed: bytes | None = None,
+    source_installation_key: bytes | None = None,
+    destination_installation_key: bytes | None = None,
+) -> dict[str, JsonValue]:
+    """A copy of ``packet`` with a fresh manifest and an ``authentication`` of ``kind``.
+
+    Key order of the result follows the input, with ``manifest`` and ``authentication``
+    replaced in place (or appended), so a sealed file reads like the one it came from.
+    """
+    sealed = dict(packet)
+    sealed["manifest"] = seal_manifest(sealed)
+    if kind is AuthKind.UNSIGNED:
+        sealed["authentication"] = make_unsigned()
+        return sealed
+    if signing_seed is None:
+        raise SealError(f"{kind} needs a signing key")
+    if kind is AuthKind.SOURCE_SIGNATURE:
+        sealed["authentication"] = make_source_signature(sealed, signing_seed)
+        return sealed
+    if source_installation_key is None or destination_installation_key is None:
+        raise SealError("recipient-bound-mac needs the source and destination installation keys")
+    try:
+        sealed["authentication"] = make_recipient_bound_mac(
+            sealed, signing_seed, source_installation_key, destination_installation_key
+        )
+    except ValueError as exc:
+        raise SealError(str(exc)) from exc
+    return sealed

@@ -1,0 +1,171 @@
+"""The transfer receipt of profile §6: its digest, its signature and its verification."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from zcf_inspector.core.canonical import canonical
+from zcf_inspector.core.crypto import (
+    ed25519_public_key,
+    ed25519_sign,
+    ed25519_verify_strict,
+    public_key_fingerprint,
+)
+from zcf_inspector.core.digest import is_digest, lp_concat, sha256_digest
+from zcf_inspector.core.errors import ErrorCode
+from zcf_inspector.core.findings import Finding, Severity, error, has_error
+from zcf_inspector.core.formats import Base64UrlError, b64u_decode, b64u_encode
+from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.pointer import join
+from zcf_inspector.core.receipt_shape import check_receipt_shape
+
+RECEIPT_FORMAT = "zephr-continuity-receipt"
+RECEIPT_SIGNATURE_DOMAIN = "zephr-continuity-receipt-v1"
+CORRELATION_DOMAIN = "zephr-continuity-correlation-v1"
+
+
+def correlation_id(
+    destination_installation_key_id: str, packet_id: str, packet_nonce: str, manifest_root: str
+) -> str:
+    """Computed by the destination, never read from the packet: a replay shows the same id."""
+    return sha256_digest(
+        lp_concat(
+            CORRELATION_DOMAIN,
+            destination_installation_key_id,
+            packet_id,
+            packet_nonce,
+            manifest_root,
+        )
+    )
+
+
+def draft_of(receipt: dict[str, JsonValue]) -> dict[str, JsonValue]:
+    """The receipt without ``receiptDigest`` and ``signature``: what the digest covers."""
+    return {k: v for k, v in receipt.items() if k not in ("receiptDigest", "signature")}
+
+
+def receipt_digest(receipt: dict[str, JsonValue]) -> str:
+    return sha256_digest(canonical(draft_of(receipt)))
+
+
+def signature_message(digest: str) -> bytes:
+    return lp_concat(RECEIPT_SIGNATURE_DOMAIN, digest)
+
+
+def finish_receipt(
+    draft: dict[str, JsonValue], signing_key: bytes | None
+) -> dict[str, JsonValue]:
+    """Add ``receiptDigest`` and, with a signing key, the Ed25519 ``signature``."""
+    receipt = draft_of(draft)
+    digest = receipt_digest(receipt)
+    receipt["receiptDigest"] = digest
+    if signing_key is not None:
+        receipt["signature"] = {
+            "algorithm": "ed25519",
+            "publicKeyFingerprint": public_key_fingerprint(ed25519_public_key(signing_key)),
+            "value": b64u_encode(ed25519_sign(signing_key, signature_message(digest))),
+        }
+    return receipt
+
+
+class ReceiptStatus(StrEnum):
+    VALID_SIGNED = "valid_signed"  # digest recomputed, signature verified under the given key
+    VALID_SIGNATURE_NOT_CHECKED = "valid_signature_not_checked"  # signed, but no key given
+    VALID_UNSIGNED = "valid_unsigned"  # digest recomputed; the receipt carries no signature
+    INVALID = "invalid"
+
+
+@dataclass(frozen=True, slots=True)
+class ReceiptReport:
+    status: ReceiptStatus
+    computed_digest: str | None
+    listed_digest: str | None
+    findings: tuple[Finding, ...]
+
+    @property
+    def valid(self) -> bool:
+        return self.status is not ReceiptStatus.INVALID
+
+
+def verify_receipt(receipt: JsonValue, public_key: bytes | None = None) -> ReceiptReport:
+    """Check the receipt's shape, recompute ``receiptDigest`` and check the signature.
+
+    With ``public_key`` the receipt must be signed by exactly that key; without one, a
+    signature is reported as present but not checked (a fingerprint is not a trust anchor).
+    """
+    findings = list(check_receipt_shape(receipt))
+    if not isinstance(receipt, dict):
+        return ReceiptReport(ReceiptStatus.INVALID, None, None, tuple(findings))
+    computed = receipt_digest(receipt)
+    listed = receipt.get("receiptDigest")
+    listed_text = listed if isinstance(listed, str) else None
+    if is_digest(listed) and listed != computed:
+        findings.append(
+            error(
+                ErrorCode.INVALID_VALUE,
+                join("receiptDigest"),
+                f"receiptDigest {listed} does not match the recomputed {computed}: "
+                "the receipt was changed after it was made",
+            )
+        )
+    signature = receipt.get("signature")
+    signed = isinstance(signature, dict)
+    if signed and isinstance(signature, dict) and not has_error(findings):
+        findings.extend(_check_signature(signature, computed, public_key))
+    elif public_key is not None and not signed:
+        findings.append(
+            error(
+                ErrorCode.SIGNATURE_INVALID,
+                join("signature"),
+                "a key was given but the receipt is not signed",
+            )
+        )
+    if has_error(findings):
+        status = ReceiptStatus.INVALID
+    elif not signed:
+        status = ReceiptStatus.VALID_UNSIGNED
+    elif public_key is None:
+        status = ReceiptStatus.VALID_SIGNATURE_NOT_CHECKED
+        findings.append(
+            Finding(
+                ErrorCode.SOURCE_KEY_UNKNOWN,
+                Severity.INFO,
+                join("signature"),
+                "signature present but not checked: give the signer's public key to verify it",
+            )
+        )
+    else:
+        status = ReceiptStatus.VALID_SIGNED
+    return ReceiptReport(status, computed, listed_text, tuple(findings))
+
+
+def _check_signature(
+    signature: dict[str, JsonValue], digest: str, public_key: bytes | None
+) -> list[Finding]:
+    if public_key is None:
+        return []
+    fingerprint = public_key_fingerprint(public_key)
+    if signature.get("publicKeyFingerprint") != fingerprint:
+        return [
+            error(
+                ErrorCode.SOURCE_KEY_UNKNOWN,
+                join("signature", "publicKeyFingerprint"),
+                f"signed by {signature.get('publicKeyFingerprint')}, not by the given key "
+                f"{fingerprint}",
+            )
+        ]
+    value = signature.get("value")
+    try:
+        raw = b64u_decode(value if isinstance(value, str) else "")
+    except Base64UrlError:
+        raw = b""
+    if not ed25519_verify_strict(public_key, raw, signature_message(digest)):
+        return [
+            error(
+                ErrorCode.SIGNATURE_INVALID,
+                join("signature", "value"),
+                "the receipt signature does not verify under the given key",
+            )
+        ]
+    return []
