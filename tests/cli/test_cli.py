@@ -1,0 +1,240 @@
+"""The CLI contract: exit codes, JSON shapes and files, exactly as scripts rely on them."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from goldens import generate as g
+from tests.core.helpers import GOLDENS
+from zcf_inspector.cli import main
+
+PUB = GOLDENS / "publication"
+NEG = GOLDENS / "negative"
+DEST = GOLDENS / "destination.json"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_no_subcommand_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys)
+    assert code == 0
+    assert "validate" in out and "check-goldens" in out
+
+
+def test_console_script_runs_as_a_process() -> None:
+    exe = Path(sys.executable).with_name("zcf-inspector")
+    proc = subprocess.run([str(exe), "validate", str(PUB / "minimal.json")], capture_output=True, text=True)
+    assert proc.returncode == 0
+    assert proc.stdout.startswith(f"{PUB / 'minimal.json'}: valid")
+
+
+def test_validate_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "validate", "--json", str(PUB / "minimal.json"), str(NEG / "tampered-capsule.json"))
+    assert code == 1
+    results = json.loads(out)
+    assert [r["valid"] for r in results] == [True, False]
+    assert set(results[0]) == {"path", "valid", "findings", "manifest"}
+    manifest = results[1]["manifest"]
+    assert set(manifest) == {"sections", "root", "uncovered"}
+    assert manifest["sections"]["capsule"]["match"] is False
+    assert manifest["sections"]["beliefs"]["match"] is True
+    assert set(manifest["sections"]["capsule"]) == {"computed", "listed", "match"}
+    assert manifest["root"]["match"] is False
+    assert "authentication" in manifest["uncovered"]
+    assert {f["code"] for f in results[1]["findings"]} == {"section_digest_mismatch", "manifest_root_mismatch"}
+    for finding in results[1]["findings"]:
+        assert set(finding) == {"code", "severity", "pointer", "message"}
+
+
+def test_validate_byte_refusal_has_null_manifest(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "validate", "--json", str(NEG / "bom.json"))
+    assert code == 1
+    [result] = json.loads(out)
+    assert result["manifest"] is None
+    assert result["findings"][0]["code"] == "invalid_encoding"
+
+
+def test_mac_without_destination_is_info_and_valid(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "validate", "--json", str(PUB / "recipient-bound-mac.json"))
+    assert code == 0
+    [result] = json.loads(out)
+    assert [(f["code"], f["severity"]) for f in result["findings"]] == [("installation_key_unavailable", "info")]
+
+
+def test_mac_with_destination_verifies(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "validate", "--destination", str(DEST), str(PUB / "recipient-bound-mac.json"))
+    assert code == 0
+    assert "verified" in out
+
+
+def test_source_signature_refused_without_destination(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "validate", str(NEG / "source-signature.json"))
+    assert code == 1
+    assert "source_signature_unverifiable  /authentication/kind" in out
+
+
+def test_unreadable_file_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "validate", str(tmp_path / "missing.json"), str(PUB / "minimal.json"))
+    assert code == 2
+    assert "no such file" in err
+    code, _, err = run(capsys, "validate", str(tmp_path))
+    assert code == 2
+    assert "folder" in err
+
+
+def test_usage_error_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["validate"])
+    assert exc.value.code == 2
+    capsys.readouterr()
+
+
+def test_bad_destination_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = tmp_path / "dest.json"
+    bad.write_text('{"installationKeyId": "d", "surprise": true}')
+    code, _, err = run(capsys, "validate", "--destination", str(bad), str(PUB / "minimal.json"))
+    assert code == 2
+    assert "surprise" in err
+    assert "Traceback" not in err
+
+
+def test_ingest_prints_the_golden_receipt(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "ingest", "--destination", str(DEST), str(PUB / "full-handoff.json"))
+    assert code == 0
+    assert json.loads(out) == json.loads((PUB / "full-handoff.receipt.json").read_text())
+
+
+def test_ingest_writes_atomically_and_never_overwrites(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_path = tmp_path / "r.json"
+    code, _, _ = run(capsys, "ingest", "--destination", str(DEST), "--out", str(out_path), str(PUB / "minimal.json"))
+    assert code == 0
+    assert json.loads(out_path.read_text()) == json.loads((PUB / "minimal.receipt.json").read_text())
+    out_path.write_text("keep me")
+    code, _, err = run(capsys, "ingest", "--destination", str(DEST), "--out", str(out_path), str(PUB / "minimal.json"))
+    assert code == 2
+    assert "already exists" in err
+    assert out_path.read_text() == "keep me"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.json"]
+
+
+def test_ingest_refused_prints_findings_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "ingest", "--json", "--destination", str(DEST), str(NEG / "mac-invalid.json"))
+    assert code == 1
+    [result] = json.loads(out)
+    assert result["valid"] is False
+    assert [f["code"] for f in result["findings"]] == ["mac_invalid"]
+
+
+def test_ingest_into_read_only_folder_fails_cleanly(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        # root ignores permission bits; a path under a regular file cannot be created by anyone.
+        target = tmp_path / "file" / "r.json"
+        (tmp_path / "file").write_text("")
+    else:
+        (tmp_path / "ro").mkdir()
+        (tmp_path / "ro").chmod(0o500)
+        target = tmp_path / "ro" / "r.json"
+    code, _, err = run(capsys, "ingest", "--destination", str(DEST), "--out", str(target), str(PUB / "minimal.json"))
+    assert code == 2
+    assert "cannot write" in err
+    assert not target.exists()
+
+
+def test_canonicalize_any_json(capsys: pytest.CaptureFixture[bytes], tmp_path: Path) -> None:
+    src = tmp_path / "x.json"
+    src.write_bytes(b'{"b": [1.0, -0, 1E2, 0.000001, 1e-7], "a": "\\u00e9\\u2028/"}')
+    code = main(["canonicalize", str(src)])
+    out, err = capsys.readouterr()
+    assert code == 0
+    assert err == ""
+    assert out == '{"a":"é\u2028/","b":[1,0,100,0.000001,1e-7]}'
+
+
+def test_canonicalize_refusal_code_on_stderr(capfd: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    src = tmp_path / "dup.json"
+    src.write_bytes(b'{"a": 1, "a": 2}')
+    code = main(["canonicalize", str(src)])
+    out, err = capfd.readouterr()
+    assert code == 1
+    assert out == ""
+    assert err.startswith("duplicate_key")
+
+
+def test_keygen_seal_validate_round_trip(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    signing, src_key, dst_key = tmp_path / "sign.json", tmp_path / "src.json", tmp_path / "dst.json"
+    public = tmp_path / "sign.pub.json"
+    assert run(capsys, "keygen", "--out", str(signing), "--public-out", str(public))[0] == 0
+    assert run(capsys, "keygen", "--installation-key-id", "src-golden-01", "--out", str(src_key))[0] == 0
+    assert run(capsys, "keygen", "--installation-key-id", "dest-x", "--out", str(dst_key))[0] == 0
+    assert "seed" not in json.loads(public.read_text())
+    draft = g.bound(g.handoff("cli"), "dest-x")
+    (tmp_path / "draft.json").write_text(json.dumps(draft))
+    sealed = tmp_path / "sealed.json"
+    code, _, err = run(
+        capsys, "seal", str(tmp_path / "draft.json"), "--kind", "recipient-bound-mac",
+        "--signing-key", str(signing), "--source-installation-key", str(src_key),
+        "--destination-installation-key", str(dst_key), "--out", str(sealed),
+    )
+    assert code == 0, err
+    keys = {p: json.loads(p.read_text()) for p in (signing, src_key, dst_key)}
+    destination = {
+        "installationKeyId": "dest-x",
+        "installationKey": keys[dst_key]["key"],
+        "sourceInstallationKeys": {"src-golden-01": keys[src_key]["key"]},
+        "trustedKeys": [keys[signing]["publicKey"]],
+    }
+    (tmp_path / "d.json").write_text(json.dumps(destination))
+    code, out, _ = run(capsys, "validate", "--destination", str(tmp_path / "d.json"), str(sealed))
+    assert code == 0, out
+    assert "verified" in out
+    # keygen never overwrites a key
+    assert run(capsys, "keygen", "--out", str(signing))[0] == 2
+
+
+def test_seal_mac_needs_keys(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (tmp_path / "draft.json").write_text(json.dumps(g.handoff("x")))
+    code, _, err = run(capsys, "seal", str(tmp_path / "draft.json"), "--kind", "source-signature")
+    assert code == 2
+    assert "needs a signing key" in err
+
+
+def test_receipt_verify(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    key = tmp_path / "k.json"
+    key.write_text(json.dumps({"kind": "ed25519", "publicKey": g.b64u_encode(g.ed25519_public_key(g.RECEIPT_SEED))}))
+    receipt = PUB / "full-handoff.receipt.json"
+    code, out, _ = run(capsys, "receipt", "verify", str(receipt), "--key", str(key))
+    assert code == 0
+    assert "signature verified" in out
+    changed = json.loads(receipt.read_text())
+    changed["importedAt"] = "2030-01-01T00:00:00Z"
+    (tmp_path / "r.json").write_text(json.dumps(changed))
+    code, out, _ = run(capsys, "receipt", "verify", "--json", str(tmp_path / "r.json"), "--key", str(key))
+    assert code == 1
+    result = json.loads(out)
+    assert result["valid"] is False
+    assert result["findings"][0]["pointer"] == "/receiptDigest"
+
+
+def test_check_goldens_default_and_failure(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "check-goldens")
+    assert code == 0
+    assert out.strip().splitlines()[-1].endswith(" 0 failed")
+    copy = tmp_path / "goldens"
+    shutil.copytree(GOLDENS, copy, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    packet = json.loads((copy / "publication" / "minimal.json").read_text())
+    packet["extensions"] = {"x-zephr-internal": True}
+    (copy / "publication" / "minimal.json").write_text(json.dumps(packet))
+    code, out, _ = run(capsys, "check-goldens", str(copy))
+    assert code == 1
+    assert "contains the key 'x-zephr-internal'" in out
