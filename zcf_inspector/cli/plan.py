@@ -1,9 +1,138 @@
-"""`zcf-inspector plan` (continuation plans): owned by the continuation work."""
+"""`zcf-inspector plan FILE`: continuation plans, their closure and a destination report.
+
+Exit codes: 0 when nothing has severity error, 1 when something does, 2 for usage
+errors and files that cannot be read at all.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TextIO
+
+from zcf_inspector.cli import exitcodes
+from zcf_inspector.core.continuation.dot_export import plan_dot
+from zcf_inspector.core.continuation.inspection import inspect_continuation
+from zcf_inspector.core.continuation.json_export import inspection_json
+from zcf_inspector.core.continuation.results import (
+    DocumentKind,
+    InspectionResult,
+    PlanResult,
+    ReportResult,
+)
+from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
+from zcf_inspector.core.findings import Finding
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    del sub  # filled in by the continuation work
+    parser = sub.add_parser(
+        "plan",
+        help="check ASIF continuation plans (and a destination report)",
+        description="Read an ASIF 0.4 session, a bare continuation profile or a destination "
+        "report; derive each plan's prerequisite closure and required flags (§10a); "
+        "optionally check a destination report against the session's exact bytes.",
+    )
+    parser.add_argument("file", metavar="FILE", type=Path)
+    parser.add_argument("--plan", metavar="ID", help="only this plan")
+    parser.add_argument(
+        "--report", metavar="REPORT", type=Path, help="a destination report to check against FILE"
+    )
+    parser.add_argument(
+        "--now",
+        metavar="TIMESTAMP",
+        help="the clock for report expiry (RFC 3339; default: the current time)",
+    )
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print the result as JSON")
+    output.add_argument("--dot", action="store_true", help="print Graphviz DOT of each plan")
+    parser.set_defaults(func=run)
+
+
+def _usage(message: str) -> int:
+    print(f"zcf-inspector plan: {message}", file=sys.stderr)
+    return exitcodes.USAGE
+
+
+def _read(path: Path, what: str) -> bytes | str:
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        return f"cannot read {what} {str(path)!r}: {exc.strerror or exc}"
+
+
+def run(args: argparse.Namespace) -> int:
+    now = datetime.now(UTC)
+    if args.now is not None:
+        try:
+            now = parse_datetime(args.now)
+        except TimestampError as exc:
+            return _usage(f"--now: {exc}")
+    data = _read(args.file, "FILE")
+    if isinstance(data, str):
+        return _usage(data)
+    report: bytes | None = None
+    if args.report is not None:
+        read = _read(args.report, "REPORT")
+        if isinstance(read, str):
+            return _usage(read)
+        report = read
+    result = inspect_continuation(data, now=now, plan_id=args.plan, report=report)
+    if args.report is not None and result.kind is DocumentKind.CONTINUATION_REPORT:
+        return _usage("--report needs FILE to be the session the report binds")
+    if (
+        args.plan is not None
+        and result.kind in (DocumentKind.ASIF_SESSION, DocumentKind.CONTINUATION_PROFILE)
+        and not result.plans
+        and result.ok
+    ):
+        return _usage(f"FILE has no plan {args.plan!r}")
+    if args.json:
+        json.dump(inspection_json(result), sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    elif args.dot:
+        for plan in result.plans:
+            sys.stdout.write(plan_dot(plan))
+    else:
+        _print_human(result, args.file, sys.stdout)
+    return exitcodes.OK if result.ok else exitcodes.REFUSED
+
+
+def _print_findings(findings: tuple[Finding, ...], out: TextIO) -> None:
+    for finding in findings:
+        where = finding.pointer or "(document)"
+        out.write(f"  {finding.severity} {finding.code} at {where}: {finding.message}\n")
+
+
+def _plan_line(plan: PlanResult) -> str:
+    verdict = "ok" if plan.ok else "INVALID"
+    required = sum(1 for n in plan.nodes if n.required)
+    missing = sum(1 for n in plan.nodes if n.missing)
+    return (
+        f"plan {plan.id} ({plan.next_action}; scopes {', '.join(plan.active_scopes)}): "
+        f"{verdict} — {len(plan.nodes)} subjects, {required} required, {missing} missing, "
+        f"{len(plan.cycles)} cycles\n"
+    )
+
+
+def _report_line(report: ReportResult) -> str:
+    verdict = "ok" if report.ok else "INVALID"
+    return (
+        f"report {report.id or '?'} for plan {report.plan_id or '?'}: {verdict} — outcome "
+        f"{report.outcome or '?'}, recomputed {report.recomputed_outcome or '?'}\n"
+    )
+
+
+def _print_human(result: InspectionResult, path: Path, out: TextIO) -> None:
+    kind = "unrecognised" if result.kind is None else str(result.kind)
+    verdict = "ok" if result.ok else "INVALID"
+    out.write(f"{path}: {kind}: {verdict}\n")
+    _print_findings(result.findings, out)
+    for plan in result.plans:
+        out.write(_plan_line(plan))
+        _print_findings(plan.findings, out)
+    if result.report is not None:
+        out.write(_report_line(result.report))
+        _print_findings(result.report.findings, out)

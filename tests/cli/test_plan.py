@@ -1,0 +1,186 @@
+"""`zcf-inspector plan`: exit codes, the JSON shape, DOT styling and human output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.core.continuation.spec_examples import (
+    CLOCK_TEXT,
+    EXAMPLES,
+    dump,
+    expected_results,
+    mutated,
+    report,
+    session,
+)
+from zcf_inspector.cli import exitcodes, main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(["plan", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def example(name: str) -> str:
+    return str(EXAMPLES / name)
+
+
+def test_example_session_exits_ok(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, example("another-computer.session.json"))
+    assert code == exitcodes.OK
+    assert "plan continue-main (resume_native; scopes read, context, continue): ok" in out
+
+
+def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys,
+        example("action-specific.session.json"),
+        "--json",
+        "--report",
+        example("action-specific-model_request.report.json"),
+        "--now",
+        CLOCK_TEXT,
+    )
+    assert code == exitcodes.OK
+    doc = json.loads(out)
+    assert set(doc) == {"kind", "findings", "plans", "report"}
+    assert doc["kind"] == "asif-session"
+    plan = doc["plans"][3]
+    assert set(plan) == {
+        "id",
+        "nextAction",
+        "activeScopes",
+        "nodes",
+        "edges",
+        "closure",
+        "cycles",
+        "findings",
+    }
+    assert plan["nextAction"] == "model_request"
+    assert set(plan["nodes"][0]) == {"id", "type", "selected", "required", "missing"}
+    assert set(plan["edges"][0]) == {"from", "to", "kind"}
+    assert set(plan["closure"]) == {"dependencies", "missing"}
+    assert doc["report"] == {
+        "outcome": "blocked",
+        "recomputedOutcome": expected_results()["same-capture-model_request"],
+        "findings": [],
+    }
+    receipt = report("action-specific-model_request")
+    listed = {
+        f"{a['subject']['kind']}:"
+        + (f"{a['subject']['owner_id']}/" if "owner_id" in a["subject"] else "")
+        + a["subject"]["id"]: a["required"]
+        for a in receipt["assessments"]
+    }
+    assert {n["id"]: n["required"] for n in plan["nodes"]} == listed
+
+
+def test_plan_option_selects_one_plan(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(
+        capsys, example("action-specific.session.json"), "--json", "--plan", "await_decision"
+    )
+    assert code == exitcodes.OK
+    assert [p["id"] for p in json.loads(out)["plans"]] == ["await_decision"]
+
+
+def test_unknown_plan_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, example("action-specific.session.json"), "--plan", "nope")
+    assert code == exitcodes.USAGE
+    assert "no plan 'nope'" in err
+
+
+def test_error_exits_refused_with_finding_and_pointer(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    broken = mutated(
+        session("another-computer"),
+        lambda d: d["continuation"]["dependencies"][0].update(depends_on=["agent-runtime"]),
+    )
+    path = tmp_path / "cycle.session.json"
+    path.write_bytes(dump(broken))
+    code, out, _ = run(capsys, str(path))
+    assert code == exitcodes.REFUSED
+    assert "INVALID" in out
+    assert "error dependency_cycle at /continuation/dependencies/0/depends_on/0" in out
+
+
+def test_dot_styles_missing_required_and_cycle(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    def mutate(d: dict[str, object]) -> None:
+        deps = d["continuation"]["dependencies"]  # type: ignore[index]
+        deps[0]["depends_on"] = ["agent-runtime"]
+        deps[2]["resource_ids"].append("font-not-captured")
+
+    path = tmp_path / "broken.session.json"
+    path.write_bytes(dump(mutated(session("another-computer"), mutate)))
+    code, out, _ = run(capsys, str(path), "--dot")
+    assert code == exitcodes.REFUSED
+    assert out.startswith('digraph "plan:continue-main" {')
+    assert (
+        '"resource:font-not-captured" [label="resource:font-not-captured", '
+        'style="bold,dashed"]' in out
+    )
+    assert '"plan:continue-main" [label="plan:continue-main", style="bold"' in out
+    assert (
+        '"dependency:agent-runtime" -> "dependency:agent-runtime" [label="depends_on", color=red];'
+    ) in out
+
+
+def test_report_checked_against_session(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    expired = mutated(
+        report("another-computer"), lambda r: r.update(expires_at="2026-09-26T12:01:00Z")
+    )
+    path = tmp_path / "expired.report.json"
+    path.write_bytes(dump(expired))
+    code, out, _ = run(
+        capsys, example("another-computer.session.json"), "--report", str(path), "--now", CLOCK_TEXT
+    )
+    assert code == exitcodes.REFUSED
+    assert "error report_expired at /expires_at" in out
+
+
+def test_report_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, example("another-agent.report.json"), "--json", "--now", CLOCK_TEXT)
+    assert code == exitcodes.OK
+    doc = json.loads(out)
+    assert doc["kind"] == "continuation-report"
+    assert doc["plans"] == []
+    assert doc["report"]["recomputedOutcome"] == expected_results()["another-agent"]
+
+
+def test_unreadable_file_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, err = run(capsys, str(tmp_path / "absent.json"))
+    assert code == exitcodes.USAGE
+    assert out == ""
+    assert "cannot read FILE" in err
+    assert "Traceback" not in err
+
+
+def test_refused_json_is_a_finding(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "dup.json"
+    path.write_bytes(b'{"asif_version": "0.4", "asif_version": "0.4"}')
+    code, out, _ = run(capsys, str(path), "--json")
+    assert code == exitcodes.REFUSED
+    doc = json.loads(out)
+    assert doc["kind"] is None
+    assert [f["code"] for f in doc["findings"]] == ["document_refused"]
+
+
+def test_bad_clock_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, example("another-computer.session.json"), "--now", "yesterday")
+    assert code == exitcodes.USAGE
+    assert "--now" in err
+
+
+def test_json_and_dot_exclude_each_other(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["plan", example("another-computer.session.json"), "--json", "--dot"])
+    assert exc.value.code == exitcodes.USAGE
+    capsys.readouterr()

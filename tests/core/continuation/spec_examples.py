@@ -1,0 +1,119 @@
+"""The public continuation examples and schemas, loaded read-only from the shared spec."""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+from tests.conftest import CONTINUATION_SPEC
+from zcf_inspector.core.continuation.inspection import inspect_continuation
+from zcf_inspector.core.continuation.results import InspectionResult
+from zcf_inspector.core.continuation.timestamps import parse_datetime
+
+EXAMPLES = CONTINUATION_SPEC / "examples" / "continuation"
+SCHEMAS = CONTINUATION_SPEC / "schemas"
+# The fixed clock the spec's own checker evaluates the fixture reports at (examples README).
+CLOCK_TEXT = "2026-09-26T12:30:00Z"
+CLOCK = parse_datetime(CLOCK_TEXT)
+ACTIONS = ("await_decision", "reconcile_operation", "model_request", "resume_native")
+
+Json = Any
+
+
+def session_names() -> list[str]:
+    return sorted(p.name.removesuffix(".session.json") for p in EXAMPLES.glob("*.session.json"))
+
+
+def report_names() -> list[str]:
+    return sorted(p.name.removesuffix(".report.json") for p in EXAMPLES.glob("*.report.json"))
+
+
+def session_of(report_name: str) -> str:
+    """The session a report binds: action-specific reports share one capture."""
+    for action in ACTIONS:
+        suffix = "-" + action
+        if report_name.endswith(suffix):
+            return report_name.removesuffix(suffix)
+    return report_name
+
+
+@cache
+def raw_session(name: str) -> bytes:
+    return (EXAMPLES / f"{name}.session.json").read_bytes()
+
+
+@cache
+def raw_report(name: str) -> bytes:
+    return (EXAMPLES / f"{name}.report.json").read_bytes()
+
+
+def session(name: str) -> Json:
+    return json.loads(raw_session(name))
+
+
+def report(name: str) -> Json:
+    return json.loads(raw_report(name))
+
+
+def expected_results() -> dict[str, str]:
+    """Case name → outcome, from the spec's own result listing."""
+    listing = json.loads((CONTINUATION_SPEC / "tests" / "continuation-results.json").read_text())
+    return {r["case"]: r["outcome"] for r in listing["results"]}
+
+
+def dump(value: Json) -> bytes:
+    # The examples' own spelling (SOURCE.txt): indent 2, no ASCII escaping, final newline.
+    return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode()
+
+
+def mutated(value: Json, mutate: Callable[[Json], object]) -> Json:
+    out = copy.deepcopy(value)
+    mutate(out)
+    return out
+
+
+def rebind(receipt: Json, source: bytes) -> Json:
+    """``receipt`` bound to ``source``'s exact bytes (for reports of a mutated session)."""
+    out = copy.deepcopy(receipt)
+    out["source"]["document_sha256"] = hashlib.sha256(source).hexdigest()
+    return out
+
+
+def inspect(
+    source: bytes,
+    receipt: bytes | None = None,
+    plan_id: str | None = None,
+) -> InspectionResult:
+    return inspect_continuation(source, now=CLOCK, report=receipt, plan_id=plan_id)
+
+
+def codes(result: InspectionResult) -> set[str]:
+    return {str(f.code) for f in result.all_findings() if f.severity == "error"}
+
+
+@cache
+def _validators() -> dict[str, Draft202012Validator]:
+    schemas = {
+        n: json.loads((SCHEMAS / f"{n}.schema.json").read_text())
+        for n in ("session", "continuation", "continuation-report")
+    }
+    registry: Registry[Any] = Registry().with_resources(
+        (s["$id"], Resource.from_contents(s)) for s in schemas.values()
+    )
+    return {n: Draft202012Validator(s, registry=registry) for n, s in schemas.items()}
+
+
+def schema_valid(schema: str, value: Json) -> bool:
+    return bool(_validators()[schema].is_valid(value))
+
+
+def spec_path(*parts: str) -> Path:
+    return CONTINUATION_SPEC.joinpath(*parts)

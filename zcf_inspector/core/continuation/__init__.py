@@ -1,0 +1,31 @@
+"""ASIF 0.4 portable-continuation plans: §10a closure, plan rules and report checks.
+
+Pure Python (no Qt). Entry point: :func:`inspect_continuation`, which returns a frozen
+:class:`InspectionResult` the CLI prints and the graph view renders.
+"""
+
+from zcf_inspector.core.continuation.codes import PlanCode
+from zcf_inspector.core.continuation.inspection import inspect_continuation
+from zcf_inspector.core.continuation.results import (
+    Closure,
+    DocumentKind,
+    InspectionResult,
+    PlanEdge,
+    PlanNode,
+    PlanResult,
+    ReportResult,
+    SubjectAssessment,
+)
+
+__all__ = [
+    "Closure",
+    "DocumentKind",
+    "InspectionResult",
+    "PlanCode",
+    "PlanEdge",
+    "PlanNode",
+    "PlanResult",
+    "ReportResult",
+    "SubjectAssessment",
+    "inspect_continuation",
+]

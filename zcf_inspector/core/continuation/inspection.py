@@ -1,0 +1,244 @@
+"""`inspect_continuation`: bytes in, an `InspectionResult` out (never raises on content).
+
+Recognises an ASIF 0.4 session, a bare Continuation Profile Object or a destination
+report, checks it, and optionally checks a report against the session it binds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from zcf_inspector.core.continuation.codes import PlanCode
+from zcf_inspector.core.continuation.document_rules import (
+    check_core,
+    check_profile,
+    dependency_cycles,
+)
+from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex, index_core, index_profile
+from zcf_inspector.core.continuation.plan_check import plan_graph, plan_result, required_inventory
+from zcf_inspector.core.continuation.profile_models import ContinuationProfile
+from zcf_inspector.core.continuation.report_check import SessionBinding, check_report
+from zcf_inspector.core.continuation.report_models import DestinationReport
+from zcf_inspector.core.continuation.results import (
+    DocumentKind,
+    InspectionResult,
+    PlanResult,
+    ReportResult,
+)
+from zcf_inspector.core.continuation.session_models import FEATURE, AsifSession
+from zcf_inspector.core.continuation.subjects import SubjectKey
+from zcf_inspector.core.continuation.validation import validate_at
+from zcf_inspector.core.continuation.workspace_state import workspace_trees
+from zcf_inspector.core.findings import Finding, Severity, error
+from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.reading import ReadError, read_json
+
+_VERSIONS = {
+    "asif_version": (DocumentKind.ASIF_SESSION, "0.4"),
+    "report_version": (DocumentKind.CONTINUATION_REPORT, "0.2"),
+    "profile_version": (DocumentKind.CONTINUATION_PROFILE, "0.2"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Read:
+    kind: DocumentKind | None
+    value: dict[str, JsonValue] | None
+    findings: list[Finding]
+
+
+def _read(data: bytes) -> _Read:
+    try:
+        value = read_json(data)
+    except ReadError as exc:
+        where = f" at byte {exc.offset}" if exc.offset is not None else ""
+        return _Read(
+            None,
+            None,
+            [
+                error(
+                    PlanCode.DOCUMENT_REFUSED,
+                    exc.pointer or "",
+                    f"the strict JSON reader refused the file{where} ({exc.code}): {exc.message}",
+                )
+            ],
+        )
+    if not isinstance(value, dict):
+        return _Read(
+            None,
+            None,
+            [error(PlanCode.UNRECOGNISED_DOCUMENT, "", "the document is not a JSON object")],
+        )
+    for field, (kind, version) in _VERSIONS.items():
+        if field in value:
+            if value[field] != version:
+                return _Read(
+                    kind,
+                    None,
+                    [
+                        error(
+                            PlanCode.UNSUPPORTED_VERSION,
+                            "/" + field,
+                            f"{field} {value[field]!r} is not supported (only {version!r})",
+                        )
+                    ],
+                )
+            return _Read(kind, value, [])
+    return _Read(
+        None,
+        None,
+        [
+            error(
+                PlanCode.UNRECOGNISED_DOCUMENT,
+                "",
+                "not an ASIF session, continuation profile or destination report "
+                "(no asif_version, profile_version or report_version)",
+            )
+        ],
+    )
+
+
+@dataclass(slots=True)
+class _Checked:
+    """A checked session or profile, kept so a report can be checked against it."""
+
+    plans: list[PlanResult]
+    binding: SessionBinding | None
+
+
+def _check_source(
+    raw: bytes,
+    value: dict[str, JsonValue],
+    kind: DocumentKind,
+    plan_filter: str | None,
+    findings: list[Finding],
+) -> _Checked:
+    core: CoreIndex | None = None
+    if kind is DocumentKind.ASIF_SESSION:
+        session, problems = validate_at(AsifSession, value)
+        findings.extend(problems)
+        if session is None:
+            return _Checked([], None)
+        if session.continuation is None:
+            findings.append(
+                error(
+                    PlanCode.PROFILE_ACTIVATION_MISMATCH,
+                    "/required_features",
+                    f"the session does not use the portable-continuation profile ({FEATURE})",
+                )
+            )
+            return _Checked([], None)
+        core = index_core(session, value, findings)
+        check_core(core, findings)
+        profile_model, base, raw_profile = (
+            session.continuation,
+            "/continuation",
+            value["continuation"],
+        )
+    else:
+        parsed, problems = validate_at(ContinuationProfile, value)
+        findings.extend(problems)
+        if parsed is None:
+            return _Checked([], None)
+        findings.append(
+            Finding(
+                PlanCode.CORE_CHECK_SKIPPED,
+                Severity.INFO,
+                "",
+                "a bare profile: references into the ASIF session (checkpoints, contexts, "
+                "resources, environments, tools) are not checked",
+            )
+        )
+        profile_model, base, raw_profile = parsed, "", value
+    profile = index_profile(profile_model, base, raw_profile, findings)
+    check_profile(profile, core, findings)
+    trees = workspace_trees(profile, findings)
+    plans: list[PlanResult] = []
+    inventories: dict[str, dict[SubjectKey, bool]] = {}
+    for i, plan in enumerate(profile_model.plans):
+        where = f"{base}/plans/{i}"
+        wanted = plan_filter is None or plan.id == plan_filter
+        if plan.id in inventories and not wanted:
+            continue
+        graph = plan_graph(plan, where, profile, core, trees)
+        inventories.setdefault(plan.id, required_inventory(graph))
+        if wanted:
+            plans.append(plan_result(graph, where, profile, core))
+    _uncovered_cycles(profile, plans, findings)
+    binding = None
+    if core is not None:
+        binding = SessionBinding(raw, core.session.session.id, core.session.capture.id, inventories)
+    return _Checked(plans, binding)
+
+
+def _uncovered_cycles(
+    profile: ProfileIndex, plans: list[PlanResult], findings: list[Finding]
+) -> None:
+    """Dependency cycles no listed plan already reports (§2: dependencies are acyclic)."""
+    reported = [set(members) for plan in plans for members in plan.cycles]
+    for members in dependency_cycles(profile):
+        node_ids = {f"dependency:{m}" for m in members}
+        if any(node_ids <= cycle for cycle in reported):
+            continue
+        findings.append(
+            error(
+                PlanCode.DEPENDENCY_CYCLE,
+                profile.dependencies.at(members[0]) + "/depends_on",
+                "dependencies form a cycle among " + ", ".join(members),
+            )
+        )
+
+
+def _check_report_bytes(data: bytes, binding: SessionBinding | None, now: datetime) -> ReportResult:
+    read = _read(data)
+    if read.kind is not DocumentKind.CONTINUATION_REPORT or read.value is None:
+        problems = read.findings or [
+            error(PlanCode.UNRECOGNISED_DOCUMENT, "", "the report file is not a destination report")
+        ]
+        return ReportResult(None, None, None, None, (), tuple(problems))
+    report, problems = validate_at(DestinationReport, read.value)
+    if report is None:
+        return ReportResult(None, None, None, None, (), tuple(problems))
+    return check_report(report, binding, now)
+
+
+def inspect_continuation(
+    data: bytes, *, now: datetime, plan_id: str | None = None, report: bytes | None = None
+) -> InspectionResult:
+    """Check ``data`` (and ``report`` against it) at the clock ``now``.
+
+    ``data`` is the exact file bytes: a report binds them by SHA-256, so they are hashed
+    as received and never re-serialised.
+    """
+    read = _read(data)
+    findings = list(read.findings)
+    if read.value is None or read.kind is None:
+        return InspectionResult(read.kind, tuple(findings), (), None)
+    if read.kind is DocumentKind.CONTINUATION_REPORT:
+        alone = _check_report_bytes(data, None, now)
+        return InspectionResult(read.kind, tuple(findings), (), alone)
+    checked = _check_source(data, read.value, read.kind, plan_id, findings)
+    report_result: ReportResult | None = None
+    if report is not None:
+        report_result = _check_report_bytes(report, checked.binding, now)
+        if read.kind is DocumentKind.CONTINUATION_PROFILE:
+            report_result = _unbound(report_result)
+    return InspectionResult(read.kind, tuple(findings), tuple(checked.plans), report_result)
+
+
+def _unbound(result: ReportResult) -> ReportResult:
+    """A report binds session bytes; a bare profile cannot be what it binds."""
+    extra = error(
+        PlanCode.REPORT_BINDING_MISMATCH,
+        "/source/document_sha256",
+        "a report binds an ASIF session's bytes; the file is a bare profile",
+    )
+    return ReportResult(
+        result.id,
+        result.plan_id,
+        result.outcome,
+        result.recomputed_outcome,
+        result.subjects,
+        (*result.findings, extra),
+    )

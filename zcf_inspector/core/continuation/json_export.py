@@ -1,0 +1,53 @@
+"""The `plan --json` shape of an `InspectionResult` (stable keys scripts rely on)."""
+
+from __future__ import annotations
+
+from zcf_inspector.core.continuation.results import InspectionResult, PlanResult, ReportResult
+from zcf_inspector.core.findings import Finding
+from zcf_inspector.core.jsontypes import JsonValue
+
+
+def _findings(findings: tuple[Finding, ...]) -> list[JsonValue]:
+    return [dict(f.to_json()) for f in findings]
+
+
+def plan_json(plan: PlanResult) -> dict[str, JsonValue]:
+    return {
+        "id": plan.id,
+        "nextAction": plan.next_action,
+        "activeScopes": list(plan.active_scopes),
+        "nodes": [
+            {
+                "id": n.id,
+                "type": n.type,
+                "selected": n.selected,
+                "required": n.required,
+                "missing": n.missing,
+            }
+            for n in plan.nodes
+        ],
+        "edges": [{"from": e.source, "to": e.target, "kind": e.kind} for e in plan.edges],
+        "closure": {
+            "dependencies": list(plan.closure.dependencies),
+            "missing": list(plan.closure.missing),
+        },
+        "cycles": [list(members) for members in plan.cycles],
+        "findings": _findings(plan.findings),
+    }
+
+
+def report_json(report: ReportResult) -> dict[str, JsonValue]:
+    return {
+        "outcome": report.outcome,
+        "recomputedOutcome": report.recomputed_outcome,
+        "findings": _findings(report.findings),
+    }
+
+
+def inspection_json(result: InspectionResult) -> dict[str, JsonValue]:
+    return {
+        "kind": None if result.kind is None else str(result.kind),
+        "findings": _findings(result.findings),
+        "plans": [plan_json(p) for p in result.plans],
+        "report": None if result.report is None else report_json(result.report),
+    }

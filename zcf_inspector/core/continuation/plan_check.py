@@ -1,0 +1,147 @@
+"""One plan's result: its §10a graph, closure and cycles plus the plan rules' findings."""
+
+from __future__ import annotations
+
+from zcf_inspector.core.continuation.codes import PlanCode
+from zcf_inspector.core.continuation.graph_build import Edge, PlanGraph, build_plan_graph
+from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
+from zcf_inspector.core.continuation.plan_rules import check_plan_rules
+from zcf_inspector.core.continuation.profile_models import ContinuationPlan
+from zcf_inspector.core.continuation.results import Closure, PlanEdge, PlanNode, PlanResult
+from zcf_inspector.core.continuation.subjects import SubjectKey, active_scopes
+from zcf_inspector.core.continuation.walks import cycles
+from zcf_inspector.core.continuation.workspace_state import WorkspaceTree
+from zcf_inspector.core.findings import Finding, error
+
+
+def _incoming(edges: list[Edge]) -> dict[SubjectKey, list[Edge]]:
+    into: dict[SubjectKey, list[Edge]] = {}
+    for edge in edges:
+        into.setdefault(edge.target, []).append(edge)
+    return into
+
+
+def _closure(
+    graph: PlanGraph, into: dict[SubjectKey, list[Edge]], findings: list[Finding]
+) -> Closure:
+    """Every dependency the plan's subjects reach, and those the plan does not select."""
+    dependencies: list[str] = []
+    missing: list[str] = []
+    for key, state in graph.nodes.items():
+        if key.kind != "dependency":
+            continue
+        dependencies.append(key.id)
+        if state.selected and not state.missing:
+            continue
+        missing.append(key.id)
+        referrers = into.get(key, [])
+        if not referrers:
+            continue  # a selected ID that resolves nowhere: reported as a dangling reference
+        why = "is not selected by the plan" if state.pointer else "is declared nowhere"
+        findings.append(
+            error(
+                PlanCode.CLOSURE_INCOMPLETE,
+                referrers[0].pointer,
+                f"dependency {key.id!r} {why} but "
+                + ", ".join(sorted({e.source.node_id for e in referrers}))
+                + " need it",
+            )
+        )
+    return Closure(tuple(dependencies), tuple(missing))
+
+
+def _cycles(
+    graph: PlanGraph, findings: list[Finding]
+) -> tuple[list[list[SubjectKey]], set[tuple[SubjectKey, SubjectKey]]]:
+    found = cycles(graph.nodes.keys(), graph.adjacency)
+    cycle_edges: set[tuple[SubjectKey, SubjectKey]] = set()
+    for members in found:
+        inside = set(members)
+        first: Edge | None = None
+        for edge in graph.edges:
+            if edge.source in inside and edge.target in inside:
+                cycle_edges.add((edge.source, edge.target))
+                first = first or edge
+        findings.append(
+            error(
+                PlanCode.DEPENDENCY_CYCLE,
+                first.pointer if first else "",
+                "prerequisites form a cycle among " + ", ".join(m.node_id for m in members),
+            )
+        )
+    return found, cycle_edges
+
+
+def check_plan(
+    plan: ContinuationPlan,
+    where: str,
+    profile: ProfileIndex,
+    core: CoreIndex | None,
+    trees: dict[str, WorkspaceTree],
+) -> PlanResult:
+    scopes = active_scopes(plan.next_action.kind)
+    graph = build_plan_graph(plan, where, profile, core, trees=trees, scopes=frozenset(scopes))
+    return plan_result(graph, where, profile, core)
+
+
+def plan_result(
+    graph: PlanGraph, where: str, profile: ProfileIndex, core: CoreIndex | None
+) -> PlanResult:
+    """The frozen result of an already built plan graph, with the plan rules' findings."""
+    plan = graph.plan
+    scopes = active_scopes(plan.next_action.kind)
+    findings = check_plan_rules(plan, where, profile, core)
+    into = _incoming(graph.edges)
+    closure = _closure(graph, into, findings)
+    found, cycle_edges = _cycles(graph, findings)
+    nodes = tuple(
+        PlanNode(
+            id=key.node_id,
+            type=key.kind,
+            subject_id=key.id,
+            owner=key.owner,
+            selected=state.selected,
+            required=key in graph.required,
+            missing=state.missing,
+            pointer=state.pointer,
+            referenced_by=tuple(dict.fromkeys(e.source.node_id for e in into.get(key, []))),
+        )
+        for key, state in graph.nodes.items()
+    )
+    edges = tuple(
+        PlanEdge(
+            e.source.node_id,
+            e.target.node_id,
+            str(e.kind),
+            e.pointer,
+            (e.source, e.target) in cycle_edges,
+        )
+        for e in graph.edges
+    )
+    return PlanResult(
+        id=plan.id,
+        pointer=where,
+        next_action=plan.next_action.kind,
+        active_scopes=scopes,
+        nodes=nodes,
+        edges=edges,
+        closure=closure,
+        cycles=tuple(tuple(m.node_id for m in members) for members in found),
+        findings=tuple(findings),
+    )
+
+
+def plan_graph(
+    plan: ContinuationPlan,
+    where: str,
+    profile: ProfileIndex,
+    core: CoreIndex | None,
+    trees: dict[str, WorkspaceTree],
+) -> PlanGraph:
+    scopes = frozenset(active_scopes(plan.next_action.kind))
+    return build_plan_graph(plan, where, profile, core, trees=trees, scopes=scopes)
+
+
+def required_inventory(graph: PlanGraph) -> dict[SubjectKey, bool]:
+    """Every inventoried subject of the plan with its computed `required` flag."""
+    return {key: key in graph.required for key in graph.nodes}

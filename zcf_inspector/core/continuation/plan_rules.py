@@ -1,0 +1,373 @@
+"""The per-plan rules of §3, §5, §9 and §10 that do not come from the graph itself."""
+
+from __future__ import annotations
+
+from zcf_inspector.core import pointer
+from zcf_inspector.core.continuation.codes import PlanCode
+from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
+from zcf_inspector.core.continuation.paths import path_problem
+from zcf_inspector.core.continuation.profile_models import ContinuationPlan
+from zcf_inspector.core.continuation.session_models import Checkpoint
+from zcf_inspector.core.findings import Finding, error
+from zcf_inspector.core.jsontypes import JsonValue
+
+# §3 path_references: which core (or profile) collection each entity type names.
+_ENTITY_TABLES = {
+    "event": "events",
+    "resource": "resources",
+    "environment": "environments",
+    "configuration": "configurations",
+}
+
+
+class PlanRules:
+    def __init__(
+        self, plan: ContinuationPlan, where: str, profile: ProfileIndex, core: CoreIndex | None
+    ) -> None:
+        self.plan = plan
+        self.where = where
+        self.profile = profile
+        self.core = core
+        self.findings: list[Finding] = []
+
+    def add(self, code: PlanCode, field: str, message: str) -> None:
+        self.findings.append(error(code, self.where + field, message))
+
+    def run(self) -> list[Finding]:
+        self._selection()
+        checkpoint = self._checkpoint()
+        self._workspaces(checkpoint)
+        self._paths()
+        self._next_action(checkpoint)
+        if self.core is not None and checkpoint is not None:
+            self._accounting(self.core, checkpoint)
+            self._open_calls(checkpoint)
+        self._secrets(checkpoint)
+        return self.findings
+
+    def _dangling(self, present: bool, field: str, what: str, ident: str) -> None:
+        if not present:
+            self.add(PlanCode.DANGLING_REFERENCE, field, f"{what} {ident!r} resolves nowhere")
+
+    def _selection(self) -> None:
+        plan, profile, core = self.plan, self.profile, self.core
+        for name, table, what in (
+            ("workspace_ids", profile.workspaces, "workspace"),
+            ("dependency_ids", profile.dependencies, "dependency"),
+            ("service_binding_ids", profile.services, "service binding"),
+            ("operation_ids", profile.operations, "operation"),
+        ):
+            for i, ident in enumerate(getattr(plan, name)):
+                self._dangling(ident in table, f"/{name}/{i}", what, ident)
+        if plan.native_import_id is not None:
+            self._dangling(
+                plan.native_import_id in profile.natives,
+                "/native_import_id",
+                "native import",
+                plan.native_import_id,
+            )
+        self._dangling(
+            plan.configuration_id in profile.bindings,
+            "/configuration_id",
+            "configuration binding for",
+            plan.configuration_id,
+        )
+        if core is None:
+            return
+        self._dangling(
+            plan.checkpoint_id in core.checkpoints,
+            "/checkpoint_id",
+            "checkpoint",
+            plan.checkpoint_id,
+        )
+        self._dangling(plan.context_id in core.contexts, "/context_id", "context", plan.context_id)
+        self._dangling(
+            plan.configuration_id in core.configurations,
+            "/configuration_id",
+            "configuration",
+            plan.configuration_id,
+        )
+        for i, rid in enumerate(plan.boundary.evidence_resource_ids):
+            self._dangling(
+                rid in core.resources, f"/boundary/evidence_resource_ids/{i}", "resource", rid
+            )
+
+    def _checkpoint(self) -> Checkpoint | None:
+        """§3: the checkpoint fixes branch and head; its context and configuration match."""
+        core, plan = self.core, self.plan
+        if core is None:
+            return None
+        checkpoint = core.checkpoints.get(plan.checkpoint_id)
+        if checkpoint is None:
+            return None
+        code = PlanCode.CHECKPOINT_BINDING_MISMATCH
+        if checkpoint.context_id != plan.context_id:
+            self.add(
+                code,
+                "/context_id",
+                f"checkpoint {checkpoint.id!r} binds context "
+                f"{checkpoint.context_id!r}, the plan {plan.context_id!r}",
+            )
+        if checkpoint.configuration_id != plan.configuration_id:
+            self.add(
+                code,
+                "/configuration_id",
+                f"checkpoint {checkpoint.id!r} binds "
+                f"configuration {checkpoint.configuration_id!r}, the plan "
+                f"{plan.configuration_id!r}",
+            )
+        ctx = core.contexts.get(plan.context_id)
+        if ctx is not None:
+            if ctx.purpose != "continuation":
+                self.add(
+                    code,
+                    "/context_id",
+                    f"context {ctx.id!r} is for {ctx.purpose!r}, not continuation",
+                )
+            if ctx.at_event_id != checkpoint.at_event_id or ctx.branch_id != checkpoint.branch_id:
+                self.add(
+                    code,
+                    "/context_id",
+                    f"context {ctx.id!r} stands at "
+                    f"{ctx.branch_id!r}@{ctx.at_event_id!r}, the checkpoint boundary at "
+                    f"{checkpoint.branch_id!r}@{checkpoint.at_event_id!r}",
+                )
+        return checkpoint
+
+    def _workspaces(self, checkpoint: Checkpoint | None) -> None:
+        """§3/§5: each selected workspace names the boundary; one state per root."""
+        roots: dict[str, str] = {}
+        for i, ws_id in enumerate(self.plan.workspace_ids):
+            workspace = self.profile.workspaces.get(ws_id)
+            if workspace is None:
+                continue
+            if checkpoint is not None and workspace.at_event_id != checkpoint.at_event_id:
+                self.add(
+                    PlanCode.WORKSPACE_BOUNDARY_MISMATCH,
+                    f"/workspace_ids/{i}",
+                    f"workspace {ws_id!r} is at {workspace.at_event_id!r}, the checkpoint "
+                    f"boundary at {checkpoint.at_event_id!r}",
+                )
+            if workspace.root_id in roots:
+                self.add(
+                    PlanCode.WORKSPACE_ROOT_CONFLICT,
+                    f"/workspace_ids/{i}",
+                    f"workspaces {roots[workspace.root_id]!r} and {ws_id!r} both select "
+                    f"root {workspace.root_id!r}",
+                )
+            else:
+                roots[workspace.root_id] = ws_id
+
+    def _selected_roots(self) -> set[str]:
+        roots = set()
+        for ws_id in self.plan.workspace_ids:
+            workspace = self.profile.workspaces.get(ws_id)
+            if workspace is not None:
+                roots.add(workspace.root_id)
+        return roots
+
+    def _paths(self) -> None:
+        """§5: cwd and path references use selected roots, portable paths, real pointers."""
+        plan = self.plan
+        if plan.cwd is not None:
+            self._root(plan.cwd.root_id, "/cwd/root_id")
+            self._relative(plan.cwd.relative_path, "/cwd/relative_path")
+        for i, ref in enumerate(plan.path_references):
+            at = f"/path_references/{i}"
+            self._root(ref.root_id, at + "/root_id")
+            self._relative(ref.relative_path, at + "/relative_path")
+            entity = self._entity(ref.entity_type, ref.entity_id)
+            if entity is None:
+                if self.core is not None or ref.entity_type == "dependency":
+                    self.add(
+                        PlanCode.DANGLING_REFERENCE,
+                        at + "/entity_id",
+                        f"{ref.entity_type} {ref.entity_id!r} resolves nowhere",
+                    )
+                continue
+            self._pointer(entity, ref.json_pointer, at + "/json_pointer")
+
+    def _root(self, root_id: str, field: str) -> None:
+        if root_id not in self._selected_roots():
+            self.add(
+                PlanCode.DANGLING_REFERENCE,
+                field,
+                f"root {root_id!r} is not the root of a selected workspace",
+            )
+
+    def _relative(self, path: str, field: str) -> None:
+        problem = path_problem(path, allow_empty=True)
+        if problem:
+            self.add(PlanCode.UNSAFE_PATH, field, f"{path!r}: {problem}")
+
+    def _entity(self, entity_type: str, ident: str) -> JsonValue | None:
+        if entity_type == "dependency":
+            if ident not in self.profile.dependencies:
+                return None
+            return pointer.resolve(
+                self.profile.raw,
+                self.profile.dependencies.at(ident).removeprefix(self.profile.base),
+            )
+        if self.core is None:
+            return None
+        collection = _ENTITY_TABLES[entity_type]
+        if ident not in getattr(self.core, collection):
+            return None
+        return self.core.raw_entity(collection, ident)
+
+    def _pointer(self, entity: JsonValue, selector: str, field: str) -> None:
+        try:
+            target = pointer.resolve(entity, selector)
+        except (KeyError, ValueError):
+            self.add(
+                PlanCode.POINTER_UNRESOLVED,
+                field,
+                f"{selector!r} names no field of the referenced entity",
+            )
+            return
+        if not isinstance(target, str):
+            self.add(
+                PlanCode.POINTER_UNRESOLVED,
+                field,
+                f"{selector!r} names a {type(target).__name__}, not a path string",
+            )
+
+    def _next_action(self, checkpoint: Checkpoint | None) -> None:
+        """§3: await_decision, reconcile_operation and resume_native bind their target."""
+        plan, action = self.plan, self.plan.next_action
+        code = PlanCode.NEXT_ACTION_UNBOUND
+        if action.kind == "reconcile_operation" and action.operation_id is not None:
+            if action.operation_id not in plan.operation_ids:
+                self.add(
+                    code,
+                    "/next_action/operation_id",
+                    f"operation {action.operation_id!r} is not selected by the plan",
+                )
+        elif action.kind == "resume_native" and action.native_import_id is not None:
+            if action.native_import_id != plan.native_import_id:
+                self.add(
+                    code,
+                    "/next_action/native_import_id",
+                    f"native import {action.native_import_id!r} is not the plan's "
+                    f"native_import_id {plan.native_import_id!r}",
+                )
+        elif action.kind == "await_decision" and action.request_id is not None:
+            if checkpoint is not None and action.request_id not in {
+                d.request_id for d in checkpoint.open_decisions
+            }:
+                self.add(
+                    code,
+                    "/next_action/request_id",
+                    f"decision {action.request_id!r} is not open at the checkpoint",
+                )
+            if self.core is not None and action.request_id not in self.core.decisions:
+                self.add(
+                    code,
+                    "/next_action/request_id",
+                    f"no decision request {action.request_id!r} in the session",
+                )
+
+    def _accounting(self, core: CoreIndex, checkpoint: Checkpoint) -> None:
+        """§3: every event of the branch through the head is accounted exactly once."""
+        code = PlanCode.CONTEXT_ACCOUNTING_INCOMPLETE
+        branch = core.branches.get(checkpoint.branch_id)
+        if branch is None:
+            return
+        history = branch.event_ids
+        if checkpoint.at_event_id is None:
+            history = []
+        elif checkpoint.at_event_id in history:
+            history = history[: history.index(checkpoint.at_event_id) + 1]
+        expected = set(history)
+        seen: dict[str, int] = {}
+        ctx = core.contexts.get(self.plan.context_id)
+        inputs = {item.id for item in ctx.inputs} if ctx is not None else None
+        for i, entry in enumerate(self.plan.context_accounting):
+            at = f"/context_accounting/{i}"
+            if entry.event_id in seen:
+                self.add(
+                    code,
+                    at + "/event_id",
+                    f"event {entry.event_id!r} is accounted "
+                    f"twice (first at entry {seen[entry.event_id]})",
+                )
+                continue
+            seen[entry.event_id] = i
+            if entry.event_id not in expected:
+                self.add(
+                    code,
+                    at + "/event_id",
+                    f"event {entry.event_id!r} is not in branch "
+                    f"{branch.id!r} through the checkpoint head",
+                )
+            for j, input_id in enumerate(entry.input_ids):
+                if inputs is not None and input_id not in inputs:
+                    self.add(
+                        PlanCode.DANGLING_REFERENCE,
+                        f"{at}/input_ids/{j}",
+                        f"input {input_id!r} is not in context {self.plan.context_id!r}",
+                    )
+        for event_id in history:
+            if event_id not in seen:
+                self.add(
+                    code,
+                    "/context_accounting",
+                    f"event {event_id!r} of branch {branch.id!r} has no accounting entry",
+                )
+
+    def _open_calls(self, checkpoint: Checkpoint) -> None:
+        """§9: each open call at the checkpoint has a selected operation binding."""
+        bound = set()
+        for op_id in self.plan.operation_ids:
+            operation = self.profile.operations.get(op_id)
+            if operation is not None and operation.call_id is not None:
+                bound.add(operation.call_id)
+        for call in checkpoint.open_calls:
+            if call.call_id not in bound:
+                self.add(
+                    PlanCode.UNBOUND_OPEN_CALL,
+                    "/operation_ids",
+                    f"open call {call.call_id!r} has no selected operation",
+                )
+
+    def _secrets(self, checkpoint: Checkpoint | None) -> None:
+        """§8/§10a: secret handles are declared by the selected configuration."""
+        core = self.core
+        if core is None:
+            return
+        config = core.configurations.get(self.plan.configuration_id)
+        if config is None:
+            return
+        declared = {s.handle for s in config.secret_requirements}
+        for svc_id in self.plan.service_binding_ids:
+            service = self.profile.services.get(svc_id)
+            if service is None:
+                continue
+            for j, handle in enumerate(service.secret_handles):
+                if handle not in declared:
+                    self.findings.append(
+                        error(
+                            PlanCode.UNDECLARED_SECRET,
+                            f"{self.profile.services.at(svc_id)}/secret_handles/{j}",
+                            f"secret handle {handle!r} is not declared by configuration "
+                            f"{config.id!r}",
+                        )
+                    )
+        if checkpoint is not None:
+            base = core.checkpoints.at(checkpoint.id)
+            for j, item in enumerate(checkpoint.requirements):
+                if item.secret_handle is not None and item.secret_handle not in declared:
+                    self.findings.append(
+                        error(
+                            PlanCode.UNDECLARED_SECRET,
+                            f"{base}/requirements/{j}/secret_handle",
+                            f"secret handle {item.secret_handle!r} is not declared by "
+                            f"configuration {config.id!r}",
+                        )
+                    )
+
+
+def check_plan_rules(
+    plan: ContinuationPlan, where: str, profile: ProfileIndex, core: CoreIndex | None
+) -> list[Finding]:
+    return PlanRules(plan, where, profile, core).run()

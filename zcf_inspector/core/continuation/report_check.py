@@ -1,0 +1,278 @@
+"""Destination report checks (§10a, §11): binding, expiry, inventory and outcome.
+
+The outcome is recomputed from the assessments alone: a required subject that is
+omitted, unresolved or unsupported blocks; otherwise an unaccepted transformation of a
+required subject asks for adaptation; otherwise the report is ready.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime
+
+from zcf_inspector.core import pointer
+from zcf_inspector.core.continuation.codes import PlanCode
+from zcf_inspector.core.continuation.report_models import DestinationReport, Subject
+from zcf_inspector.core.continuation.results import ReportResult, SubjectAssessment
+from zcf_inspector.core.continuation.subjects import SubjectKey
+from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
+from zcf_inspector.core.findings import Finding, error
+
+BLOCKING_STATUSES = frozenset({"omitted", "unresolved", "unsupported"})
+
+
+@dataclass(frozen=True, slots=True)
+class SessionBinding:
+    """What a report is checked against: the session's exact bytes and computed inventories."""
+
+    raw: bytes
+    session_id: str
+    capture_id: str
+    inventories: dict[str, dict[SubjectKey, bool]]  # plan ID → subject → computed required
+
+
+def subject_key(subject: Subject) -> SubjectKey:
+    return SubjectKey(subject.kind, subject.owner_id, subject.id)
+
+
+def recompute_outcome(
+    report: DestinationReport, required: dict[SubjectKey, bool] | None = None
+) -> str:
+    """§11 outcome rules over the assessments (``required`` overrides the reported flags)."""
+
+    def is_required(key: SubjectKey, reported: bool) -> bool:
+        return required.get(key, reported) if required is not None else reported
+
+    flags: dict[SubjectKey, bool] = {}
+    for item in report.assessments:
+        key = subject_key(item.subject)
+        flags[key] = flags.get(key, False) or is_required(key, item.required)
+        if flags[key] and item.status in BLOCKING_STATUSES:
+            return "blocked"
+    for transformation in report.transformations:
+        key = subject_key(transformation.subject)
+        if not transformation.accepted and flags.get(key, False):
+            return "adaptation_required"
+    return "ready"
+
+
+class _ReportChecker:
+    def __init__(
+        self, report: DestinationReport, binding: SessionBinding | None, now: datetime
+    ) -> None:
+        self.report = report
+        self.binding = binding
+        self.now = now
+        self.findings: list[Finding] = []
+
+    def add(self, code: PlanCode, where: str, message: str) -> None:
+        self.findings.append(error(code, where, message))
+
+    def run(self) -> ReportResult:
+        inventory = self._binding()
+        self._times()
+        subjects = self._inventory(inventory)
+        self._evidence()
+        self._claims()
+        recomputed = recompute_outcome(self.report, inventory)
+        if recomputed != self.report.outcome:
+            self.add(
+                PlanCode.OUTCOME_MISMATCH,
+                "/outcome",
+                f"the assessments give {recomputed!r}, the report says {self.report.outcome!r}",
+            )
+        return ReportResult(
+            id=self.report.id,
+            plan_id=self.report.source.plan_id,
+            outcome=self.report.outcome,
+            recomputed_outcome=recomputed,
+            subjects=subjects,
+            findings=tuple(self.findings),
+        )
+
+    def _binding(self) -> dict[SubjectKey, bool] | None:
+        binding, source = self.binding, self.report.source
+        if binding is None:
+            return None
+        code = PlanCode.REPORT_BINDING_MISMATCH
+        digest = hashlib.sha256(binding.raw).hexdigest()
+        if source.document_sha256 != digest:
+            self.add(
+                code,
+                "/source/document_sha256",
+                f"the session's exact bytes hash to {digest}, the report binds "
+                f"{source.document_sha256}",
+            )
+        if source.session_id != binding.session_id:
+            self.add(
+                code,
+                "/source/session_id",
+                f"the session is {binding.session_id!r}, the report binds {source.session_id!r}",
+            )
+        if source.capture_id != binding.capture_id:
+            self.add(
+                code,
+                "/source/capture_id",
+                f"the capture is {binding.capture_id!r}, the report binds {source.capture_id!r}",
+            )
+        inventory = binding.inventories.get(source.plan_id)
+        if inventory is None:
+            self.add(code, "/source/plan_id", f"the session has no plan {source.plan_id!r}")
+        return inventory
+
+    def _times(self) -> None:
+        try:
+            assessed = parse_datetime(self.report.assessed_at)
+        except TimestampError as exc:
+            self.add(PlanCode.REPORT_TIME_INVALID, "/assessed_at", str(exc))
+            return
+        try:
+            expires = parse_datetime(self.report.expires_at)
+        except TimestampError as exc:
+            self.add(PlanCode.REPORT_TIME_INVALID, "/expires_at", str(exc))
+            return
+        if expires <= assessed:
+            self.add(
+                PlanCode.REPORT_TIME_INVALID,
+                "/expires_at",
+                "the report expires before it was assessed",
+            )
+        if self.now >= expires:
+            # §11: expiry is exclusive — at expires_at the assessment must be refreshed.
+            self.add(
+                PlanCode.REPORT_EXPIRED,
+                "/expires_at",
+                f"the report expired at {self.report.expires_at}",
+            )
+        elif self.now < assessed:
+            self.add(
+                PlanCode.REPORT_TIME_INVALID,
+                "/assessed_at",
+                f"the report is assessed at {self.report.assessed_at}, after the clock",
+            )
+
+    def _inventory(self, inventory: dict[SubjectKey, bool] | None) -> tuple[SubjectAssessment, ...]:
+        first: dict[SubjectKey, int] = {}
+        for i, item in enumerate(self.report.assessments):
+            key = subject_key(item.subject)
+            if key in first:
+                self.add(
+                    PlanCode.ASSESSMENT_DUPLICATE,
+                    f"/assessments/{i}/subject",
+                    f"{key.node_id} is already assessed at /assessments/{first[key]}",
+                )
+                continue
+            first[key] = i
+            if inventory is None:
+                continue
+            if key not in inventory:
+                self.add(
+                    PlanCode.ASSESSMENT_EXTRANEOUS,
+                    f"/assessments/{i}/subject",
+                    f"{key.node_id} is not in the plan's computed inventory",
+                )
+            elif inventory[key] != item.required:
+                state = "required" if inventory[key] else "optional"
+                self.add(
+                    PlanCode.REQUIRED_FLAG_MISMATCH,
+                    f"/assessments/{i}/required",
+                    f"{key.node_id} is {state} for this action; the report says "
+                    f"required={str(item.required).lower()}",
+                )
+        if inventory is not None:
+            for key in inventory:
+                if key not in first:
+                    self.add(
+                        PlanCode.ASSESSMENT_MISSING,
+                        "/assessments",
+                        f"{key.node_id} has no assessment",
+                    )
+        for i, transformation in enumerate(self.report.transformations):
+            key = subject_key(transformation.subject)
+            if key not in first:
+                self.add(
+                    PlanCode.ASSESSMENT_EXTRANEOUS,
+                    f"/transformations/{i}/subject",
+                    f"transformation of {key.node_id}, which has no assessment",
+                )
+        return self._subjects(inventory, first)
+
+    def _subjects(
+        self, inventory: dict[SubjectKey, bool] | None, first: dict[SubjectKey, int]
+    ) -> tuple[SubjectAssessment, ...]:
+        keys = list(inventory or {}) + [k for k in first if not inventory or k not in inventory]
+        counts = Counter(subject_key(a.subject) for a in self.report.assessments)
+        out = []
+        for key in keys:
+            item = self.report.assessments[first[key]] if key in first else None
+            out.append(
+                SubjectAssessment(
+                    node_id=key.node_id,
+                    kind=key.kind,
+                    subject_id=key.id,
+                    owner=key.owner,
+                    computed_required=None if inventory is None else inventory.get(key),
+                    reported_required=None if item is None else item.required,
+                    status=None if item is None else item.status,
+                    assessments=counts[key],
+                )
+            )
+        return tuple(out)
+
+    def _evidence(self) -> None:
+        known = {e.id for e in self.report.evidence}
+        uses: list[tuple[str, list[str]]] = [
+            (f"/assessments/{i}/evidence_ids", a.evidence_ids)
+            for i, a in enumerate(self.report.assessments)
+        ]
+        uses += [
+            (f"/transformations/{i}/evidence_ids", t.evidence_ids)
+            for i, t in enumerate(self.report.transformations)
+        ]
+        uses += [
+            ("/import_result/evidence_ids", self.report.import_result.evidence_ids),
+            ("/continuation_result/evidence_ids", self.report.continuation_result.evidence_ids),
+        ]
+        for where, ids in uses:
+            for j, ident in enumerate(ids):
+                if ident not in known:
+                    self.add(
+                        PlanCode.EVIDENCE_UNRESOLVED,
+                        pointer.child(where, j),
+                        f"evidence {ident!r} is not in the report's evidence",
+                    )
+
+    def _claims(self) -> None:
+        report = self.report
+        # §11: a synthetic report cannot report actual import or continuation.
+        if report.evaluation_mode == "synthetic":
+            if report.import_result.status != "not_attempted":
+                self.add(
+                    PlanCode.SYNTHETIC_EXECUTION_CLAIM,
+                    "/import_result/status",
+                    "a synthetic report cannot claim an import",
+                )
+            if report.continuation_result.status != "not_tested":
+                self.add(
+                    PlanCode.SYNTHETIC_EXECUTION_CLAIM,
+                    "/continuation_result/status",
+                    "a synthetic report cannot claim a continuation test",
+                )
+        mapped = {subject_key(t.subject) for t in report.transformations}
+        for i, item in enumerate(report.assessments):
+            if item.status == "adapted" and subject_key(item.subject) not in mapped:
+                # §10a: adaptations always need transformation mappings.
+                self.add(
+                    PlanCode.ADAPTATION_WITHOUT_MAPPING,
+                    f"/assessments/{i}/status",
+                    f"{subject_key(item.subject).node_id} is adapted without a transformation",
+                )
+
+
+def check_report(
+    report: DestinationReport, binding: SessionBinding | None, now: datetime
+) -> ReportResult:
+    """Every finding about ``report`` (against ``binding`` when the session is known)."""
+    return _ReportChecker(report, binding, now).run()

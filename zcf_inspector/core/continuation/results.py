@@ -1,0 +1,116 @@
+"""Frozen results of the continuation checks: what the CLI prints and the graph view draws."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from zcf_inspector.core.findings import Finding, has_error
+
+
+class DocumentKind(StrEnum):
+    ASIF_SESSION = "asif-session"
+    CONTINUATION_PROFILE = "continuation-profile"
+    CONTINUATION_REPORT = "continuation-report"
+
+
+@dataclass(frozen=True, slots=True)
+class PlanNode:
+    """One inventoried subject of a plan's prerequisite graph."""
+
+    id: str  # TYPE:ID, or TYPE:OWNER/ID for owner-scoped subjects
+    type: str
+    subject_id: str
+    owner: str | None
+    selected: bool  # named by the plan's own selection fields
+    required: bool  # computed by §10a monotonic propagation
+    missing: bool  # resolves nowhere, or a dependency the plan does not select
+    pointer: str | None  # where the subject is declared, when it resolves
+    referenced_by: tuple[str, ...]  # node IDs with an edge to this node
+
+
+@dataclass(frozen=True, slots=True)
+class PlanEdge:
+    source: str
+    target: str
+    kind: str
+    pointer: str  # the field that makes the reference
+    in_cycle: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Closure:
+    """The dependency closure the plan needs, and the part of it the plan does not select."""
+
+    dependencies: tuple[str, ...]
+    missing: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlanResult:
+    id: str
+    pointer: str
+    next_action: str
+    active_scopes: tuple[str, ...]
+    nodes: tuple[PlanNode, ...]
+    edges: tuple[PlanEdge, ...]
+    closure: Closure
+    cycles: tuple[tuple[str, ...], ...]
+    findings: tuple[Finding, ...]
+
+    def node(self, node_id: str) -> PlanNode | None:
+        return next((n for n in self.nodes if n.id == node_id), None)
+
+    @property
+    def ok(self) -> bool:
+        return not has_error(self.findings)
+
+
+@dataclass(frozen=True, slots=True)
+class SubjectAssessment:
+    """How a report assessed one subject, next to what the plan computed for it."""
+
+    node_id: str
+    kind: str
+    subject_id: str
+    owner: str | None
+    computed_required: bool | None  # None: not in the computed inventory (or no session)
+    reported_required: bool | None  # None: the report has no assessment for it
+    status: str | None
+    assessments: int  # how many assessments name this subject (exactly one is valid)
+
+
+@dataclass(frozen=True, slots=True)
+class ReportResult:
+    id: str | None
+    plan_id: str | None
+    outcome: str | None
+    recomputed_outcome: str | None
+    subjects: tuple[SubjectAssessment, ...]
+    findings: tuple[Finding, ...]
+
+    @property
+    def ok(self) -> bool:
+        return not has_error(self.findings)
+
+
+@dataclass(frozen=True, slots=True)
+class InspectionResult:
+    """Everything `plan` reports about one file (and, optionally, one report)."""
+
+    kind: DocumentKind | None
+    findings: tuple[Finding, ...]  # document-level findings
+    plans: tuple[PlanResult, ...]
+    report: ReportResult | None
+
+    def all_findings(self) -> tuple[Finding, ...]:
+        out = list(self.findings)
+        for plan in self.plans:
+            out.extend(plan.findings)
+        if self.report is not None:
+            out.extend(self.report.findings)
+        return tuple(out)
+
+    @property
+    def ok(self) -> bool:
+        return not has_error(self.all_findings())
