@@ -1,0 +1,453 @@
+"""The closed ZCF v1 objects of profile §3 as strict pydantic schemas.
+
+These schemas are the documented boundary of the structure stage: every object the
+profile closes is a ``TypedDict`` validated in pydantic's strict mode with
+``extra="forbid"``, so an unknown key, a missing key, a wrong type, a value outside an
+enumeration and a format mismatch all come back as one ``ValidationError`` that
+``structure.py`` translates into findings with JSON pointers.
+
+Why ``TypedDict`` and not ``BaseModel``: the checker never keeps what it validated (the
+caller already holds the parsed packet; the stage returns only frozen findings), and
+pydantic validates a list of 200 000 beliefs as ``TypedDict`` about four times faster
+than as frozen models (0.15 s against 0.67 s, measured on a 64 MB packet) while applying
+exactly the same strict, closed schema. ``NotRequired`` also states the profile's
+``field?`` precisely: the key may be absent, but ``null`` is not an accepted value.
+
+Formats are checked in pydantic-core's Rust regex engine where a pattern can express
+them (ids, digests, pointers: the hot path of a large packet), and by the shared helpers
+of ``formats.py`` otherwise; the test module proves both spellings accept the same
+strings.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, NotRequired, get_args
+
+from pydantic import (
+    AfterValidator,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StringConstraints,
+    TypeAdapter,
+    with_config,
+)
+from pydantic_core import PydanticCustomError
+from typing_extensions import TypedDict  # pydantic needs this one below Python 3.12
+
+from zcf_inspector.core.formats import (
+    Base64UrlError,
+    TimestampError,
+    b64u_decode,
+    is_portable_path,
+    parse_timestamp,
+)
+
+# --- enumerations, exactly as the published text and the profile spell them ----------
+
+ArtifactKind = Literal["session-handoff", "continuity-archive"]
+ClientKind = Literal["claude-code", "cursor", "codex", "opencode", "console"]
+CaptureQuality = Literal["complete", "partial", "degraded"]
+LifecycleCoverage = Literal["native", "consented-manual", "derived", "unavailable"]
+ReviewState = Literal["unreviewed", "confirmed", "rejected", "superseded"]
+EvidenceSourceKind = Literal["local", "external"]
+ReceiptKind = Literal["patch", "verification"]
+VerificationStatus = Literal["passed", "failed", "skipped", "error"]
+OmissionStatus = Literal["omitted", "not_captured", "redacted", "unsupported"]
+Capability = Literal[
+    "zephr_remember",
+    "zephr_recall",
+    "zephr_why",
+    "zephr_verify",
+    "zephr_session",
+    "zephr_rules",
+    "zephr_status",
+    "zephr_admin",
+]
+HandoffSection = Literal[
+    "capsule",
+    "beliefs",
+    "evidenceSources",
+    "evidenceAnchors",
+    "receipts",
+    "reviewEvents",
+    "verification",
+    "sourceHandoff",
+    "allowedTools",
+]
+# An archive's content has one section (profile §4 names it `archiveRefs`); manifests of
+# an archive packet may name it, so the schema accepts it and structure.py checks that a
+# manifest entry names a section of the packet's own kind.
+SectionName = Literal[HandoffSection, "archiveRefs"]
+
+ARTIFACT_KINDS: tuple[str, ...] = get_args(ArtifactKind)
+CONTENT_SECTIONS: tuple[str, ...] = get_args(HandoffSection)
+CONTENT_SECTIONS_CORE: tuple[str, ...] = CONTENT_SECTIONS[:-1]
+ARCHIVE_SECTION = "archiveRefs"
+CAPABILITIES: tuple[str, ...] = get_args(Capability)
+HIGH_RISK_TOOLS: frozenset[str] = frozenset({"zephr_admin", "zephr_rules"})
+REVIEW_STATES: tuple[str, ...] = get_args(ReviewState)
+
+FORMAT = "zephr-continuity"
+FORMAT_VERSION = 1
+CANONICALIZATION_PROFILE = "ZCF-JSON-v1"
+MANIFEST_ALGORITHM = "zcf-lp-sha256-v1"
+MANIFEST_DOMAIN = "zephr-continuity-manifest-v1"
+
+# --- small formats ---------------------------------------------------------------------
+
+# One regex does both the length (1-256 code points) and the character rule of an id, so
+# an id costs a single Rust match on the hot path. Rust's `$` is end-of-text only.
+ID_PATTERN = r"^[^\x00-\x1f]{1,256}$"
+DIGEST_PATTERN = r"^sha256:[0-9a-f]{64}$"
+# RFC 6901: "" or a sequence of "/" + token, where "~" only ever starts "~0" or "~1".
+_POINTER_BODY = r"(?:/(?:[^/~]|~[01])*)*"
+POINTER_PATTERN = f"^{_POINTER_BODY}$"
+POINTER_RE = re.compile(_POINTER_BODY)  # use with fullmatch: Python's `$` allows a final \n
+
+# What each pattern means, for messages: a raw regex is no help to a human reader.
+PATTERN_EXPECTATIONS: dict[str, str] = {
+    ID_PATTERN: "an id (1-256 characters, none below U+0020)",
+    DIGEST_PATTERN: "a digest ('sha256:' and 64 lowercase hex digits)",
+    POINTER_PATTERN: "an RFC 6901 JSON pointer ('' or '/'-prefixed tokens, '~' only as ~0 or ~1)",
+}
+
+FORMAT_ERROR = "zcf_format"  # the pydantic error type of every check written below
+
+
+def _format_error(expected: str, detail: str = "") -> PydanticCustomError:
+    return PydanticCustomError(FORMAT_ERROR, "{expected}", {"expected": expected, "detail": detail})
+
+
+def _check_timestamp(value: str) -> str:
+    try:
+        parse_timestamp(value)
+    except TimestampError as exc:
+        raise _format_error(
+            "a timestamp YYYY-MM-DDTHH:MM:SS[.fraction]Z (UTC, 1-9 fraction digits)"
+        ) from exc
+    return value
+
+
+def _check_portable_path(value: str) -> str:
+    if not is_portable_path(value):
+        raise _format_error(
+            "a portable relative path ('/'-separated, not absolute, "
+            "no '.', '..' or empty segment, no backslash, no NUL)"
+        )
+    return value
+
+
+def _b64u_bytes(min_len: int, max_len: int | None) -> Callable[[str], str]:
+    if max_len is None:
+        expected = "base64url without padding"
+    elif min_len == max_len:
+        expected = f"base64url without padding of exactly {min_len} bytes"
+    else:
+        expected = f"base64url without padding of {min_len}-{max_len} bytes"
+
+    def check(value: str) -> str:
+        try:
+            raw = b64u_decode(value)
+        except Base64UrlError as exc:
+            raise _format_error(expected, f" ({exc})") from exc
+        if len(raw) < min_len or (max_len is not None and len(raw) > max_len):
+            raise _format_error(expected, f" (it decodes to {len(raw)} bytes)")
+        return value
+
+    return check
+
+
+def _check_exactly_one(value: int) -> int:
+    # A Literal[1] would not do: pydantic accepts True and 1.0 for it even when strict.
+    if value != 1:
+        raise _format_error("the integer 1")
+    return value
+
+
+Id = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
+Digest = Annotated[str, StringConstraints(pattern=DIGEST_PATTERN)]
+JsonPointer = Annotated[str, StringConstraints(pattern=POINTER_PATTERN)]
+Timestamp = Annotated[str, AfterValidator(_check_timestamp)]
+PortablePath = Annotated[str, AfterValidator(_check_portable_path)]
+Nonce = Annotated[str, AfterValidator(_b64u_bytes(16, 64))]
+Signature = Annotated[str, AfterValidator(_b64u_bytes(64, 64))]
+Mac = Annotated[str, AfterValidator(_b64u_bytes(32, 32))]
+B64u = Annotated[str, AfterValidator(_b64u_bytes(0, None))]
+One = Annotated[StrictInt, AfterValidator(_check_exactly_one)]
+Intent = Annotated[str, StringConstraints(min_length=1, max_length=1024)]
+ByteLength = Annotated[int, Field(ge=0)]
+
+CLOSED = ConfigDict(strict=True, extra="forbid")
+
+# --- envelope ----------------------------------------------------------------------------
+
+
+@with_config(CLOSED)
+class PacketIdentity(TypedDict):
+    id: Id
+    nonce: Nonce
+    intent: Intent
+    createdAt: Timestamp
+    generation: One
+
+
+@with_config(CLOSED)
+class ClientDescriptor(TypedDict):
+    kind: ClientKind
+    name: Id
+    version: Id
+
+
+@with_config(CLOSED)
+class SourceDescriptor(TypedDict):
+    installationKeyId: Id
+    scopeRefs: list[Id]
+    client: ClientDescriptor
+
+
+@with_config(CLOSED)
+class UnboundIntent(TypedDict):
+    kind: Literal["unbound-local-import"]
+
+
+@with_config(CLOSED)
+class RecipientBoundIntent(TypedDict):
+    kind: Literal["recipient-bound"]
+    destinationInstallationKeyId: Id
+
+
+@with_config(CLOSED)
+class RedactionEntry(TypedDict):
+    section: SectionName
+    pointer: JsonPointer
+    reason: str
+
+
+@with_config(CLOSED)
+class RedactionManifest(TypedDict):
+    policyId: Id
+    policyVersion: Id
+    entries: list[RedactionEntry]
+
+
+@with_config(CLOSED)
+class OmissionEntry(TypedDict):
+    section: SectionName
+    status: OmissionStatus
+    reason: str
+
+
+@with_config(CLOSED)
+class OmissionManifest(TypedDict):
+    entries: list[OmissionEntry]
+
+
+@with_config(CLOSED)
+class Retention(TypedDict):
+    exportedAt: Timestamp
+    policyVersion: Id
+    reviewBy: Timestamp
+    expiresAt: NotRequired[Timestamp]
+
+
+@with_config(CLOSED)
+class Manifest(TypedDict):
+    algorithm: Literal["zcf-lp-sha256-v1"]
+    domain: Literal["zephr-continuity-manifest-v1"]
+    sections: dict[str, Digest]
+    rootHash: Digest
+
+
+@with_config(CLOSED)
+class UnsignedAuthentication(TypedDict):
+    kind: Literal["unsigned"]
+
+
+@with_config(CLOSED)
+class SourceSignatureAuthentication(TypedDict):
+    kind: Literal["source-signature"]
+    algorithm: Literal["ed25519"]
+    publicKeyFingerprint: Digest
+    signature: Signature
+
+
+@with_config(CLOSED)
+class RecipientBoundMacAuthentication(TypedDict):
+    kind: Literal["recipient-bound-mac"]
+    algorithm: Literal["ed25519+hmac-sha256"]
+    publicKeyFingerprint: Digest
+    signature: Signature
+    mac: Mac
+
+
+@with_config(CLOSED)
+class ScopeProof(TypedDict):
+    scheme: Id
+    proof: B64u
+    scopeRefs: list[Id]
+
+
+# --- session-handoff content sections ---------------------------------------------------
+
+
+@with_config(CLOSED)
+class Capsule(TypedDict):
+    objective: str
+    decisions: list[str]
+    constraints: list[str]
+    changedFiles: list[PortablePath]
+    risks: list[str]
+    questions: list[str]
+    nextActions: list[str]
+    captureQuality: CaptureQuality
+    limitations: list[str]
+    lifecycleCoverage: LifecycleCoverage
+
+
+@with_config(CLOSED)
+class Belief(TypedDict):
+    portableRef: Id
+    sourceId: Id
+    content: str
+    reviewState: NotRequired[ReviewState]
+
+
+@with_config(CLOSED)
+class EvidenceSource(TypedDict):
+    id: Id
+    kind: EvidenceSourceKind
+    locator: str
+    digest: NotRequired[Digest]
+
+
+@with_config(CLOSED)
+class EvidenceAnchor(TypedDict):
+    id: Id
+    beliefRef: Id
+    sourceRef: Id
+    locator: NotRequired[str]
+    excerpt: NotRequired[str]
+
+
+@with_config(CLOSED)
+class Receipt(TypedDict):
+    id: Id
+    kind: ReceiptKind
+    digest: Digest
+    summary: str
+
+
+@with_config(CLOSED)
+class ReviewEvent(TypedDict):
+    id: Id
+    beliefRef: Id
+    reviewer: Id
+    fromState: ReviewState
+    toState: ReviewState
+    at: Timestamp
+    note: NotRequired[str]
+
+
+@with_config(CLOSED)
+class Verification(TypedDict):
+    id: Id
+    kind: Id
+    status: VerificationStatus
+    summary: NotRequired[str]
+    receiptRef: NotRequired[Id]
+
+
+@with_config(CLOSED)
+class SourceHandoff(TypedDict):
+    fromSessionId: Id
+    toSessionId: Id | None
+    worktreeId: Id | None
+    checkpointBeliefIds: list[Id]
+
+
+# --- continuity-archive content ---------------------------------------------------------
+
+
+@with_config(CLOSED)
+class ArchiveRef(TypedDict):
+    ref: Id
+    digest: Digest
+    mediaType: str
+    byteLength: ByteLength
+
+
+# --- adapters: built once, used by structure.py ------------------------------------------
+
+# Envelope objects validated as a whole (each is small whatever the packet's size).
+ENVELOPE_ADAPTERS: dict[str, TypeAdapter[Any]] = {
+    "packet": TypeAdapter(PacketIdentity),
+    "source": TypeAdapter(SourceDescriptor),
+    "redactionManifest": TypeAdapter(RedactionManifest),
+    "omissionManifest": TypeAdapter(OmissionManifest),
+    "retention": TypeAdapter(Retention),
+    "manifest": TypeAdapter(Manifest),
+    "scopeProof": TypeAdapter(ScopeProof),
+}
+
+
+# Objects whose shape depends on their `kind`: structure.py dispatches on the kind itself,
+# so that a missing or unknown kind is one precise finding, not a union's error cascade.
+class KindedObject:
+    """An object whose closed field set depends on its ``kind``: one schema per kind."""
+
+    __slots__ = ("adapters", "fields")
+
+    def __init__(self, shapes: dict[str, Any]) -> None:
+        self.adapters: dict[str, TypeAdapter[Any]] = {
+            kind: TypeAdapter(shape) for kind, shape in shapes.items()
+        }
+        # Every field some shape has: with no usable kind, a key outside this set is
+        # unknown whatever the kind was meant to be.
+        self.fields: frozenset[str] = frozenset(
+            key
+            for shape in shapes.values()
+            for key in shape.__required_keys__ | shape.__optional_keys__
+        )
+
+
+RECIPIENT_INTENT = KindedObject(
+    {"unbound-local-import": UnboundIntent, "recipient-bound": RecipientBoundIntent}
+)
+AUTHENTICATION = KindedObject(
+    {
+        "unsigned": UnsignedAuthentication,
+        "source-signature": SourceSignatureAuthentication,
+        "recipient-bound-mac": RecipientBoundMacAuthentication,
+    }
+)
+
+# Object-valued content sections.
+SECTION_OBJECT_ADAPTERS: dict[str, TypeAdapter[Any]] = {
+    "capsule": TypeAdapter(Capsule),
+    "sourceHandoff": TypeAdapter(SourceHandoff),
+}
+
+
+class ArraySection:
+    """An array-valued content section: its item schema and the field naming each item."""
+
+    __slots__ = ("chunk_adapter", "id_field")
+
+    def __init__(self, item: type[object], id_field: str) -> None:
+        # Validated in chunks (see structure.py) so that memory stays flat on huge arrays.
+        self.chunk_adapter: TypeAdapter[list[Any]] = TypeAdapter(list[item])  # type: ignore[valid-type]
+        self.id_field = id_field
+
+
+ARRAY_SECTIONS: dict[str, ArraySection] = {
+    "beliefs": ArraySection(Belief, "portableRef"),
+    "evidenceSources": ArraySection(EvidenceSource, "id"),
+    "evidenceAnchors": ArraySection(EvidenceAnchor, "id"),
+    "receipts": ArraySection(Receipt, "id"),
+    "reviewEvents": ArraySection(ReviewEvent, "id"),
+    "verification": ArraySection(Verification, "id"),
+    ARCHIVE_SECTION: ArraySection(ArchiveRef, "ref"),
+}
