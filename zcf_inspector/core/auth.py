@@ -120,14 +120,14 @@ def _check_mac(
         )
     bound_id = _text(intent.get("destinationInstallationKeyId"))
     if destination is None:
-        message = (
+        reason = (
             "recipient-bound-mac not verified: no destination keys given "
             "(validate with --destination to verify the signature and MAC)"
         )
         finding = Finding(
-            ErrorCode.INSTALLATION_KEY_UNAVAILABLE, Severity.INFO, join("authentication"), message
+            ErrorCode.INSTALLATION_KEY_UNAVAILABLE, Severity.INFO, join("authentication"), reason
         )
-        return AuthReport(kind, AuthStatus.NOT_VERIFIED, message, (finding,))
+        return AuthReport(kind, AuthStatus.NOT_VERIFIED, reason, (finding,))
     if destination.installation_key_id != bound_id:
         return refuse(
             ErrorCode.RECIPIENT_MISMATCH,
@@ -161,8 +161,8 @@ def _check_mac(
         nonce = b64u_decode(_text(_obj(packet.get("packet")).get("nonce")))
     except Base64UrlError as exc:  # structure refuses these first; kept for direct callers
         return refuse(ErrorCode.INVALID_VALUE, join("authentication"), str(exc))
-    message = signed_message(packet)
-    if not ed25519_verify_strict(public_key, signature, message):
+    signed = signed_message(packet)
+    if not ed25519_verify_strict(public_key, signature, signed):
         return refuse(
             ErrorCode.SIGNATURE_INVALID,
             join("authentication", "signature"),
@@ -170,7 +170,7 @@ def _check_mac(
             f"{fingerprint} (strict RFC 8032)",
         )
     key = recipient_mac_key(source_key, destination.installation_key, nonce, bound_id)
-    if not constant_time_equal(hmac_sha256(key, message + signature), mac):
+    if not constant_time_equal(hmac_sha256(key, signed + signature), mac):
         return refuse(
             ErrorCode.MAC_INVALID,
             join("authentication", "mac"),
