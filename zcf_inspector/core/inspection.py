@@ -11,6 +11,7 @@ from zcf_inspector.core.destination import Destination
 from zcf_inspector.core.findings import Finding, Severity, has_error
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.manifest import ManifestReport, check_manifest
+from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.policy import check_policy
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError, read_packet
 from zcf_inspector.core.structure import check_structure
@@ -70,8 +71,14 @@ def _informational(findings: tuple[Finding, ...]) -> tuple[Finding, ...]:
 
 
 def inspect_bytes(
-    data: bytes, destination: Destination | None = None, *, max_bytes: int = DEFAULT_MAX_BYTES
+    data: bytes,
+    destination: Destination | None = None,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    monitor: Monitor = NULL_MONITOR,
 ) -> PacketInspection:
+    """Every stage over ``data``; raises `Cancelled` only if ``monitor`` was cancelled."""
+    monitor.step("reading bytes", 0.0)
     try:
         value = read_packet(data, max_bytes=max_bytes)
     except ReadError as exc:
@@ -79,20 +86,26 @@ def inspect_bytes(
             StageResult(s, StageStatus.NOT_RUN) for s in list(Stage)[1:]
         )
         return PacketInspection(None, exc, stages, None, None)
-    return inspect_value(value, destination)
+    return inspect_value(value, destination, monitor=monitor)
 
 
 def inspect_value(
-    value: dict[str, JsonValue], destination: Destination | None = None
+    value: dict[str, JsonValue],
+    destination: Destination | None = None,
+    *,
+    monitor: Monitor = NULL_MONITOR,
 ) -> PacketInspection:
     """The stages after §1, for a value the strict reader returned."""
     stages = [StageResult(Stage.BYTES, StageStatus.PASSED)]
+    monitor.step("checking structure", 0.4)
     structure = check_structure(value)
     structure_ok = not has_error(structure)
     stages.append(_result(Stage.STRUCTURE, structure))
     # The manifest is recomputed even over a damaged packet, so a viewer can show which
     # section changed; it only counts for the verdict when the structure is sound.
+    monitor.step("hashing sections", 0.6)
     manifest = check_manifest(value)
+    monitor.step("checking authentication", 0.9)
     if structure_ok:
         stages.append(_result(Stage.MANIFEST, manifest.findings))
     else:
@@ -112,6 +125,7 @@ def inspect_value(
         stages.append(_result(Stage.POLICY, check_policy(value, destination)))
     else:
         stages.append(StageResult(Stage.POLICY, StageStatus.NOT_RUN))
+    monitor.step("done", 1.0)
     return PacketInspection(value, None, tuple(stages), manifest, auth)
 
 

@@ -1,0 +1,37 @@
+"""Progress and cancellation for long core work, without any UI dependency.
+
+The window runs the core on a worker thread and passes a `Monitor`; the core reports
+where it is and stops at the next check after `cancel()` by raising `Cancelled`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+
+class Cancelled(Exception):  # noqa: N818 - a signal, not an error condition
+    """The caller asked the work to stop; nothing it had started is returned."""
+
+
+class Monitor:
+    def __init__(self, on_progress: Callable[[str, float], None] | None = None) -> None:
+        self._on_progress = on_progress
+        self._cancelled = threading.Event()
+
+    def cancel(self) -> None:
+        self._cancelled.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    def step(self, what: str, fraction: float) -> None:
+        """Report progress (0.0-1.0 of the whole job); raise `Cancelled` if asked to stop."""
+        if self._cancelled.is_set():
+            raise Cancelled(what)
+        if self._on_progress is not None:
+            self._on_progress(what, fraction)
+
+
+NULL_MONITOR = Monitor()
