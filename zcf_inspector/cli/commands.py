@@ -13,8 +13,9 @@ def register_all(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         keys,
         plan,
         receipt,
+        review,
         validate,
     )
 
-    for module in (validate, ingest, canonicalize, receipt, keys, goldens, plan):
+    for module in (validate, ingest, canonicalize, receipt, review, keys, goldens, plan):
         module.register(sub)
