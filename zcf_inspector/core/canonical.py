@@ -1,0 +1,316 @@
+"""``ZCF-JSON-v1`` canonical bytes (profile §2).
+
+Members are sorted by code point (Python's ``str`` order), strings are escaped exactly as
+the C ``json`` encoder does with ``ensure_ascii=False`` (``"``, ``\\``, the five short
+escapes, ``\\u00xx`` in lowercase for other controls, everything else literal), integral
+numbers are plain integers and other numbers follow ECMAScript ``Number.prototype.toString``.
+
+``canonical`` is defined on what ``read_json`` can return: it raises ``ValueError`` for a
+value §1 could never produce — NaN or infinity, a non-``str`` key, a type other than
+dict/list/str/int/float/bool/None (and their subclasses, except of ``bool``), a lone
+surrogate in a string, an integral number of magnitude above 2^53 - 1, or nesting deeper
+than 128 (which also rules out cycles). So whatever it writes, a §1 reader reads back.
+
+Speed: one Python pass checks the value, then a C encoder writes the bytes: orjson when it
+is installed (about ten times faster than the stdlib encoder on Python 3.11), else the
+stdlib ``json`` encoder. Both give the same bytes for strings, integers, literals and key
+order (the tests pin this over every code point); neither is trusted with floats beyond
+this: the stdlib ``repr`` of a float is its ECMAScript spelling except for integral floats
+(``1.0``) and non-integral ones below 1e-4 in magnitude (``1e-05``), and orjson is never
+given a float. Those floats are replaced, in a copy, by ints (integral ones) or numbered
+placeholder strings, which are swapped for their ECMAScript text in the output. If the
+output holds any placeholder-looking string other than exactly the ones placed (a string
+in the value mimicked one), the slow reference encoder writes the whole value instead.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Final
+
+from zcf_inspector.core.jsontypes import JsonValue
+
+__all__ = ["canonical", "es6_number"]
+
+try:  # optional: the stdlib C encoder is the reference; orjson only makes it faster
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - the test environment has orjson
+    _orjson = None  # type: ignore[assignment]
+# Tests switch this off to pin the stdlib path to the same bytes.
+_orjson_enabled = True
+
+_MAX_DEPTH: Final = 128
+_MAX_SAFE_INTEGER: Final = 2**53 - 1
+_INF: Final = math.inf
+
+_ENCODER: Final = json.JSONEncoder(
+    ensure_ascii=False,
+    sort_keys=True,
+    separators=(",", ":"),
+    allow_nan=False,
+    check_circular=False,  # the depth limit already refuses cycles
+)
+_encode_string: Final = json.encoder.encode_basestring  # the C escaper with ensure_ascii off
+
+# A placeholder is the JSON string "~zcf-es6-number#<n>#~": it needs no escaping, so each
+# placed one appears in the output exactly once as written. Its first character cannot
+# follow the closing quote of a value and its last cannot precede an opening one (neither
+# is one of ',:[]{}'), so a look-alike inside a real string never overlaps a placed one:
+# the output holds exactly the placed ones iff the mark occurs exactly that many times
+# and each occurrence is a well-formed placeholder with a distinct, placed number.
+_MARK_OPEN: Final = "~zcf-es6-number#"
+_MARK_CLOSE: Final = "#~"
+_MARK_START: Final = b'"' + _MARK_OPEN.encode()
+_MARK_TAIL: Final = re.compile(b"([0-9]{1,18})" + re.escape(_MARK_CLOSE.encode()) + b'"')
+
+
+def canonical(value: JsonValue) -> bytes:
+    """The ``ZCF-JSON-v1`` bytes of ``value``; ``ValueError`` if §1 could not produce it."""
+    holders: set[int] = set()
+    flags = _check(value, 0, holders)
+    fast = _orjson is not None and _orjson_enabled
+    if flags & _NEEDS_CARE or (flags and fast):
+        # orjson spells floats its own way, so on that path every float is a placeholder.
+        return _encode_with_placeholders(value, holders, every_float=fast)
+    return _encode(value)
+
+
+def es6_number(value: float) -> str:
+    """``value`` as ECMAScript ``Number.prototype.toString`` writes it (finite values only)."""
+    if not math.isfinite(value):
+        raise ValueError(f"{value!r} is not a JSON number")
+    if value == 0:
+        return "0"
+    sign = "-" if value < 0 else ""
+    # repr gives the shortest round-trip digits (ties to the closest, like ECMAScript);
+    # only the layout differs, so rebuild it from digits and a decimal exponent.
+    mantissa, _, exponent = repr(abs(value)).partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    digits = whole + fraction
+    significant = digits.lstrip("0")
+    # value = 0.<significant> * 10**point
+    point = len(whole) + (int(exponent) if exponent else 0) - (len(digits) - len(significant))
+    significant = significant.rstrip("0")
+    count = len(significant)
+    if count <= point <= 21:
+        text = significant + "0" * (point - count)
+    elif 0 < point <= 21:
+        text = significant[:point] + "." + significant[point:]
+    elif -6 < point <= 0:
+        text = "0." + "0" * -point + significant
+    else:
+        power = point - 1
+        head = significant[0] + ("." + significant[1:] if count > 1 else "")
+        text = f"{head}e{'+' if power >= 0 else '-'}{abs(power)}"
+    return sign + text
+
+
+# --- checking ---------------------------------------------------------------------------
+
+_HAS_FLOAT: Final = 1
+_NEEDS_CARE: Final = 2  # a float whose repr is not its ECMAScript spelling
+
+
+def _check(value: object, depth: int, holders: set[int]) -> int:
+    """Raise ``ValueError`` unless §1 could produce ``value``; else its float flags.
+
+    The leaf tests are inlined in the container loops: this pass runs over every value
+    of a 50 MB packet, and a call per leaf would double its cost. ``holders`` gets the id
+    of every container with a float somewhere inside, so that only those are copied.
+    """
+    kind = type(value)
+    if kind is dict:
+        return _check_dict(value, depth + 1, holders)  # type: ignore[arg-type]
+    if kind is list:
+        return _check_list(value, depth + 1, holders)  # type: ignore[arg-type]
+    return _check_other(value, depth, holders)
+
+
+def _check_dict(obj: dict[object, object], depth: int, holders: set[int]) -> int:
+    if depth > _MAX_DEPTH:
+        raise ValueError(f"nesting deeper than {_MAX_DEPTH} arrays/objects (or a cycle)")
+    flags = 0
+    for key, item in obj.items():
+        if type(key) is not str and not isinstance(key, str):
+            raise ValueError(f"object key {key!r} is not a string")
+        kind = type(item)
+        if kind is str or item is None or kind is bool:
+            continue
+        if kind is int:
+            if not -_MAX_SAFE_INTEGER <= item <= _MAX_SAFE_INTEGER:  # type: ignore[operator]
+                raise ValueError(_too_large(item))
+        elif kind is dict:
+            flags |= _check_dict(item, depth + 1, holders)  # type: ignore[arg-type]
+        elif kind is list:
+            flags |= _check_list(item, depth + 1, holders)  # type: ignore[arg-type]
+        else:
+            flags |= _check_other(item, depth, holders)
+    if flags:
+        holders.add(id(obj))
+    return flags
+
+
+def _check_list(items: list[object], depth: int, holders: set[int]) -> int:
+    if depth > _MAX_DEPTH:
+        raise ValueError(f"nesting deeper than {_MAX_DEPTH} arrays/objects (or a cycle)")
+    flags = 0
+    for item in items:
+        kind = type(item)
+        if kind is str or item is None or kind is bool:
+            continue
+        if kind is int:
+            if not -_MAX_SAFE_INTEGER <= item <= _MAX_SAFE_INTEGER:  # type: ignore[operator]
+                raise ValueError(_too_large(item))
+        elif kind is dict:
+            flags |= _check_dict(item, depth + 1, holders)  # type: ignore[arg-type]
+        elif kind is list:
+            flags |= _check_list(item, depth + 1, holders)  # type: ignore[arg-type]
+        else:
+            flags |= _check_other(item, depth, holders)
+    if flags:
+        holders.add(id(items))
+    return flags
+
+
+def _check_other(value: object, depth: int, holders: set[int]) -> int:
+    """Scalars and subclasses; ``depth`` is that of the enclosing container."""
+    if value is None or isinstance(value, str | bool):
+        return 0
+    if isinstance(value, float):
+        return _HAS_FLOAT | _NEEDS_CARE if _float_needs_care(value) else _HAS_FLOAT
+    if isinstance(value, int):
+        if not -_MAX_SAFE_INTEGER <= value <= _MAX_SAFE_INTEGER:
+            raise ValueError(_too_large(value))
+        return 0
+    if isinstance(value, dict):
+        return _check_dict(value, depth + 1, holders)
+    if isinstance(value, list):
+        return _check_list(value, depth + 1, holders)
+    raise ValueError(f"{type(value).__name__} is not a JSON value")
+
+
+def _float_needs_care(value: float) -> bool:
+    if not math.isfinite(value):
+        raise ValueError(f"{value!r} is not a JSON number")
+    if value.is_integer():
+        if abs(value) > _MAX_SAFE_INTEGER:
+            raise ValueError(_too_large(value))
+        return True
+    # Non-integral doubles are below 2^52, so repr never uses a positive exponent; it uses
+    # a negative one (1e-05) below 1e-4, where ECMAScript still writes 0.00001.
+    return -1e-4 < value < 1e-4
+
+
+def _too_large(value: object) -> str:
+    return f"{value!r} is integral with magnitude above 2^53 - 1; §1 refuses it"
+
+
+# --- encoding ---------------------------------------------------------------------------
+
+
+def _encode(value: JsonValue) -> bytes:
+    """Encode a checked value; only floats that ``repr`` spells right may be in it."""
+    if _orjson is not None and _orjson_enabled:
+        try:
+            # Same bytes as the stdlib path (escaping and code-point key order are pinned
+            # by tests over every code point); it never sees a float.
+            return _orjson.dumps(value, option=_orjson.OPT_SORT_KEYS)
+        except _orjson.JSONEncodeError:
+            pass  # a lone surrogate, or a subclass it refuses: the stdlib path decides
+    return _utf8(_ENCODER.encode(value))
+
+
+def _encode_with_placeholders(value: JsonValue, holders: set[int], *, every_float: bool) -> bytes:
+    numbers: list[bytes] = []
+    encoded = _encode(_with_placeholders(value, holders, numbers, every_float))
+    view = memoryview(encoded)
+    out: list[bytes | memoryview] = []
+    seen: set[int] = set()
+    position = 0
+    while (found := encoded.find(_MARK_START, position)) >= 0:
+        tail = _MARK_TAIL.match(encoded, found + len(_MARK_START))
+        index = int(tail.group(1)) if tail is not None else -1
+        if not 0 <= index < len(numbers) or index in seen or tail is None:
+            break
+        seen.add(index)
+        out += (view[position:found], numbers[index])
+        position = tail.end()
+    else:
+        if len(seen) == len(numbers):
+            out.append(view[position:])
+            return b"".join(out)
+    # Some string in the value looks like a placeholder: write it the slow exact way.
+    return _utf8(_encode_exact(value))
+
+
+def _with_placeholders(
+    value: JsonValue, holders: set[int], numbers: list[bytes], every_float: bool
+) -> JsonValue:
+    """A copy in which floats are ints (integral) or numbered placeholder strings.
+
+    Containers without a float inside are shared, not copied.
+    """
+    if isinstance(value, dict):
+        if id(value) not in holders:
+            return value
+        return {k: _with_placeholders(v, holders, numbers, every_float) for k, v in value.items()}
+    if isinstance(value, list):
+        if id(value) not in holders:
+            return value
+        return [_with_placeholders(item, holders, numbers, every_float) for item in value]
+    if isinstance(value, float) and (every_float or _float_needs_care(value)):
+        if value.is_integer():
+            return int(value)
+        numbers.append(es6_number(value).encode("ascii"))
+        return f"{_MARK_OPEN}{len(numbers) - 1}{_MARK_CLOSE}"
+    return value
+
+
+def _encode_exact(value: JsonValue) -> str:
+    """The reference encoder: slow, plain, and written straight from §2."""
+    parts: list[str] = []
+    _write(value, parts)
+    return "".join(parts)
+
+
+def _write(value: JsonValue, parts: list[str]) -> None:
+    if isinstance(value, dict):
+        parts.append("{")
+        for n, key in enumerate(sorted(value)):
+            if n:
+                parts.append(",")
+            parts.append(_encode_string(key))
+            parts.append(":")
+            _write(value[key], parts)
+        parts.append("}")
+    elif isinstance(value, list):
+        parts.append("[")
+        for n, item in enumerate(value):
+            if n:
+                parts.append(",")
+            _write(item, parts)
+        parts.append("]")
+    elif isinstance(value, str):
+        parts.append(_encode_string(value))
+    elif value is True:
+        parts.append("true")
+    elif value is False:
+        parts.append("false")
+    elif value is None:
+        parts.append("null")
+    elif isinstance(value, int):
+        parts.append(str(int(value)))
+    else:
+        parts.append(str(int(value)) if value.is_integer() else es6_number(value))
+
+
+def _utf8(text: str) -> bytes:
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        code = ord(text[exc.start])
+        raise ValueError(
+            f"a string holds the lone surrogate U+{code:04X}, which UTF-8 cannot encode"
+        ) from None

@@ -1,0 +1,530 @@
+"""The strict byte reader of profile §1: bytes in, a JSON value or one ``ReadError`` out.
+
+A packet is always read from bytes. ``read_json`` accepts any RFC 8259 JSON text that §1
+allows; ``read_packet`` additionally requires an object at the top level.
+
+Values come back as: objects → ``dict`` (keys in source order), arrays → ``list``,
+strings → ``str``, ``true``/``false``/``null`` → ``bool``/``None``; a number whose value
+(as an IEEE-754 double, rounded to nearest) is integral → ``int`` (``-0`` → ``0``,
+``1.0`` → ``1``, ``1e-400`` → ``0``), any other number → ``float``.
+
+When an input has several problems, exactly one is reported, chosen in this fixed order:
+
+1. ``packet_too_large`` — the length is checked before a single byte is decoded;
+2. ``invalid_encoding`` for the raw bytes — a UTF-8 byte-order mark, or bytes that are
+   not UTF-8 (which includes UTF-8-encoded surrogates and overlong forms);
+3. ``nesting_too_deep`` — the first ``[``/``{`` outside string literals that opens a
+   129th level (checked before parsing, so hostile nesting never reaches the parser);
+4. ``invalid_json`` — the first syntax error in the text (``NaN``/``Infinity`` included);
+5. ``invalid_encoding`` for a lone surrogate escape (``\\ud800`` not followed by a low
+   surrogate escape, or a lone ``\\udc00``): the first one in the text;
+6. ``duplicate_key`` — in the first object (in document order, by its opening brace)
+   that repeats a key, the first member whose key was already seen;
+7. ``number_out_of_range`` — the first such number in document order.
+
+A ``ReadError`` carries the byte offset into the input (and, for duplicate keys and
+numbers, the RFC 6901 pointer of the offending member/value).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from itertools import accumulate
+from typing import Final
+
+from zcf_inspector.core import pointer as jpointer
+from zcf_inspector.core.errors import ErrorCode
+from zcf_inspector.core.findings import Finding, Severity
+from zcf_inspector.core.jsontypes import JsonValue
+
+__all__ = [
+    "DEFAULT_MAX_BYTES",
+    "MAX_DEPTH",
+    "MAX_SAFE_INTEGER",
+    "ReadError",
+    "read_json",
+    "read_packet",
+]
+
+DEFAULT_MAX_BYTES: Final = 64 * 1024 * 1024
+MAX_DEPTH: Final = 128
+MAX_SAFE_INTEGER: Final = 2**53 - 1
+
+_BOM: Final = b"\xef\xbb\xbf"
+_JSON_WS: Final = b" \t\n\r"
+_INF: Final = float("inf")
+
+
+class ReadError(Exception):
+    """A §1 refusal: one code, a specific message, and where in the input it was found."""
+
+    code: ErrorCode
+    message: str
+    offset: int | None
+    pointer: str | None
+
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        offset: int | None = None,
+        pointer: str | None = None,
+    ) -> None:
+        # All four go to args so the exception survives pickling and copying.
+        super().__init__(code, message, offset, pointer)
+        self.code = code
+        self.message = message
+        self.offset = offset
+        self.pointer = pointer
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+    def to_finding(self) -> Finding:
+        return Finding(self.code, Severity.ERROR, self.pointer or "", self.message, self.offset)
+
+
+def read_json(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> JsonValue:
+    """Parse ``data`` as §1 requires; any refusal is a ``ReadError``, nothing else escapes."""
+    if not isinstance(data, bytes):
+        if not isinstance(data, bytearray | memoryview):
+            raise TypeError(f"read_json reads bytes, not {type(data).__name__}")
+        data = bytes(data)
+    if len(data) > max_bytes:
+        raise ReadError(
+            ErrorCode.PACKET_TOO_LARGE,
+            f"{len(data)} bytes exceed the size limit of {max_bytes} bytes",
+            offset=max_bytes,
+        )
+    text = _decode(data)
+    _check_depth(data)
+    return _Parser(data, text).run()
+
+
+def read_packet(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> dict[str, JsonValue]:
+    """``read_json``, then refuse any top level that is not an object (``not_an_object``)."""
+    value = read_json(data, max_bytes=max_bytes)
+    if not isinstance(value, dict):
+        start = len(data) - len(bytes(data).lstrip(_JSON_WS))
+        raise ReadError(
+            ErrorCode.NOT_AN_OBJECT,
+            f"the top level is {_kind(value)}, but a packet is a JSON object",
+            offset=start,
+            pointer="",
+        )
+    return value
+
+
+# --- encoding ---------------------------------------------------------------------------
+
+
+def _decode(data: bytes) -> str:
+    if data.startswith(_BOM):
+        raise ReadError(
+            ErrorCode.INVALID_ENCODING,
+            "the input starts with a UTF-8 byte-order mark (EF BB BF), which is not allowed",
+            offset=0,
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ReadError(
+            ErrorCode.INVALID_ENCODING, _utf8_message(data, exc), offset=exc.start
+        ) from None
+
+
+def _utf8_message(data: bytes, exc: UnicodeDecodeError) -> str:
+    start = exc.start
+    if start == 0 and data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return "the input starts with a UTF-16/UTF-32 byte-order mark; a packet is UTF-8"
+    if data[start] == 0xED and b"\xa0" <= data[start + 1 : start + 2] <= b"\xbf":
+        spelled = " ".join(f"0x{b:02x}" for b in data[start : start + 3])
+        return f"bytes {spelled} at offset {start} encode a surrogate, which UTF-8 forbids"
+    bad = data[start : max(exc.end, start + 1)]
+    spelled = " ".join(f"0x{b:02x}" for b in bad)
+    verb = "byte {} at offset {} is" if len(bad) == 1 else "bytes {} at offset {} are"
+    return f"{verb.format(spelled, start)} not valid UTF-8 ({exc.reason})"
+
+
+# --- nesting ----------------------------------------------------------------------------
+#
+# The depth check must run before the recursive C parser sees the text, and it must not
+# loop over 50 MB in Python. It works on chunks of the raw bytes with C-level operations
+# (translate, replace, split, accumulate) and decides which brackets are outside strings:
+#
+# - every byte is deleted except quotes, brackets, backslashes and the bytes that may
+#   follow a backslash in JSON (``"\\/bfnrtu``, the letters mapped to one stand-in), so
+#   each escape keeps its second byte and an odd backslash run never merges with another;
+# - "\\" pairs are dropped (left to right), then '\"' pairs: the quotes left delimit
+#   strings, and adjacent quote pairs ('""') are dropped as they change no bracket's side.
+#
+# On any valid JSON prefix this is exactly the JSON view, so the parser never nests deeper
+# than this check allows. A bracket's side depends only on the bytes before it, which
+# makes chunking (at boundaries no escape straddles) and bisection exact.
+
+_DEPTH_CHUNK: Final = 1 << 20
+_ESCAPE_BYTES: Final = b'\\"[]{}/bfnrtu'
+_DROP_FOR_ESCAPES: Final = bytes(b for b in range(256) if b not in _ESCAPE_BYTES)
+_ESCAPE_LETTERS: Final = bytes.maketrans(b"/bfnrtu", b"aaaaaaa")
+_KEEP_STRUCTURE: Final = bytes(b for b in range(256) if b not in b'"[]{}')  # delete set
+# Opening brackets become +1 and closing ones -1 once the bytes are read as signed chars.
+_BRACKET_STEP: Final = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
+_BACKSLASH_RUN: Final = re.compile(rb"\\*")
+
+
+def _check_depth(data: bytes) -> None:
+    depth = 0
+    in_string = False
+    start = 0
+    while start < len(data):
+        end = _chunk_end(data, start + _DEPTH_CHUNK)
+        chunk = data[start:end]
+        deepest, after, in_string_after = _chunk_depth(chunk, depth, in_string)
+        if deepest > MAX_DEPTH:
+            offset = start + _first_too_deep(chunk, depth, in_string)
+            raise ReadError(
+                ErrorCode.NESTING_TOO_DEEP,
+                f"nesting deeper than {MAX_DEPTH} arrays/objects at byte {offset}",
+                offset=offset,
+            )
+        depth, in_string, start = after, in_string_after, end
+
+
+def _chunk_end(data: bytes, end: int) -> int:
+    """Move a chunk boundary so that no backslash escape straddles it."""
+    if end >= len(data):
+        return len(data)
+    if data[end - 1] == 0x5C:  # a backslash: end after the byte that its run escapes
+        run = _BACKSLASH_RUN.match(data, end)
+        assert run is not None
+        return min(run.end() + 1, len(data))
+    return end
+
+
+def _chunk_depth(chunk: bytes, depth: int, in_string: bool) -> tuple[int, int, bool]:
+    """(deepest level reached, level at the end, inside a string at the end)."""
+    if b'\\"' in chunk:  # otherwise no quote can be escaped
+        chunk = chunk.translate(_ESCAPE_LETTERS, _DROP_FOR_ESCAPES)
+        if b"\\\\" in chunk:
+            chunk = chunk.replace(b"\\\\", b"")
+        chunk = chunk.replace(b'\\"', b"")
+    # Dropping two adjacent quotes changes no bracket's side, and removes most strings.
+    marks = chunk.translate(None, _KEEP_STRUCTURE).replace(b'""', b"")
+    if b'"' in marks:
+        parts = marks.split(b'"')
+        in_string_after = in_string != (len(parts) % 2 == 0)
+        marks = b"".join(parts[1::2] if in_string else parts[::2])
+    else:
+        in_string_after = in_string
+        if in_string:
+            marks = b""
+    steps = memoryview(marks.translate(_BRACKET_STEP)).cast("b")
+    if not steps:
+        return depth, depth, in_string_after
+    levels = list(accumulate(steps, initial=depth))
+    return max(levels), levels[-1], in_string_after
+
+
+def _first_too_deep(chunk: bytes, depth: int, in_string: bool) -> int:
+    """Bisect for the shortest prefix of ``chunk`` that goes too deep; its last byte."""
+    low, high = 0, len(chunk)  # chunk[:low] stays within the limit, chunk[:high] does not
+    while high - low > 1:
+        middle = (low + high) // 2
+        if _chunk_depth(chunk[:middle], depth, in_string)[0] > MAX_DEPTH:
+            high = middle
+        else:
+            low = middle
+    return high - 1
+
+
+# --- parsing ----------------------------------------------------------------------------
+
+_SURROGATE_ESCAPE_HINT: Final = re.compile(rb"\\u[dD][89a-fA-F]")
+# Consumes text up to the first lone surrogate escape. Only used on text that already
+# parsed, where every backslash starts a well-formed escape inside a string literal.
+_UP_TO_LONE_SURROGATE: Final = re.compile(
+    r"(?:[^\\]++"
+    r"|\\[^u]"
+    r"|\\u(?![dD][89a-fA-F])[0-9a-fA-F]{4}"
+    r"|\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}"
+    r")*+",
+    re.DOTALL,
+)
+_WS_RE: Final = re.compile(r"[ \t\n\r]*")
+
+
+class _ConstantError(Exception):
+    """Raised inside the parser to stop at ``NaN``/``Infinity``, which RFC 8259 lacks."""
+
+
+class _OutOfRange:
+    """Stands in for a number §1 refuses, so the refusal can be located after parsing."""
+
+    __slots__ = ("literal",)
+
+    def __init__(self, literal: str) -> None:
+        self.literal = literal
+
+
+def _refuse_constant(name: str) -> JsonValue:
+    raise _ConstantError(name)
+
+
+class _Parser:
+    def __init__(self, data: bytes, text: str) -> None:
+        self.data = data
+        self.text = text
+        self.duplicated: list[dict[str, JsonValue]] = []
+        self.out_of_range = 0
+
+    def run(self) -> JsonValue:
+        value = self._parse()
+        self._check_surrogates()
+        if self.duplicated:
+            self._refuse_duplicate(value)
+        if self.out_of_range:
+            self._refuse_number(value)
+        return value
+
+    def _parse(self) -> JsonValue:
+        # Hooks cost a Python call per object and per number; measured, that is cheap for
+        # packets (few numbers) and about +35% parse time for a document of only integers.
+        decoder = json.JSONDecoder(
+            object_pairs_hook=self._object,
+            parse_float=self._float,
+            parse_int=self._int,
+            parse_constant=_refuse_constant,
+        )
+        try:
+            value: JsonValue = decoder.decode(self.text)
+        except json.JSONDecodeError as exc:
+            offset = self._byte_offset(exc.pos)
+            what = exc.msg.removesuffix(" at")  # "Unterminated string starting at"
+            raise ReadError(
+                ErrorCode.INVALID_JSON,
+                f"not RFC 8259 JSON: {what} at byte {offset} "
+                f"(line {exc.lineno}, column {exc.colno})",
+                offset=offset,
+            ) from None
+        except _ConstantError as exc:
+            where = self._constant_offset()
+            raise ReadError(
+                ErrorCode.INVALID_JSON,
+                f"not RFC 8259 JSON: {exc.args[0]} at byte {where} is not a JSON value",
+                offset=where,
+            ) from None
+        except RecursionError:
+            # _check_depth bounds the nesting, so only a caller already deep in its own
+            # stack can get here; still a refusal, never a crash.
+            raise ReadError(
+                ErrorCode.NESTING_TOO_DEEP, "nesting too deep for the parser's stack"
+            ) from None
+        return value
+
+    # Hooks: they record problems instead of raising, so that a syntax error anywhere in
+    # the text is still the one reported (see the module docstring for the order).
+
+    def _object(self, pairs: list[tuple[str, JsonValue]]) -> dict[str, JsonValue]:
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            self.duplicated.append(obj)
+        return obj
+
+    def _float(self, literal: str) -> JsonValue:
+        value = float(literal)
+        if value.is_integer():
+            if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+                return int(value)
+        elif value not in (_INF, -_INF):
+            return value
+        self.out_of_range += 1
+        return _OutOfRange(literal)  # type: ignore[return-value]
+
+    def _int(self, literal: str) -> JsonValue:
+        # 17 characters hold any sign plus 16 digits; longer literals are ≥ 10^16 > 2^53,
+        # and never reach int(), whose digit limit would raise ValueError.
+        if len(literal) <= 17:
+            value = int(literal)
+            if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+                return value
+        self.out_of_range += 1
+        return _OutOfRange(literal)  # type: ignore[return-value]
+
+    # --- locating refusals (only ever on the refusal path) --------------------------
+
+    def _byte_offset(self, index: int) -> int:
+        if len(self.text) == len(self.data):  # pure ASCII: characters are bytes
+            return index
+        return len(self.text[:index].encode("utf-8"))
+
+    def _constant_offset(self) -> int | None:
+        # The parser stopped at the first NaN/Infinity outside strings without saying
+        # where. Spoiling every such spelling (same length, so strings before it stay
+        # valid and positions stay put) turns it into a syntax error that carries its
+        # position; nothing before it changes, so the parse fails exactly there.
+        spoiled = self.text.replace("NaN", "NaX").replace("Infinity", "Infinitx")
+        try:
+            json.JSONDecoder(parse_int=str, parse_float=str).decode(spoiled)
+        except json.JSONDecodeError as exc:
+            return self._byte_offset(exc.pos)
+        return None  # pragma: no cover - unreachable by the argument above
+
+    def _check_surrogates(self) -> None:
+        if not _SURROGATE_ESCAPE_HINT.search(self.data):
+            return
+        text = self.text
+        match = _UP_TO_LONE_SURROGATE.match(text)
+        if match is None or match.end() == len(text):
+            return
+        index = match.end()
+        offset = self._byte_offset(index)
+        escape = text[index : index + 6]
+        high = escape[3] in "89abAB"
+        what = "a high surrogate not followed by a low one" if high else "a lone low surrogate"
+        raise ReadError(
+            ErrorCode.INVALID_ENCODING,
+            f"the escape {escape} at byte {offset} is {what}; strings must be Unicode text",
+            offset=offset,
+        )
+
+    def _refuse_duplicate(self, value: JsonValue) -> None:
+        targets = {id(obj) for obj in self.duplicated}
+        path = _find_first(value, lambda v: id(v) in targets)
+        if path is None:  # pragma: no cover - defensive: a dropped object has a dup parent
+            raise ReadError(ErrorCode.DUPLICATE_KEY, "an object repeats a key")
+        start = _Locator(self.text).value_at(path)
+        key, index = _Locator(self.text).first_repeated_key(start)
+        where = jpointer.join(*path)
+        offset = self._byte_offset(index)
+        raise ReadError(
+            ErrorCode.DUPLICATE_KEY,
+            f"duplicate key {key!r} in the object at {where or '/'} (byte {offset})",
+            offset=offset,
+            pointer=jpointer.child(where, key),
+        )
+
+    def _refuse_number(self, value: JsonValue) -> None:
+        path = _find_first(value, lambda v: isinstance(v, _OutOfRange))
+        if path is None:  # pragma: no cover - defensive
+            raise ReadError(ErrorCode.NUMBER_OUT_OF_RANGE, "a number is out of range")
+        literal = _literal_at(value, path)
+        offset = self._byte_offset(_Locator(self.text).value_at(path))
+        shown = literal if len(literal) <= 40 else literal[:20] + "…" + literal[-10:]
+        if abs(float(literal)) == _INF:
+            why = "is beyond the range of a double"
+        else:
+            why = f"is integral and its magnitude exceeds 2^53 - 1 ({MAX_SAFE_INTEGER})"
+        raise ReadError(
+            ErrorCode.NUMBER_OUT_OF_RANGE,
+            f"the number {shown} at byte {offset} {why}",
+            offset=offset,
+            pointer=jpointer.join(*path),
+        )
+
+
+def _literal_at(value: JsonValue, path: list[str | int]) -> str:
+    current: object = value
+    for part in path:
+        assert isinstance(current, dict | list)
+        current = current[part]  # type: ignore[index]
+    assert isinstance(current, _OutOfRange)
+    return current.literal
+
+
+def _find_first(value: JsonValue, wanted: Callable[[object], bool]) -> list[str | int] | None:
+    """The path of the first value (pre-order, i.e. document order) that ``wanted`` picks.
+
+    Depth-first with one iterator per open container, so no path is built for the values
+    merely passed over.
+    """
+    if wanted(value):
+        return []
+    path: list[str | int] = []
+    frames: list[Iterator[tuple[str | int, object]]] = [_children(value)]
+    while frames:
+        for key, child in frames[-1]:
+            if wanted(child):
+                return [*path, key]
+            if isinstance(child, dict | list) and child:
+                path.append(key)
+                frames.append(_children(child))
+                break
+        else:
+            frames.pop()
+            if path:
+                path.pop()
+    return None
+
+
+def _children(value: object) -> Iterator[tuple[str | int, object]]:
+    if isinstance(value, dict):
+        return iter(value.items())
+    if isinstance(value, list):
+        return enumerate(value)
+    return iter(())
+
+
+class _Locator:
+    """Walks well-formed JSON text along a path, skipping values with the C scanner."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        # Skipped values are never kept, so numbers stay strings (no int-digit limit).
+        self.decoder = json.JSONDecoder(parse_int=str, parse_float=str)
+
+    def _ws(self, index: int) -> int:
+        match = _WS_RE.match(self.text, index)
+        assert match is not None
+        return match.end()
+
+    def _skip(self, index: int) -> int:
+        return self._ws(self.decoder.raw_decode(self.text, index)[1])
+
+    def _members(self, start: int) -> Iterator[tuple[str, int, int]]:
+        """(key, key offset, value offset) of each member of the object at ``start``."""
+        index = self._ws(start + 1)
+        if self.text[index] == "}":
+            return
+        while True:
+            key, after = self.decoder.raw_decode(self.text, index)
+            value_at = self._ws(self._ws(after) + 1)  # past the ':'
+            yield key, index, value_at
+            index = self._skip(value_at)
+            if self.text[index] == "}":
+                return
+            index = self._ws(index + 1)
+
+    def value_at(self, path: list[str | int]) -> int:
+        index = self._ws(0)
+        for part in path:
+            if isinstance(part, int):
+                index = self._ws(index + 1)
+                for _ in range(part):
+                    index = self._ws(self._skip(index) + 1)
+            else:
+                # Objects on the path to a refusal repeat no key (a repeat would itself be
+                # the refusal, found first), so the first match is the only one.
+                index = next(v for k, _, v in self._members(index) if k == part)
+        return index
+
+    def first_repeated_key(self, start: int) -> tuple[str, int]:
+        seen: set[str] = set()
+        for key, key_at, _ in self._members(start):
+            if key in seen:
+                return key, key_at
+            seen.add(key)
+        raise AssertionError("no repeated key in an object the parser saw repeat one")
+
+
+def _kind(value: JsonValue) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "a boolean"
+    if value is None:
+        return "null"
+    return "a number"
