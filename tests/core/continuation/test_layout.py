@@ -1,0 +1,224 @@
+"""The layered layout: a named table of graphs, each checked for the same properties.
+
+Deterministic positions (also when the input is shuffled), no overlapping nodes, every
+edge routed from its source's border to its target's, layers that follow the edges
+(cycle edges reversed and still drawn), and routes that never pass through a node.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import pytest
+
+from tests.core.continuation.spec_examples import inspect, raw_session, session_names
+from zcf_inspector.core.continuation.layout import GraphLayout, NodeBox, layout_graph, layout_plan
+from zcf_inspector.core.continuation.layout_layers import longest_path_layers, reversed_edges
+from zcf_inspector.core.continuation.layout_order import build_layered, crossings, reduce_crossings
+from zcf_inspector.core.continuation.layout_reach import Reach
+
+Edges = list[tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class Graph:
+    name: str
+    nodes: list[str]
+    edges: Edges
+    reversed_count: int  # edges the layout must lay against their direction
+    components: int
+
+
+def _big(count: int, seed: int = 7) -> tuple[list[str], Edges]:
+    """A dependency-shaped random DAG: each node needs one or two recent earlier nodes."""
+    rnd = random.Random(seed)
+    nodes = [f"n{i:05d}" for i in range(count)]
+    edges: Edges = []
+    for i in range(1, count):
+        edges.append((nodes[i], nodes[rnd.randrange(max(0, i - 200), i)]))
+        if rnd.random() < 0.4:
+            edges.append((nodes[i], nodes[rnd.randrange(max(0, i - 400), i)]))
+    return nodes, edges
+
+
+BIG_NODES, BIG_EDGES = _big(5_000)
+
+GRAPHS = [
+    Graph("chain", ["a", "b", "c", "d"], [("a", "b"), ("b", "c"), ("c", "d")], 0, 1),
+    Graph("diamond", ["a", "b", "c", "d"], [("a", "b"), ("a", "c"), ("b", "d"), ("c", "d")], 0, 1),
+    Graph("cycle", ["a", "b", "c"], [("a", "b"), ("b", "c"), ("c", "a")], 1, 1),
+    Graph("two-cycle", ["a", "b"], [("a", "b"), ("b", "a")], 1, 1),
+    Graph("self-loop", ["a", "b"], [("a", "a"), ("a", "b")], 0, 1),
+    Graph("disconnected", ["a", "b", "c", "d", "e"], [("a", "b"), ("c", "d")], 0, 3),
+    Graph(
+        "long edge", ["a", "b", "c", "d"], [("a", "b"), ("b", "c"), ("c", "d"), ("a", "d")], 0, 1
+    ),
+    Graph("parallel edges", ["a", "b"], [("a", "b"), ("a", "b")], 0, 1),
+    Graph("empty", [], [], 0, 0),
+    Graph("5,000 nodes", BIG_NODES, BIG_EDGES, 0, 1),
+]
+
+
+def _overlaps(boxes: tuple[NodeBox, ...]) -> list[tuple[str, str]]:
+    """Pairs of boxes whose interiors intersect (sweep over x)."""
+    ordered = sorted(boxes, key=lambda b: b.x)
+    found = []
+    for i, a in enumerate(ordered):
+        for b in ordered[i + 1 :]:
+            if b.x >= a.x + a.width:
+                break
+            if b.y < a.y + a.height and a.y < b.y + b.height:
+                found.append((a.id, b.id))
+    return found
+
+
+def _on_border(box: NodeBox, point: tuple[float, float]) -> bool:
+    x, y = point
+    inside_x = box.x - 1e-6 <= x <= box.x + box.width + 1e-6
+    inside_y = box.y - 1e-6 <= y <= box.y + box.height + 1e-6
+    on_side = abs(x - box.x) < 1e-6 or abs(x - box.x - box.width) < 1e-6
+    on_top = abs(y - box.y) < 1e-6
+    return inside_x and inside_y and (on_side or on_top)
+
+
+def _strictly_inside(box: NodeBox, point: tuple[float, float]) -> bool:
+    x, y = point
+    return box.x < x < box.x + box.width and box.y < y < box.y + box.height
+
+
+@pytest.fixture(scope="module", params=GRAPHS, ids=[g.name for g in GRAPHS])
+def laid_out(request: pytest.FixtureRequest) -> tuple[Graph, GraphLayout]:
+    graph: Graph = request.param
+    return graph, layout_graph(graph.nodes, graph.edges)
+
+
+def test_positions_are_deterministic(laid_out: tuple[Graph, GraphLayout]) -> None:
+    graph, layout = laid_out
+    assert layout_graph(graph.nodes, graph.edges) == layout
+    # Node order in the input does not matter (nodes are indexed by sorted ID).
+    shuffled = graph.nodes[:]
+    random.Random(1).shuffle(shuffled)
+    again = layout_graph(shuffled, graph.edges)
+    assert again.nodes == layout.nodes
+
+
+def test_no_nodes_overlap(laid_out: tuple[Graph, GraphLayout]) -> None:
+    _, layout = laid_out
+    assert _overlaps(layout.nodes) == []
+    assert {b.id for b in layout.nodes} == set(laid_out[0].nodes)
+    for box in layout.nodes:
+        assert box.x >= 0
+        assert box.y >= 0
+        assert box.x + box.width <= layout.width + 1e-6
+        assert box.y + box.height <= layout.height + 1e-6
+
+
+def test_every_edge_is_routed_border_to_border(laid_out: tuple[Graph, GraphLayout]) -> None:
+    graph, layout = laid_out
+    boxes = {b.id: b for b in layout.nodes}
+    assert [(r.source, r.target) for r in layout.edges] == graph.edges
+    assert [r.index for r in layout.edges] == list(range(len(graph.edges)))
+    for route in layout.edges:
+        assert len(route.points) >= 2
+        assert _on_border(boxes[route.source], route.points[0]), route
+        assert _on_border(boxes[route.target], route.points[-1]), route
+
+
+def test_layers_follow_edges_and_cycles_are_broken(laid_out: tuple[Graph, GraphLayout]) -> None:
+    graph, layout = laid_out
+    boxes = {b.id: b for b in layout.nodes}
+    assert sum(r.reversed for r in layout.edges) == graph.reversed_count
+    for route in layout.edges:
+        source, target = boxes[route.source], boxes[route.target]
+        assert source.component == target.component
+        if route.self_loop:
+            assert route.source == route.target
+        elif route.reversed:
+            assert source.layer > target.layer  # drawn right to left, against the layers
+        else:
+            assert source.layer < target.layer
+    assert len({b.component for b in layout.nodes}) == graph.components
+
+
+def test_routes_never_pass_through_a_node(laid_out: tuple[Graph, GraphLayout]) -> None:
+    graph, layout = laid_out
+    if len(graph.nodes) > 100:
+        return  # checked on the small graphs; quadratic in the big one
+    for route in layout.edges:
+        for point in route.points[1:-1]:
+            assert not any(_strictly_inside(b, point) for b in layout.nodes), (route, point)
+
+
+def test_the_big_graph_is_laid_out_quickly() -> None:
+    import time
+
+    start = time.perf_counter()
+    layout_graph(BIG_NODES, BIG_EDGES)
+    # The bench (tests/perf/bench_plangraph.py) measures ~0.5 s; this bound only
+    # catches an accidental quadratic step on a loaded CI machine.
+    assert time.perf_counter() - start < 10.0
+
+
+def test_cycle_breaking_reverses_only_back_edges() -> None:
+    edges = [(0, 1), (1, 2), (2, 0), (2, 2)]
+    assert reversed_edges(3, edges) == [False, False, True, False]
+    assert longest_path_layers(3, [(0, 1), (1, 2), (0, 2)]) == [0, 1, 2]
+
+
+def test_a_source_moves_next_to_its_nearest_prerequisite() -> None:
+    # a→b→c→d and x→d: x sits just left of d, not in the first column.
+    assert longest_path_layers(5, [(0, 1), (1, 2), (2, 3), (4, 3)]) == [0, 1, 2, 3, 2]
+
+
+def test_crossing_reduction_untangles_a_crossed_pair() -> None:
+    # Layer 0: a, b; layer 1: c, d; edges a→d, b→c cross in the initial order only
+    # if the sweep does nothing. After reduction there are none.
+    layered = build_layered(4, [0, 0, 1, 1], [(0, 3), (1, 2), (0, 3)])
+    layered.layers = [[0, 1], [2, 3]]
+    assert crossings(layered) == 2
+    assert reduce_crossings(layered) == 0
+
+
+@pytest.mark.parametrize("name", session_names())
+def test_every_example_plan_is_laid_out(name: str) -> None:
+    for plan in inspect(raw_session(name)).plans:
+        layout = layout_plan(plan)
+        assert [b.id for b in layout.nodes] == sorted(n.id for n in plan.nodes)
+        assert len(layout.edges) == len(plan.edges)
+        assert _overlaps(layout.nodes) == []
+
+
+REACH_EDGES = [("a", "b"), ("b", "c"), ("x", "b"), ("c", "d"), ("e", "f")]
+
+
+@pytest.mark.parametrize(
+    ("node", "needs", "needed_by"),
+    [
+        ("b", {"c", "d"}, {"a", "x"}),
+        ("a", {"b", "c", "d"}, set()),
+        ("d", set(), {"a", "b", "c", "x"}),
+        ("e", {"f"}, set()),
+    ],
+)
+def test_reach_closure_both_ways(node: str, needs: set[str], needed_by: set[str]) -> None:
+    reach = Reach.of_edges(["a", "b", "c", "d", "e", "f", "x"], REACH_EDGES)
+    assert reach.prerequisites(node) == needs
+    assert reach.dependents(node) == needed_by
+    assert reach.closure(node) == {node} | needs | needed_by
+
+
+def test_reach_paths_go_either_way_or_not_at_all() -> None:
+    reach = Reach.of_edges(["a", "b", "c", "d", "e", "f", "x"], REACH_EDGES)
+    assert reach.path("a", "d") == ("a", "b", "c", "d")
+    assert reach.path("d", "x") == ("x", "b", "c", "d")
+    assert reach.path("a", "x") is None
+    assert reach.path("a", "f") is None
+    assert reach.path("a", "a") == ("a",)
+    assert reach.neighbours("b") == ("c", "a", "x")
+
+
+def test_reach_in_a_cycle_includes_the_node_itself() -> None:
+    reach = Reach.of_edges(["a", "b"], [("a", "b"), ("b", "a")])
+    assert reach.prerequisites("a") == {"a", "b"}
+    assert reach.closure("a") == {"a", "b"}

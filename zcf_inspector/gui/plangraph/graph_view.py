@@ -1,0 +1,112 @@
+"""The canvas: zoom (wheel, +/-), fit (F), pan (drag), clicks and arrow-key moves.
+
+The view only reports what the user did (signals); the pane decides what it means.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QWheelEvent
+from PySide6.QtWidgets import QGraphicsView, QWidget
+
+from zcf_inspector.gui.plangraph.node_item import NodeItem
+
+_ZOOM_STEP = 1.25
+_MIN_SCALE = 0.01
+_MAX_SCALE = 6.0
+_CLICK_SLOP = 4  # pixels a press may move and still count as a click, not a pan
+
+_ARROWS = {
+    Qt.Key.Key_Right: "prerequisite",
+    Qt.Key.Key_Left: "dependent",
+    Qt.Key.Key_Up: "above",
+    Qt.Key.Key_Down: "below",
+}
+
+
+class GraphView(QGraphicsView):
+    node_clicked = Signal(str, bool)  # node ID, shift held (pick a path end)
+    background_clicked = Signal()
+    move_requested = Signal(str)  # "prerequisite", "dependent", "above" or "below"
+    escape_pressed = Signal()
+    zoom_changed = Signal(float)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.SmartViewportUpdate)
+        self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontSavePainterState, True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self._press: QPointF | None = None
+
+    @property
+    def zoom(self) -> float:
+        return self.transform().m11()
+
+    def zoom_by(self, factor: float) -> None:
+        target = min(_MAX_SCALE, max(_MIN_SCALE, self.zoom * factor))
+        if self.zoom > 0:
+            self.scale(target / self.zoom, target / self.zoom)
+        self.zoom_changed.emit(self.zoom)
+
+    def fit(self) -> None:
+        scene = self.scene()
+        if scene is not None:
+            self.fitInView(scene.sceneRect(), Qt.AspectRatioMode.KeepAspectRatio)
+            if self.zoom > 1.0:  # a small plan is shown at natural size, not blown up
+                self.resetTransform()
+                self.centerOn(scene.sceneRect().center())
+            self.zoom_changed.emit(self.zoom)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 (Qt virtual)
+        steps = event.angleDelta().y() / 120
+        if steps:
+            self.zoom_by(_ZOOM_STEP**steps)
+        event.accept()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 (Qt virtual)
+        key = event.key()
+        text = event.text()
+        if text in ("+", "=") or key == Qt.Key.Key_ZoomIn:
+            self.zoom_by(_ZOOM_STEP)
+        elif text in ("-", "\N{MINUS SIGN}") or key == Qt.Key.Key_ZoomOut:
+            self.zoom_by(1 / _ZOOM_STEP)
+        elif key == Qt.Key.Key_F:
+            self.fit()
+        elif key in _ARROWS:
+            self.move_requested.emit(_ARROWS[Qt.Key(key)])
+        elif key == Qt.Key.Key_Escape:
+            self.escape_pressed.emit()
+        else:
+            super().keyPressEvent(event)
+            return
+        event.accept()
+
+    def node_at(self, position: QPointF) -> NodeItem | None:
+        for item in self.items(position.toPoint()):
+            if isinstance(item, NodeItem):
+                return item
+        return None
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt virtual)
+        if event.button() == Qt.MouseButton.LeftButton:
+            self._press = event.position()
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 (Qt virtual)
+        press, self._press = self._press, None
+        super().mouseReleaseEvent(event)
+        if press is None or event.button() != Qt.MouseButton.LeftButton:
+            return
+        moved = event.position() - press
+        if abs(moved.x()) + abs(moved.y()) > _CLICK_SLOP:
+            return  # that was a pan
+        node = self.node_at(event.position())
+        if node is None:
+            self.background_clicked.emit()
+        else:
+            shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+            self.node_clicked.emit(node.node_id, shift)

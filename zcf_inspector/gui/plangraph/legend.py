@@ -1,0 +1,134 @@
+"""The legend: every type's shape and badge, every state mark and every status glyph."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from zcf_inspector.gui.plangraph import style
+from zcf_inspector.gui.plangraph.node_shapes import outline
+
+_ROW = 24.0
+_SWATCH_W = 46.0
+_SWATCH_H = 18.0
+_HEADING = 22.0
+
+Painter = Callable[[QPainter, QRectF], None]
+
+
+def _type_row(kind: style.TypeStyle) -> tuple[str, Painter]:
+    def draw(painter: QPainter, rect: QRectF) -> None:
+        painter.setPen(QPen(QColor(kind.border), 1.4))
+        painter.setBrush(QBrush(QColor(kind.fill)))
+        painter.drawPath(outline(kind.shape, rect))
+
+    return f"{kind.badge} · {kind.label}", draw
+
+
+def _box(pen: QPen, fill: str = "#ffffff", double: bool = False, halo: bool = False) -> Painter:
+    def draw(painter: QPainter, rect: QRectF) -> None:
+        if halo:
+            painter.setPen(QPen(QColor(style.BLOCKING_COLOUR), 2.0))
+            painter.setBrush(QBrush(QColor(style.BLOCKING_GLOW)))
+            painter.drawRoundedRect(rect.adjusted(-3, -3, 3, 3), 7, 7)
+        painter.setPen(pen)
+        painter.setBrush(QBrush(QColor(fill)))
+        painter.drawRoundedRect(rect, 5, 5)
+        if double:
+            painter.setPen(QPen(QColor("#555555"), 1.0))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(rect.adjusted(3, 3, -3, -3), 3, 3)
+
+    return draw
+
+
+def _line(colour: str, width: float, pen_style: Qt.PenStyle) -> Painter:
+    def draw(painter: QPainter, rect: QRectF) -> None:
+        pen = QPen(QColor(colour), width)
+        pen.setStyle(pen_style)
+        painter.setPen(pen)
+        y = rect.center().y()
+        painter.drawLine(QPointF(rect.left(), y), QPointF(rect.right(), y))
+        painter.drawLine(QPointF(rect.right(), y), QPointF(rect.right() - 6, y - 4))
+        painter.drawLine(QPointF(rect.right(), y), QPointF(rect.right() - 6, y + 4))
+
+    return draw
+
+
+def _glyph(status: str) -> tuple[str, Painter]:
+    look = style.status_style(status)
+
+    def draw(painter: QPainter, rect: QRectF) -> None:
+        painter.setPen(QColor(look.colour))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, look.glyph)
+
+    return status, draw
+
+
+def _dashed(colour: str, width: float) -> QPen:
+    pen = QPen(QColor(colour), width)
+    pen.setStyle(Qt.PenStyle.DashLine)
+    return pen
+
+
+def _sections() -> list[tuple[str, list[tuple[str, Painter]]]]:
+    grey = "#455a64"
+    seen: set[str] = set()
+    types = []
+    for kind in style.TYPE_STYLES.values():
+        if kind.label not in seen:
+            seen.add(kind.label)
+            types.append(_type_row(kind))
+    states = [
+        ("required (bold border)", _box(QPen(QColor(grey), 2.6))),
+        ("optional (thin border)", _box(QPen(QColor(grey), 1.0))),
+        ("selected by the plan (double border)", _box(QPen(QColor(grey), 1.0), double=True)),
+        ("missing (dashed ghost)", _box(_dashed(style.GHOST_BORDER, 1.4), style.GHOST_FILL)),
+        ("blocks the report (⚑, red halo)", _box(QPen(QColor(grey), 1.4), halo=True)),
+        ("needs (prerequisite edge)", _line(style.EDGE_COLOUR, 1.3, Qt.PenStyle.SolidLine)),
+        ("in a cycle (↻, red dash-dot)", _line(style.CYCLE_COLOUR, 2.2, Qt.PenStyle.DashDotLine)),
+        ("closure of the clicked node", _line(style.HIGHLIGHT_COLOUR, 2.5, Qt.PenStyle.SolidLine)),
+        ("path between two nodes", _line(style.PATH_COLOUR, 2.5, Qt.PenStyle.SolidLine)),
+    ]
+    statuses = [_glyph(s) for s in style.STATUS_STYLES]
+    return [("Types", types), ("States", states), ("Report status", statuses)]
+
+
+class LegendWidget(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._sections = _sections()
+        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.setMinimumHeight(int(self._height()))
+
+    def entries(self) -> list[str]:
+        return [label for _, rows in self._sections for label, _ in rows]
+
+    def _height(self) -> float:
+        return sum(_HEADING + len(rows) * _ROW for _, rows in self._sections) + 8
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt virtual)
+        return QSize(260, int(self._height()))
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 (Qt virtual)
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        bold = QFont(self.font())
+        bold.setBold(True)
+        y = 4.0
+        for heading, rows in self._sections:
+            painter.setFont(bold)
+            painter.setPen(self.palette().windowText().color())
+            painter.drawText(QPointF(6, y + 15), heading)
+            y += _HEADING
+            painter.setFont(self.font())
+            for label, draw in rows:
+                swatch = QRectF(10, y + (_ROW - _SWATCH_H) / 2, _SWATCH_W, _SWATCH_H)
+                draw(painter, swatch)
+                painter.setPen(self.palette().windowText().color())
+                painter.drawText(QPointF(10 + _SWATCH_W + 10, y + _ROW / 2 + 5), label)
+                y += _ROW
+        painter.end()

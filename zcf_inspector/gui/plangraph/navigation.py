@@ -1,0 +1,36 @@
+"""Arrow-key moves: along edges (right: a prerequisite, left: a dependent) or within
+a column (up, down). Pure geometry over the layout; no Qt."""
+
+from __future__ import annotations
+
+from zcf_inspector.core.continuation.layout import GraphLayout, NodeBox
+from zcf_inspector.core.continuation.layout_reach import Reach
+
+
+def _nearest(boxes: list[NodeBox], y: float) -> str | None:
+    if not boxes:
+        return None
+    return min(boxes, key=lambda b: (abs(b.centre[1] - y), b.id)).id
+
+
+def next_node(layout: GraphLayout, reach: Reach, current: str | None, direction: str) -> str | None:
+    """The node an arrow key moves to from ``current``; with nothing selected, the first
+    node of the largest component's first column."""
+    boxes = {b.id: b for b in layout.nodes}
+    if current is None or current not in boxes:
+        start = [b for b in layout.nodes if b.component == 0 and b.layer == 0]
+        return min(start, key=lambda b: (b.y, b.id)).id if start else None
+    here = boxes[current]
+    y = here.centre[1]
+    if direction in ("prerequisite", "dependent"):
+        linked = reach.needs if direction == "prerequisite" else reach.needed_by
+        return _nearest([boxes[n] for n in linked.get(current, ()) if n in boxes], y)
+    column = sorted(
+        (b for b in layout.nodes if b.component == here.component and b.layer == here.layer),
+        key=lambda b: (b.y, b.id),
+    )
+    position = column.index(here)
+    step = -1 if direction == "above" else 1
+    if 0 <= position + step < len(column):
+        return column[position + step].id
+    return None

@@ -1,0 +1,78 @@
+"""The side pane's text for one node: its flags, neighbours, assessment, findings, object.
+
+Plain text only (shown in a read-only ``QPlainTextEdit``); document strings go through
+`visible`, line by line, so bidi overrides and other invisible characters show as
+escapes.
+"""
+
+from __future__ import annotations
+
+import json
+
+from zcf_inspector.core import pointer as json_pointer
+from zcf_inspector.core.continuation.layout_reach import Reach
+from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.gui.plain_text import visible
+from zcf_inspector.gui.plangraph.plan_facts import NodeFacts
+
+_LIST_LIMIT = 12
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def _names(label: str, ids: tuple[str, ...]) -> list[str]:
+    if not ids:
+        return [f"{label}: none"]
+    lines = [f"{label} ({len(ids)}):"]
+    lines += [f"  {visible(i)}" for i in ids[:_LIST_LIMIT]]
+    if len(ids) > _LIST_LIMIT:
+        lines.append(f"  … and {len(ids) - _LIST_LIMIT} more")
+    return lines
+
+
+def _object_lines(document: JsonValue | None, where: str | None) -> list[str]:
+    if where is None:
+        return ["Object: not declared anywhere in the document"]
+    if document is None:
+        return [f"Object: at {visible(where)} (the document was not given to the pane)"]
+    try:
+        value = json_pointer.resolve(document, where)
+    except (KeyError, ValueError):
+        return [f"Object: {visible(where)} does not resolve in the document"]
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    return [f"Object at {visible(where)}:", *(visible(line) for line in text.splitlines())]
+
+
+def node_details(facts: NodeFacts, reach: Reach, document: JsonValue | None) -> str:
+    node = facts.node
+    lines = [
+        visible(node.id),
+        f"type: {visible(node.type)}",
+        f"selected by the plan: {_yes(node.selected)}   required: {_yes(node.required)}"
+        f"   missing: {_yes(node.missing)}   in a cycle: {_yes(facts.in_cycle)}",
+        "",
+        *_names("needs", reach.needs.get(node.id, ())),
+        *_names("needed by", reach.needed_by.get(node.id, ())),
+    ]
+    if node.missing:
+        lines += ["", "Missing: " + ", ".join(visible(r) for r in node.referenced_by) + " need it"]
+    assessment = facts.assessment
+    if assessment is not None:
+        lines += [
+            "",
+            f"Assessment: {visible(assessment.status or '(none)')}"
+            + ("   ⚑ blocks the report" if facts.blocking else ""),
+            f"  reported required: {assessment.reported_required}"
+            f"   computed required: {assessment.computed_required}"
+            f"   assessments naming it: {assessment.assessments}",
+        ]
+    lines += ["", f"Findings ({len(facts.findings)}):" if facts.findings else "Findings: none"]
+    for finding in facts.findings:
+        lines.append(
+            f"  {finding.severity} {finding.code} at {visible(finding.pointer) or '(document)'}:"
+            f" {visible(finding.message)}"
+        )
+    lines += ["", *_object_lines(document, node.pointer)]
+    return "\n".join(lines)

@@ -1,0 +1,272 @@
+"""One plan subject on the canvas: its shape, state marks and up to three text lines.
+
+Text comes from the document, so it is drawn with ``QPainter.drawText`` on a plain
+string (never interpreted as HTML) after `visible` has escaped invisible characters.
+Labels are skipped when the view is zoomed far out (level of detail), which keeps
+panning a 5,000-node plan smooth.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from zcf_inspector.gui.plain_text import visible
+from zcf_inspector.gui.plangraph import style
+from zcf_inspector.gui.plangraph.node_shapes import (
+    DEFAULT_INDENT,
+    TEXT_INDENT,
+    TOP_EXTRA,
+    decoration,
+    outline,
+)
+from zcf_inspector.gui.plangraph.plan_facts import NodeFacts, referenced_by_text, subject_text
+
+LABEL_LOD = 0.45  # below this scale, labels are not drawn
+SHAPE_LOD = 0.12  # below this scale, a node is a plain box
+_LINE = 15.0
+_PAD_Y = 7.0
+_PAD_RIGHT = 12.0
+_MAX_TEXT = 300.0
+_MIN_WIDTH = 96.0
+
+
+_HALO_PEN = QPen(QColor(style.BLOCKING_COLOUR), 2.4)
+_HALO_BRUSH = QBrush(QColor(style.BLOCKING_GLOW))
+
+
+@dataclass(frozen=True, slots=True)
+class _Paths:
+    outline: QPainterPath
+    inner: QPainterPath  # the second border of a node the plan selects
+    decoration: QPainterPath | None
+    halo: QPainterPath | None  # the ring of a blocking subject
+
+
+@dataclass(frozen=True, slots=True)
+class _Look:
+    pen: QPen  # border: bold when required, dashed when missing
+    thin: QPen
+    brush: QBrush
+    status: QColor
+
+
+class Emphasis(Enum):
+    NONE = 0
+    FOCUS = 1  # the node clicked
+    CLOSURE = 2  # in the clicked node's closure
+    PATH = 3  # on the path between two chosen nodes
+
+
+@cache
+def fonts() -> tuple[QFont, QFont, QFont]:
+    """(small type line, main line, italic ghost line); built once a QGuiApplication runs."""
+    small = QFont()
+    small.setPointSizeF(7.5)
+    main = QFont()
+    main.setPointSizeF(9.0)
+    main.setWeight(QFont.Weight.DemiBold)
+    ghost = QFont(main)
+    ghost.setItalic(True)
+    ghost.setWeight(QFont.Weight.Normal)
+    return small, main, ghost
+
+
+@dataclass(frozen=True, slots=True)
+class NodeText:
+    """The lines a node shows, already escaped and elided, and the box they need."""
+
+    top: str  # badge and type, plus marks (↻ in a cycle)
+    main: str  # subject ID, or "missing: TYPE:ID"
+    extra: str | None  # assessment status, or what referenced a missing subject
+    width: float
+    height: float
+
+
+def _elide(text: str, font: QFont) -> str:
+    return QFontMetricsF(font).elidedText(text, Qt.TextElideMode.ElideMiddle, _MAX_TEXT)
+
+
+def status_line(facts: NodeFacts) -> str | None:
+    status = facts.status
+    if status is None:
+        return None
+    line = f"{style.status_style(status).glyph} {status}"
+    return line + "  ⚑ blocks" if facts.blocking else line
+
+
+def node_text(facts: NodeFacts, has_report: bool) -> NodeText:
+    small, main, ghost = fonts()
+    node = facts.node
+    kind = style.type_style(node.type)
+    marks = "  ↻ cycle" if facts.in_cycle else ""
+    top = f"{kind.badge} · {visible(node.type)}{marks}"
+    extra: str | None = None
+    if node.missing:
+        line = _elide("missing: " + visible(node.id), ghost)
+        extra = _elide(visible(referenced_by_text(node)), small)
+    else:
+        line = _elide(visible(subject_text(node)), main)
+        if has_report:
+            extra = status_line(facts) or "· not assessed"
+    indent = TEXT_INDENT.get(kind.shape, DEFAULT_INDENT)
+    widths = [QFontMetricsF(small).horizontalAdvance(top)]
+    widths.append(QFontMetricsF(ghost if node.missing else main).horizontalAdvance(line))
+    if extra is not None:
+        widths.append(QFontMetricsF(small).horizontalAdvance(extra))
+    width = max(_MIN_WIDTH, indent + max(widths) + _PAD_RIGHT)
+    lines = 3 if extra is not None else 2
+    height = 2 * _PAD_Y + lines * _LINE + TOP_EXTRA.get(kind.shape, 0.0)
+    return NodeText(top, line, extra, round(width), height)
+
+
+class NodeItem(QGraphicsItem):
+    """A node drawn in one paint call; its look is fixed at construction."""
+
+    def __init__(self, facts: NodeFacts, text: NodeText, rect: QRectF) -> None:
+        super().__init__()
+        self.facts = facts
+        self.node_id = facts.node.id
+        self._text = text
+        self._rect = QRectF(0, 0, rect.width(), rect.height())
+        self.setPos(rect.topLeft())
+        self._shape = style.type_style(facts.node.type).shape
+        self._paths: _Paths | None = None  # built on first paint: most nodes of a big plan
+        self._look: _Look | None = None  # are never drawn at full detail
+        self.emphasis = Emphasis.NONE
+        self.setZValue(1)
+
+    def _geometry(self) -> _Paths:
+        if self._paths is None:
+            rect = self._rect
+            halo = None
+            if self.facts.blocking:
+                # A red ring around the node, clear of its border, so blocking stands
+                # out even where the type's own colour is red.
+                halo = outline(self._shape, rect.adjusted(-4.5, -4.5, 4.5, 4.5))
+            self._paths = _Paths(
+                outline(self._shape, rect),
+                outline(self._shape, rect.adjusted(3.5, 3.5, -3.5, -3.5)),
+                decoration(self._shape, rect),
+                halo,
+            )
+        return self._paths
+
+    def _pens(self) -> _Look:
+        if self._look is None:
+            facts = self.facts
+            kind = style.type_style(facts.node.type)
+            missing = facts.node.missing
+            border = QColor(style.GHOST_BORDER if missing else kind.border)
+            fill = QColor(style.GHOST_FILL if missing else kind.fill)
+            if missing:
+                fill.setAlpha(170)
+            status = facts.status
+            self._look = _Look(
+                QPen(
+                    QBrush(border),
+                    2.6 if facts.node.required else 1.0,
+                    Qt.PenStyle.DashLine if missing else Qt.PenStyle.SolidLine,
+                    Qt.PenCapStyle.SquareCap,
+                    Qt.PenJoinStyle.RoundJoin,
+                ),
+                QPen(border, 1.0),
+                QBrush(fill),
+                QColor(style.status_style(status).colour if status else style.MUTED_TEXT),
+            )
+        return self._look
+
+    def marks(self) -> frozenset[str]:
+        """The state marks as drawn, read back from the pens and paths (for tests)."""
+        out = set()
+        look, paths = self._pens(), self._geometry()
+        if look.pen.widthF() > 2:
+            out.add("required")
+        if look.pen.style() == Qt.PenStyle.DashLine:
+            out.add("missing")
+        if self.facts.node.selected:
+            out.add("selected")
+        if paths.halo is not None:
+            out.add("blocking")
+        if "↻" in self._text.top:
+            out.add("cycle")
+        return frozenset(out)
+
+    @property
+    def text(self) -> NodeText:
+        return self._text
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 (Qt virtual)
+        return self._rect.adjusted(-8, -8, 8, 8)
+
+    def shape(self) -> QPainterPath:
+        return self._geometry().outline
+
+    def set_emphasis(self, emphasis: Emphasis) -> None:
+        if emphasis is not self.emphasis:
+            self.emphasis = emphasis
+            self.update()
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionGraphicsItem,
+        widget: QWidget | None = None,
+    ) -> None:
+        lod = option.levelOfDetailFromTransform(painter.worldTransform())
+        look = self._pens()
+        painter.setBrush(look.brush)
+        painter.setPen(look.pen)
+        if lod < SHAPE_LOD:
+            painter.drawRect(self._rect)
+            return
+        paths = self._geometry()
+        if paths.halo is not None:
+            painter.setPen(_HALO_PEN)
+            painter.setBrush(_HALO_BRUSH)
+            painter.drawPath(paths.halo)
+            painter.setBrush(look.brush)
+            painter.setPen(look.pen)
+        painter.drawPath(paths.outline)
+        if self.facts.node.selected:
+            # Named by the plan itself: a double border, like `peripheries=2` in DOT.
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(look.thin)
+            painter.drawPath(paths.inner)
+        if paths.decoration is not None:
+            painter.setPen(look.thin)
+            painter.drawPath(paths.decoration)
+        self._paint_emphasis(painter)
+        if lod >= LABEL_LOD:
+            self._paint_text(painter, look)
+
+    def _paint_emphasis(self, painter: QPainter) -> None:
+        if self.emphasis is Emphasis.NONE or self.emphasis is Emphasis.CLOSURE:
+            return
+        colour = style.PATH_COLOUR if self.emphasis is Emphasis.PATH else style.HIGHLIGHT_COLOUR
+        pen = QPen(QColor(colour), 3.0)
+        pen.setStyle(Qt.PenStyle.SolidLine)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(outline(self._shape, self._rect.adjusted(-6, -6, 6, 6)))
+
+    def _paint_text(self, painter: QPainter, look: _Look) -> None:
+        small, main, ghost = fonts()
+        missing = self.facts.node.missing
+        x = TEXT_INDENT.get(self._shape, DEFAULT_INDENT)
+        baseline = TOP_EXTRA.get(self._shape, 0.0) + _PAD_Y + _LINE - 4
+        painter.setFont(small)
+        painter.setPen(QColor(style.MUTED_TEXT))
+        painter.drawText(QPointF(x, baseline), self._text.top)
+        painter.setFont(ghost if missing else main)
+        painter.setPen(QColor(style.MUTED_TEXT if missing else style.TEXT_COLOUR))
+        painter.drawText(QPointF(x, baseline + _LINE), self._text.main)
+        if self._text.extra is not None:
+            painter.setFont(small)
+            painter.setPen(look.status if not missing else QColor(style.MUTED_TEXT))
+            painter.drawText(QPointF(x, baseline + 2 * _LINE), self._text.extra)

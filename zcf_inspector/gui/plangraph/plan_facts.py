@@ -1,0 +1,125 @@
+"""What the view shows about each node of one plan, gathered from the core's results.
+
+No Qt here: the facts are plain data, so the scene only draws and the rules (which
+finding belongs to which node, what blocks) are tested without a window.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from zcf_inspector.core.continuation.report_check import BLOCKING_STATUSES
+from zcf_inspector.core.continuation.results import (
+    InspectionResult,
+    PlanNode,
+    PlanResult,
+    SubjectAssessment,
+)
+from zcf_inspector.core.findings import Finding
+
+
+@dataclass(frozen=True, slots=True)
+class ListedFinding:
+    """One finding in the pane's list, and the node it selects (if any)."""
+
+    finding: Finding
+    source: str  # "plan", "document" or "report"
+    node_id: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class NodeFacts:
+    node: PlanNode
+    in_cycle: bool
+    assessment: SubjectAssessment | None  # from a destination report for this plan
+    findings: tuple[Finding, ...]
+
+    @property
+    def status(self) -> str | None:
+        return None if self.assessment is None else self.assessment.status
+
+    @property
+    def blocking(self) -> bool:
+        """A required subject the report marks omitted, unresolved or unsupported (§11)."""
+        assessment = self.assessment
+        if assessment is None or assessment.status not in BLOCKING_STATUSES:
+            return False
+        required = assessment.computed_required
+        return bool(assessment.reported_required if required is None else required)
+
+
+@dataclass(frozen=True, slots=True)
+class PlanFacts:
+    plan: PlanResult
+    nodes: dict[str, NodeFacts]
+    findings: tuple[ListedFinding, ...]
+    has_report: bool  # a destination report assessed this plan
+
+    @property
+    def blocking(self) -> tuple[str, ...]:
+        return tuple(sorted(n for n, f in self.nodes.items() if f.blocking))
+
+
+def _within(pointer: str, prefix: str) -> bool:
+    return pointer == prefix or pointer.startswith(prefix + "/")
+
+
+def finding_node(plan: PlanResult, pointer: str) -> str | None:
+    """The node a finding's pointer (into the session or profile) is about.
+
+    A pointer at a reference field names an edge: that points at the edge's target when
+    the target is missing (a closure finding is about what is missing), else its source.
+    Otherwise the node declared at the longest prefix of the pointer.
+    """
+    for edge in plan.edges:
+        if edge.pointer == pointer:
+            target = plan.node(edge.target)
+            return edge.target if target is not None and target.missing else edge.source
+    best: tuple[int, str] | None = None
+    for node in plan.nodes:
+        if node.pointer is not None and _within(pointer, node.pointer):
+            candidate = (len(node.pointer), node.id)
+            if best is None or candidate[0] > best[0]:
+                best = candidate
+    return None if best is None else best[1]
+
+
+def plan_facts(result: InspectionResult, plan: PlanResult) -> PlanFacts:
+    report = result.report
+    assessed = report is not None and report.plan_id == plan.id
+    by_subject: dict[str, SubjectAssessment] = {}
+    if report is not None and assessed:
+        by_subject = {s.node_id: s for s in report.subjects}
+    listed: list[ListedFinding] = [
+        ListedFinding(f, "plan", finding_node(plan, f.pointer)) for f in plan.findings
+    ]
+    listed += [ListedFinding(f, "document", finding_node(plan, f.pointer)) for f in result.findings]
+    if report is not None and assessed:
+        # Report pointers point into the report, not the session: they select no node.
+        listed += [ListedFinding(f, "report", None) for f in report.findings]
+    per_node: dict[str, list[Finding]] = {}
+    for item in listed:
+        if item.node_id is not None:
+            per_node.setdefault(item.node_id, []).append(item.finding)
+    cyclic = {member for cycle in plan.cycles for member in cycle}
+    cyclic |= {e.source for e in plan.edges if e.in_cycle}
+    cyclic |= {e.target for e in plan.edges if e.in_cycle}
+    nodes = {
+        n.id: NodeFacts(n, n.id in cyclic, by_subject.get(n.id), tuple(per_node.get(n.id, ())))
+        for n in plan.nodes
+    }
+    return PlanFacts(plan, nodes, tuple(listed), assessed)
+
+
+def subject_text(node: PlanNode) -> str:
+    """The node's second line: its ID within the type, with the owner for scoped kinds."""
+    return node.subject_id if node.owner is None else f"{node.owner}/{node.subject_id}"
+
+
+def referenced_by_text(node: PlanNode, limit: int = 2) -> str:
+    """``referenced by a, b (+3 more)``: what a missing node's ghost names."""
+    if not node.referenced_by:
+        return "referenced by nothing"
+    shown = ", ".join(node.referenced_by[:limit])
+    more = len(node.referenced_by) - limit
+    return f"referenced by {shown}" + (f" (+{more} more)" if more > 0 else "")

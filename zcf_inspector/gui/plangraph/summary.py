@@ -1,0 +1,47 @@
+"""Plain-text summaries of a plan: the status line and the side pane with no selection."""
+
+from __future__ import annotations
+
+from zcf_inspector.gui.plain_text import visible
+from zcf_inspector.gui.plangraph.plan_facts import PlanFacts
+
+
+def _listed(ids: tuple[str, ...]) -> str:
+    return ", ".join(visible(i) for i in ids) or "none"
+
+
+def summary_line(facts: PlanFacts) -> str:
+    plan = facts.plan
+    nodes = plan.nodes
+    parts = [
+        f"plan {visible(plan.id)}",
+        f"{len(nodes)} subjects",
+        f"{sum(n.required for n in nodes)} required",
+        f"{sum(n.missing for n in nodes)} missing",
+        f"{len(plan.cycles)} cycles",
+    ]
+    if facts.has_report:
+        parts.append(f"{len(facts.blocking)} blocking")
+    return " · ".join(parts)
+
+
+def plan_summary(facts: PlanFacts) -> str:
+    plan = facts.plan
+    lines = [
+        f"Plan {visible(plan.id)}",
+        f"next action: {visible(plan.next_action)}",
+        f"active scopes: {', '.join(plan.active_scopes)}",
+        f"subjects: {len(plan.nodes)}   edges: {len(plan.edges)}",
+        f"dependency closure: {_listed(plan.closure.dependencies)}",
+        f"missing from the closure: {_listed(plan.closure.missing)}",
+    ]
+    for cycle in plan.cycles:
+        lines.append("cycle: " + " → ".join(visible(m) for m in cycle))
+    if facts.has_report:
+        blocking = facts.blocking
+        lines.append("")
+        lines.append(f"blocking subjects ({len(blocking)}):" if blocking else "blocking: none")
+        lines += [f"  ⚑ {visible(b)} ({facts.nodes[b].status})" for b in blocking]
+    lines += ["", "Click a node to see its object, findings and assessment."]
+    lines.append("Shift+click a second node for the path between them. Arrows move, F fits.")
+    return "\n".join(lines)
