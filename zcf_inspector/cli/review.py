@@ -1,9 +1,115 @@
-"""`zcf-inspector review` (human review of beliefs): owned by the review work."""
+"""`zcf-inspector review PACKET --destination FILE --decisions DECISIONS.json --reviewer NAME
+[--out RECEIPT] [--force] [--json]`: the headless twin of the window's review pane."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+
+from zcf_inspector.cli import exitcodes
+from zcf_inspector.cli.output import fail, print_findings, print_json
+from zcf_inspector.cli.validate import inspection_json, verdict_line
+from zcf_inspector.core.atomic import write_atomic
+from zcf_inspector.core.destination import DestinationError, load_destination
+from zcf_inspector.core.files import UnreadableFileError, read_bounded
+from zcf_inspector.core.findings import Finding
+from zcf_inspector.core.ingest import ingest_bytes
+from zcf_inspector.core.reading import ReadError, read_json
+from zcf_inspector.core.review import (
+    ReviewError,
+    ReviewSession,
+    ReviewTarget,
+    apply_decisions,
+    parse_decision_requests,
+    receipt_bytes,
+)
+
+DECISIONS_MAX_BYTES = 64 * 1024 * 1024
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    del sub  # filled in by the review work
+    parser = sub.add_parser(
+        "review",
+        help="apply a reviewer's decisions to an ingested packet and emit the receipt",
+        description="Ingest PACKET at the destination, apply the decisions file "
+        '([{"portableRef", "state", "note"?, "supersededBy"?}, ...], in order) as REVIEWER, '
+        "and write the profile §6 receipt with review.decisions and review.completedAt, "
+        "signed when the destination has a signing key: the same bytes the window writes. "
+        "Exit 0 with the receipt (on stdout, or written atomically to --out); 1 when the "
+        "packet or any decision is refused (every refusal listed with its code); 2 for a "
+        "usage error or an unreadable file.",
+    )
+    parser.add_argument("packet", metavar="PACKET")
+    parser.add_argument("--destination", metavar="FILE", required=True)
+    parser.add_argument("--decisions", metavar="DECISIONS.json", required=True)
+    parser.add_argument("--reviewer", metavar="NAME", required=True)
+    parser.add_argument(
+        "--out", metavar="RECEIPT", help="write the receipt here (never overwrites)"
+    )
+    parser.add_argument("--force", action="store_true", help="allow --out to replace a file")
+    parser.add_argument("--json", action="store_true", help="refusals as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        destination = load_destination(args.destination)
+        data = read_bounded(args.packet)
+        decisions_data = read_bounded(args.decisions, DECISIONS_MAX_BYTES)
+    except (DestinationError, UnreadableFileError) as exc:
+        fail(str(exc))
+        return exitcodes.USAGE
+    try:
+        decisions_value = read_json(decisions_data, max_bytes=DECISIONS_MAX_BYTES)
+    except ReadError as exc:
+        fail(f"{args.decisions}: {exc.code}: {exc.message}")
+        return exitcodes.USAGE
+    result = ingest_bytes(data, destination)
+    if result.receipt is None:
+        if args.json:
+            print_json([inspection_json(args.packet, result.inspection)])
+        else:
+            sys.stdout.write(verdict_line(args.packet, result.inspection) + "\n")
+            print_findings(result.findings)
+        return exitcodes.REFUSED
+    session = ReviewSession(ReviewTarget.from_ingest(result))
+    requests, problems = parse_decision_requests(decisions_value)
+    try:
+        problems += apply_decisions(session, requests, args.reviewer, destination.now_text)
+    except ReviewError as exc:
+        problems += exc.findings
+    if problems:
+        _print_refusal(args, problems)
+        return exitcodes.REFUSED
+    receipt = session.receipt(destination.now_text(), destination.signing_key)
+    return _write(args, receipt_bytes(receipt))
+
+
+def _print_refusal(args: argparse.Namespace, problems: list[Finding]) -> None:
+    if args.json:
+        print_json(
+            {
+                "path": args.decisions,
+                "refused": True,
+                "findings": [f.to_json() for f in problems],
+            }
+        )
+        return
+    sys.stdout.write(f"{args.decisions}: refused — no receipt written\n")
+    print_findings(problems)
+
+
+def _write(args: argparse.Namespace, data: bytes) -> int:
+    if args.out is None:
+        sys.stdout.write(data.decode("utf-8"))
+        return exitcodes.OK
+    try:
+        write_atomic(args.out, data, overwrite=args.force)
+    except FileExistsError:
+        fail(f"{args.out} already exists; use --force to replace it")
+        return exitcodes.USAGE
+    except OSError as exc:
+        fail(f"cannot write {args.out}: {exc.strerror or exc}")
+        return exitcodes.USAGE
+    sys.stderr.write(f"receipt written to {args.out}\n")
+    return exitcodes.OK

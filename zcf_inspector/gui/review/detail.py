@@ -1,0 +1,130 @@
+"""The selected belief in full: content, evidence anchors with their sources, and history."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from PySide6.QtWidgets import (
+    QGroupBox,
+    QPlainTextEdit,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.review import AdmittedBelief, Decision
+from zcf_inspector.gui.review.plain import one_line, plain_label
+
+
+def _objects(packet: Mapping[str, JsonValue], section: str) -> list[dict[str, JsonValue]]:
+    content = packet.get("content")
+    items = content.get(section, []) if isinstance(content, dict) else []
+    return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+
+
+def _s(value: JsonValue) -> str:
+    return one_line(value) if isinstance(value, str) else ""
+
+
+def evidence_counts(packet: Mapping[str, JsonValue]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for anchor in _objects(packet, "evidenceAnchors"):
+        ref = anchor.get("beliefRef")
+        if isinstance(ref, str):
+            counts[ref] = counts.get(ref, 0) + 1
+    return counts
+
+
+class BeliefDetail(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._packet: Mapping[str, JsonValue] = {}
+        self.title = plain_label()
+        self.content = QPlainTextEdit()
+        self.content.setReadOnly(True)  # a plain-text editor never interprets markup
+        self.evidence = QTreeWidget()
+        self.evidence.setHeaderLabels(["Anchor", "Source", "Kind", "Locator", "Excerpt"])
+        self.evidence.setRootIsDecorated(False)
+        self.history = QTreeWidget()
+        self.history.setHeaderLabels(["At", "Reviewer", "From", "To", "Note", "Where"])
+        self.history.setRootIsDecorated(False)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.title)
+        layout.addWidget(self.content, 2)
+        layout.addWidget(_boxed("Evidence anchors", self.evidence), 2)
+        layout.addWidget(_boxed("History", self.history), 2)
+
+    def set_packet(self, packet: Mapping[str, JsonValue]) -> None:
+        self._packet = packet
+        self.show_belief(None, ())
+
+    def show_belief(self, belief: AdmittedBelief | None, decisions: Sequence[Decision]) -> None:
+        self.evidence.clear()
+        self.history.clear()
+        if belief is None:
+            self.title.setText("No belief selected")
+            self.content.setPlainText("")
+            return
+        ref = belief.portable_ref
+        demoted = f" — arrived {belief.incoming_state}, demoted" if belief.demoted else ""
+        self.title.setText(f"{one_line(ref)}  (source {one_line(belief.source_id)}){demoted}")
+        self.content.setPlainText(belief.content)
+        sources = {_s(s.get("id")): s for s in _objects(self._packet, "evidenceSources")}
+        for anchor in _objects(self._packet, "evidenceAnchors"):
+            if anchor.get("beliefRef") != ref:
+                continue
+            source = sources.get(_s(anchor.get("sourceRef")), {})
+            locator = _s(source.get("locator"))
+            if isinstance(anchor.get("locator"), str):
+                locator += f" @ {_s(anchor.get('locator'))}"
+            self.evidence.addTopLevelItem(
+                QTreeWidgetItem(
+                    [
+                        _s(anchor.get("id")),
+                        _s(anchor.get("sourceRef")),
+                        _s(source.get("kind")),
+                        locator,
+                        _s(anchor.get("excerpt")),
+                    ]
+                )
+            )
+        for event in _objects(self._packet, "reviewEvents"):
+            if event.get("beliefRef") == ref:
+                self.history.addTopLevelItem(
+                    QTreeWidgetItem(
+                        [
+                            _s(event.get("at")),
+                            _s(event.get("reviewer")),
+                            _s(event.get("fromState")),
+                            _s(event.get("toState")),
+                            _s(event.get("note")),
+                            "packet",
+                        ]
+                    )
+                )
+        self._add_local_history(ref, decisions)
+
+    def _add_local_history(self, ref: str, decisions: Sequence[Decision]) -> None:
+        before = "unreviewed"
+        for decision in decisions:
+            if decision.portable_ref != ref:
+                continue
+            after = str(decision.state)
+            if decision.superseded_by is not None:
+                after += f" by {one_line(decision.superseded_by)}"
+            self.history.addTopLevelItem(
+                QTreeWidgetItem(
+                    [decision.at, decision.reviewer, before, after, _s(decision.note), "here"]
+                )
+            )
+            before = str(decision.state)
+
+
+def _boxed(title: str, widget: QWidget) -> QGroupBox:
+    box = QGroupBox(title)
+    layout = QVBoxLayout(box)
+    layout.addWidget(widget)
+    return box

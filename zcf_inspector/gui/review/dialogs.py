@@ -1,0 +1,247 @@
+"""The review pane's dialogs, behind one `Prompter` so tests can answer them in order.
+
+Every message box uses plain text: its text carries packet strings and file paths.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QMessageBox,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from zcf_inspector.core.formats import is_id
+from zcf_inspector.gui.review.plain import one_line, plain_label
+from zcf_inspector.gui.review.settings import load_identity, save_identity
+
+
+class NoteDialog(QDialog):
+    """A note for a decision; OK stays disabled while a required note is blank."""
+
+    def __init__(
+        self, parent: QWidget | None, title: str, prompt: str, initial: str, *, required: bool
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self.required = required
+        self.editor = QPlainTextEdit()
+        self.editor.setPlainText(initial)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(plain_label(prompt))
+        layout.addWidget(self.editor)
+        layout.addWidget(self.buttons)
+        self.editor.textChanged.connect(self._update)
+        self._update()
+
+    def note(self) -> str:
+        return self.editor.toPlainText()
+
+    def _update(self) -> None:
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setEnabled(not self.required or bool(self.note().strip()))
+
+
+class SupersedeDialog(QDialog):
+    """Pick the belief that replaces ``ref`` from the packet, and say why (required)."""
+
+    def __init__(
+        self,
+        parent: QWidget | None,
+        ref: str,
+        candidates: Sequence[tuple[str, str]],
+        initial_note: str,
+    ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Supersede belief")
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Filter beliefs")
+        self.choices = QListWidget()
+        for candidate_ref, content in candidates:
+            item = QListWidgetItem(f"{one_line(candidate_ref)} — {one_line(content, 80)}")
+            item.setData(Qt.ItemDataRole.UserRole, candidate_ref)
+            self.choices.addItem(item)
+        self.editor = QPlainTextEdit()
+        self.editor.setPlainText(initial_note)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(plain_label(f"Which belief replaces {one_line(ref)}?"))
+        layout.addWidget(self.search)
+        layout.addWidget(self.choices)
+        layout.addWidget(plain_label("Note (required):"))
+        layout.addWidget(self.editor)
+        layout.addWidget(self.buttons)
+        self.search.textChanged.connect(self._filter)
+        self.choices.currentItemChanged.connect(self._update)
+        self.editor.textChanged.connect(self._update)
+        self._update()
+
+    def replacement(self) -> str | None:
+        item = self.choices.currentItem()
+        if item is None or item.isHidden():
+            return None
+        value = item.data(Qt.ItemDataRole.UserRole)
+        return value if isinstance(value, str) else None
+
+    def note(self) -> str:
+        return self.editor.toPlainText()
+
+    def select(self, ref: str) -> None:
+        for row in range(self.choices.count()):
+            if self.choices.item(row).data(Qt.ItemDataRole.UserRole) == ref:
+                self.choices.setCurrentRow(row)
+
+    def _filter(self, text: str) -> None:
+        needle = text.casefold()
+        for row in range(self.choices.count()):
+            item = self.choices.item(row)
+            item.setHidden(needle not in item.text().casefold())
+        self._update()
+
+    def _update(self) -> None:
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setEnabled(self.replacement() is not None and bool(self.note().strip()))
+
+
+class ReviewerSettingsDialog(QDialog):
+    """The reviewer's name (an id) and optional key file, kept in ``settings``."""
+
+    def __init__(self, parent: QWidget | None, settings: QSettings) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Reviewer identity")
+        self.settings = settings
+        identity = load_identity(settings)
+        self.name = QLineEdit(identity.name)
+        self.key_file = QLineEdit(identity.key_file)
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse)
+        key_row = QHBoxLayout()
+        key_row.addWidget(self.key_file)
+        key_row.addWidget(browse)
+        self.problem = plain_label()
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.accepted.connect(self._save)
+        self.buttons.rejected.connect(self.reject)
+        form = QFormLayout(self)
+        form.addRow("Reviewer name", self.name)
+        form.addRow("Signing key file (optional)", key_row)
+        form.addRow(self.problem)
+        form.addRow(self.buttons)
+        self.name.textChanged.connect(self._update)
+        self._update()
+
+    def _browse(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Reviewer key file", "", "Key files (*.json)")
+        if path:
+            self.key_file.setText(path)
+
+    def _update(self) -> None:
+        ok = is_id(self.name.text())
+        self.problem.setText("" if ok else "The name must be 1-256 characters, none below U+0020.")
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
+
+    def _save(self) -> None:
+        save_identity(self.settings, self.name.text(), self.key_file.text().strip())
+        self.accept()
+
+
+def message_box(
+    parent: QWidget | None, icon: QMessageBox.Icon, title: str, text: str, *, question: bool
+) -> QMessageBox:
+    box = QMessageBox(parent)
+    box.setIcon(icon)
+    box.setWindowTitle(title)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(text)
+    if question:
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+    return box
+
+
+class Prompter:
+    """Every question the pane asks. Subclass it to answer without a human (tests)."""
+
+    # Every dialog is parented (so it is modal over the pane) and deleted once answered,
+    # so a long review does not pile up hidden dialogs under the pane.
+
+    def confirm(self, parent: QWidget, title: str, text: str) -> bool:
+        box = message_box(parent, QMessageBox.Icon.Question, title, text, question=True)
+        with _disposed(box):
+            return box.exec() == QMessageBox.StandardButton.Yes
+
+    def inform(self, parent: QWidget, title: str, text: str) -> None:
+        box = message_box(parent, QMessageBox.Icon.Information, title, text, question=False)
+        with _disposed(box):
+            box.exec()
+
+    def warn(self, parent: QWidget, title: str, text: str) -> None:
+        box = message_box(parent, QMessageBox.Icon.Warning, title, text, question=False)
+        with _disposed(box):
+            box.exec()
+
+    def ask_note(
+        self, parent: QWidget, title: str, prompt: str, initial: str, *, required: bool
+    ) -> str | None:
+        dialog = NoteDialog(parent, title, prompt, initial, required=required)
+        with _disposed(dialog):
+            return dialog.note() if dialog.exec() == QDialog.DialogCode.Accepted else None
+
+    def ask_replacement(
+        self, parent: QWidget, ref: str, candidates: Sequence[tuple[str, str]], initial_note: str
+    ) -> tuple[str, str] | None:
+        dialog = SupersedeDialog(parent, ref, candidates, initial_note)
+        with _disposed(dialog):
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return None
+            replacement = dialog.replacement()
+            return None if replacement is None else (replacement, dialog.note())
+
+    def ask_save_path(self, parent: QWidget, suggested: str) -> str | None:
+        # The pane asks before replacing a file itself, so the answer is the same everywhere.
+        path, _ = QFileDialog.getSaveFileName(
+            parent,
+            "Export receipt",
+            suggested,
+            "Receipts (*.json)",
+            options=QFileDialog.Option.DontConfirmOverwrite,
+        )
+        return path or None
+
+    def ask_identity(self, parent: QWidget, settings: QSettings) -> bool:
+        dialog = ReviewerSettingsDialog(parent, settings)
+        with _disposed(dialog):
+            return dialog.exec() == QDialog.DialogCode.Accepted
+
+
+@contextlib.contextmanager
+def _disposed(dialog: QDialog) -> Iterator[None]:
+    try:
+        yield
+    finally:
+        dialog.deleteLater()

@@ -1,0 +1,515 @@
+"""The Review pane: decide on each admitted belief, journal it at once, export the receipt.
+
+Keyboard: C confirm, R reject, S supersede, U back to unreviewed (each decides and moves on),
+J/K next/previous, Ctrl+Z / Ctrl+Shift+Z undo/redo until the receipt is exported.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, QStandardPaths, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QAbstractItemView, QTableView, QWidget
+
+from zcf_inspector.core.atomic import write_atomic
+from zcf_inspector.core.destination import Destination
+from zcf_inspector.core.ingest import ingest_bytes, ingest_inspection
+from zcf_inspector.core.inspection import PacketInspection, Stage, StageStatus
+from zcf_inspector.core.review import (
+    DecisionRequest,
+    ReviewCode,
+    ReviewError,
+    ReviewState,
+    ReviewTarget,
+    receipt_bytes,
+)
+from zcf_inspector.core.review_journal import JournaledReview, journal_path, set_aside
+from zcf_inspector.gui.review.detail import evidence_counts
+from zcf_inspector.gui.review.dialogs import Prompter
+from zcf_inspector.gui.review.layout import PaneWidgets, build_widgets
+from zcf_inspector.gui.review.receipts import (
+    ReceiptCheck,
+    check_receipt_file,
+    suggested_receipt_path,
+    summary_text,
+)
+from zcf_inspector.gui.review.settings import ReviewerIdentity, load_identity
+from zcf_inspector.gui.review.table_model import REF_ROLE
+
+JOURNAL_FOLDER = "review-journals"
+DECISION_KEYS = {
+    ReviewState.CONFIRMED: ("Confirm", "C"),
+    ReviewState.REJECTED: ("Reject…", "R"),
+    ReviewState.SUPERSEDED: ("Supersede…", "S"),
+    ReviewState.UNREVIEWED: ("Back to unreviewed", "U"),
+}
+BULK_STATES = (ReviewState.CONFIRMED, ReviewState.REJECTED, ReviewState.UNREVIEWED)
+
+
+def default_data_dir() -> Path:
+    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(location) / JOURNAL_FOLDER
+
+
+class ReviewPane(QWidget):
+    """Hosted by the window: ``set_packet`` on open, ``export_receipt`` from File → Export."""
+
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        *,
+        settings: QSettings | None = None,
+        data_dir: str | Path | None = None,
+        prompter: Prompter | None = None,
+    ) -> None:
+        super().__init__(parent)
+        # Parented, so it is deleted with the pane on the GUI thread, never by a collector
+        # running on a worker thread.
+        self.settings = settings if settings is not None else QSettings(self)
+        self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
+        self.prompter = prompter if prompter is not None else Prompter()
+        self.packet_path = ""
+        self.destination: Destination | None = None
+        self.target: ReviewTarget | None = None
+        self.review: JournaledReview | None = None
+        self.ui: PaneWidgets = build_widgets(self)
+        self.table: QTableView = self.ui.table
+        self.model = self.ui.model
+        self.proxy = self.ui.proxy
+        self.detail = self.ui.detail
+        self._make_actions()
+        self._connect()
+        self._show_identity()
+        self._refresh()
+
+    # -- the window's contract -----------------------------------------------------------
+
+    def set_packet(
+        self,
+        path: str,
+        data: bytes,
+        inspection: PacketInspection,
+        destination: Destination | None,
+    ) -> None:
+        """Review the packet at ``path``; restores any saved review from the journal."""
+        self.packet_path, self.destination = path, destination
+        self.target, self.review = None, None
+        self.ui.set_aside.hide()
+        self._problem("")
+        self.model.reset((), {}, {})
+        if destination is None:
+            self._problem(
+                "No destination is in force. Reviewing needs one: it admits the beliefs, "
+                "keeps the clock and signs the receipt. Choose a destination file and "
+                "reopen the packet."
+            )
+            self._refresh()
+            return
+        # A packet inspected without a destination has no policy verdict yet: ingest it
+        # again under this one rather than refuse it.
+        if inspection.stage(Stage.POLICY).status is StageStatus.NOT_CHECKABLE:
+            result = ingest_bytes(data, destination)
+        else:
+            result = ingest_inspection(inspection, destination)
+        try:
+            self.target = ReviewTarget.from_ingest(result)
+        except ReviewError as exc:
+            self._problem(f"Nothing to review: {exc.findings[0].message}.")
+            self._refresh()
+            return
+        self.model.reset(self.target.beliefs, evidence_counts(self.target.packet), {})
+        self.detail.set_packet(self.target.packet)
+        self._open_journal()
+        self._show_identity()
+        self._select_proxy_row(0)
+
+    def export_receipt(self) -> None:
+        """Summary, confirmation if beliefs are left, then an atomic, signed receipt."""
+        review, destination = self.review, self.destination
+        if review is None or destination is None:
+            self.prompter.inform(self, "Export receipt", "There is no review to export.")
+            return
+        summary = review.session.summary()
+        if not self.prompter.confirm(
+            self, "Export receipt", summary_text(summary) + "\n\nExport the transfer receipt?"
+        ):
+            return
+        if summary.unreviewed and not self.prompter.confirm(
+            self,
+            "Beliefs still unreviewed",
+            f"{summary.unreviewed} of {summary.total} beliefs are still unreviewed; they stay "
+            "unreviewed in the receipt. Export anyway?",
+        ):
+            return
+        path = self.prompter.ask_save_path(self, suggested_receipt_path(self.packet_path))
+        if path is None:
+            return
+        overwrite = Path(path).exists()
+        if overwrite and not self.prompter.confirm(
+            self, "Replace receipt?", f"{path} already exists. Replace it?"
+        ):
+            return
+        completed = destination.now_text()
+        receipt = review.session.receipt(completed, destination.signing_key)
+        try:
+            write_atomic(path, receipt_bytes(receipt), overwrite=overwrite)
+        except OSError as exc:
+            self.prompter.warn(
+                self,
+                "Receipt not written",
+                f"The receipt could not be written to {path}: {exc.strerror or exc}.\n"
+                "Nothing was written; the review is kept and can be exported again.",
+            )
+            return
+        digest = str(receipt["receiptDigest"])
+        try:
+            review.mark_exported(completed, digest, path)
+        except ReviewError as exc:
+            self.prompter.warn(self, "Export not journalled", f"The receipt was written, but {exc}")
+        self._refresh()
+        signed = "signed by the destination" if "signature" in receipt else "unsigned"
+        self.prompter.inform(
+            self, "Receipt exported", f"Receipt written to {path}\n{signed}\nreceiptDigest {digest}"
+        )
+
+    # -- more for the window to wire -----------------------------------------------------
+
+    def open_receipt(self, path: str) -> ReceiptCheck:
+        """Verify a receipt file and match it to the open packet; the result is shown too."""
+        check = check_receipt_file(path, self.target, self.destination)
+        self.ui.receipt_status.setText("\n".join(check.lines))
+        self.ui.receipt_status.show()
+        return check
+
+    def edit_reviewer(self) -> None:
+        self.prompter.ask_identity(self, self.settings)
+        self._show_identity()
+
+    def review_actions(self) -> list[QAction]:
+        """For a Review menu and Help → Shortcuts (the same objects, so no ambiguity)."""
+        return [
+            *self.decide_actions.values(),
+            self.next_action,
+            self.previous_action,
+            self.undo_action,
+            self.redo_action,
+            *self.bulk_actions.values(),
+            self.settings_action,
+        ]
+
+    # -- actions ------------------------------------------------------------------------
+
+    def _action(self, text: str, key: str, host: QWidget) -> QAction:
+        action = QAction(text, self)
+        if key:
+            action.setShortcut(QKeySequence(key))
+            # Only while the pane (or its table) has focus: other panes keep their keys.
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            host.addAction(action)
+        return action
+
+    def _make_actions(self) -> None:
+        self.decide_actions: dict[ReviewState, QAction] = {}
+        for state, (text, key) in DECISION_KEYS.items():
+            action = self._action(text, key, self.table)
+            action.triggered.connect(lambda _=False, s=state: self.decide_current(s))
+            self.decide_actions[state] = action
+        self.next_action = self._action("Next belief", "J", self.table)
+        self.next_action.triggered.connect(lambda: self.move_by(1))
+        self.previous_action = self._action("Previous belief", "K", self.table)
+        self.previous_action.triggered.connect(lambda: self.move_by(-1))
+        self.undo_action = self._action("Undo decision", "Ctrl+Z", self)
+        self.undo_action.triggered.connect(self.undo)
+        self.redo_action = self._action("Redo decision", "Ctrl+Shift+Z", self)
+        self.redo_action.triggered.connect(self.redo)
+        self.bulk_actions: dict[ReviewState, QAction] = {}
+        for state in BULK_STATES:
+            action = self._action(f"Bulk: {state}…", "", self)
+            action.triggered.connect(lambda _=False, s=state: self.bulk_decide(s))
+            self.bulk_actions[state] = action
+        self.settings_action = self._action("Reviewer identity…", "", self)
+        self.settings_action.triggered.connect(self.edit_reviewer)
+        self.export_action = self._action("Export receipt…", "", self)
+        self.export_action.triggered.connect(self.export_receipt)
+
+    def _connect(self) -> None:
+        ui = self.ui
+        for state, button in ui.bulk_buttons.items():
+            button.clicked.connect(lambda _=False, s=state: self.bulk_decide(s))
+        ui.undo_button.setDefaultAction(self.undo_action)
+        ui.redo_button.setDefaultAction(self.redo_action)
+        ui.export_button.setDefaultAction(self.export_action)
+        ui.settings_button.setDefaultAction(self.settings_action)
+        ui.set_aside.clicked.connect(self.set_aside_journal)
+        for combo in (ui.state_filter, ui.demoted_filter, ui.evidence_filter):
+            combo.currentIndexChanged.connect(self._apply_filters)
+        ui.text_filter.textChanged.connect(self._apply_filters)
+        ui.note_field.returnPressed.connect(self.table.setFocus)
+        selection = self.table.selectionModel()
+        selection.currentRowChanged.connect(lambda *_: self._show_current())
+
+    # -- decisions ------------------------------------------------------------------------
+
+    def decide_current(self, state: ReviewState) -> None:
+        ref = self.current_ref()
+        if ref is None or self.review is None:
+            return
+        reviewer = self._reviewer()
+        if reviewer is None:
+            return
+        request = self._request_for(ref, state)
+        if request is None:
+            return
+        last = self.review.session.last_decisions().get(ref)
+        unchanged = request.note is None and (
+            state is ReviewState.UNREVIEWED if last is None else last.state is state
+        )
+        if unchanged or self._record([request], reviewer):
+            # Re-deciding a belief's current state with no note adds nothing to the receipt.
+            self.ui.note_field.clear()
+            self._advance_from(ref)
+
+    def _request_for(self, ref: str, state: ReviewState) -> DecisionRequest | None:
+        typed = self.ui.note_field.text()
+        if state is ReviewState.REJECTED:
+            note = self.prompter.ask_note(
+                self, "Reject belief", f"Why is {ref} rejected? (required)", typed, required=True
+            )
+            return None if note is None else DecisionRequest(ref, state, note)
+        if state is ReviewState.SUPERSEDED:
+            assert self.target is not None
+            candidates = [
+                (b.portable_ref, b.content) for b in self.target.beliefs if b.portable_ref != ref
+            ]
+            if not candidates:
+                self.prompter.inform(
+                    self, "Supersede", "No other belief in this packet can replace it."
+                )
+                return None
+            answer = self.prompter.ask_replacement(self, ref, candidates, typed)
+            return None if answer is None else DecisionRequest(ref, state, answer[1], answer[0])
+        return DecisionRequest(ref, state, typed or None)
+
+    def bulk_decide(self, state: ReviewState) -> None:
+        """One step over the selected rows (when several are) or every shown row."""
+        if self.review is None:
+            return
+        rows = self._bulk_rows()
+        refs = [r for r in rows if self.model.state(r) is not state]
+        if not refs:
+            self.prompter.inform(self, "Nothing to change", f"All {len(rows)} are already {state}.")
+            return
+        reviewer = self._reviewer()
+        if reviewer is None:
+            return
+        note: str | None = None
+        if state is ReviewState.REJECTED:
+            note = self.prompter.ask_note(
+                self,
+                "Reject beliefs",
+                f"Why are these {len(refs)} beliefs rejected? (required)",
+                self.ui.note_field.text(),
+                required=True,
+            )
+            if note is None:
+                return
+        skipped = len(rows) - len(refs)
+        text = f"Mark {len(refs)} belief{'s' if len(refs) != 1 else ''} as {state}?"
+        if skipped:
+            text += f"\n{skipped} already {state} " + (
+                "is left as it is." if skipped == 1 else "are left as they are."
+            )
+        if self.prompter.confirm(self, f"Bulk decision: {state}", text) and self._record(
+            [
+                DecisionRequest(ref, state, note or self.ui.note_field.text() or None)
+                for ref in refs
+            ],
+            reviewer,
+        ):
+            self.ui.note_field.clear()
+
+    def _bulk_rows(self) -> list[str]:
+        selected = self.table.selectionModel().selectedRows()
+        indexes = (
+            selected
+            if len(selected) > 1
+            else [self.proxy.index(r, 0) for r in range(self.proxy.rowCount())]
+        )
+        refs = [i.data(REF_ROLE) for i in sorted(indexes, key=lambda i: i.row())]
+        return [r for r in refs if isinstance(r, str)]
+
+    def _record(self, requests: list[DecisionRequest], reviewer: str) -> bool:
+        assert self.review is not None
+        assert self.destination is not None
+        try:
+            self.review.decide(requests, reviewer, self.destination.now_text())
+        except ReviewError as exc:
+            self.prompter.warn(self, "Decision not recorded", str(exc))
+            return False
+        self._refresh()
+        return True
+
+    def undo(self) -> None:
+        self._history_step(redo=False)
+
+    def redo(self) -> None:
+        self._history_step(redo=True)
+
+    def _history_step(self, *, redo: bool) -> None:
+        if self.review is None:
+            return
+        try:
+            step = self.review.redo() if redo else self.review.undo()
+        except ReviewError as exc:
+            if exc.code in (ReviewCode.NOTHING_TO_UNDO, ReviewCode.NOTHING_TO_REDO):
+                self.ui.status.setText(exc.findings[0].message)
+            else:
+                self.prompter.warn(self, "Undo/redo not recorded", str(exc))
+            return
+        self._refresh()
+        self._select_ref(step.decisions[0].portable_ref)
+
+    # -- journal --------------------------------------------------------------------------
+
+    def _open_journal(self) -> None:
+        assert self.target is not None
+        try:
+            self.review = JournaledReview.open(self.data_dir, self.target)
+        except ReviewError as exc:
+            self.review = None
+            message = (
+                f"The saved review of this packet was refused; nothing from it was applied.\n"
+                f"{exc}\nYou can set the saved review aside (it is kept, renamed) and start over."
+            )
+            self._problem(message)
+            self.ui.set_aside.show()
+            self.prompter.warn(self, "Saved review refused", message)
+            self._refresh()
+            return
+        restored = len(self.review.session.decisions)
+        self._refresh()
+        if restored:
+            self.ui.status.setText(f"Restored {restored} decisions from the review journal.")
+
+    def set_aside_journal(self) -> None:
+        """Rename a refused journal out of the way (never deleted) and start a new review."""
+        if self.target is None:
+            return
+        path = journal_path(self.data_dir, self.target.correlation_id)
+        try:
+            kept = set_aside(path)
+        except OSError as exc:
+            self.prompter.warn(self, "Journal not moved", f"{path} could not be renamed: {exc}")
+            return
+        self.ui.set_aside.hide()
+        self._problem("")
+        self._open_journal()
+        self.ui.status.setText(f"The refused review was kept as {kept}; a new review started.")
+
+    # -- identity -------------------------------------------------------------------------
+
+    def _reviewer(self) -> str | None:
+        identity = load_identity(self.settings)
+        if not identity.usable:
+            self.prompter.ask_identity(self, self.settings)
+            identity = self._show_identity()
+        return identity.name if identity.usable else None
+
+    def _show_identity(self) -> ReviewerIdentity:
+        identity = load_identity(self.settings)
+        text = f"Reviewer: {identity.name}" if identity.usable else "Reviewer: not set"
+        if identity.fingerprint:
+            text += f"  (key {identity.fingerprint})"
+        if identity.key_problem:
+            text += f"  (key file not usable: {identity.key_problem})"
+        self.ui.reviewer.setText(text)
+        source = self._source_fingerprint()
+        own = identity.fingerprint is not None and identity.fingerprint == source
+        self.ui.self_review.setVisible(own)
+        self.ui.self_review.setText(
+            f"Self-review: your reviewer key {source} is the key that authenticated this "
+            "packet. Beliefs should be reviewed by someone other than their source."
+            if own
+            else ""
+        )
+        return identity
+
+    def _source_fingerprint(self) -> str | None:
+        auth = self.target.packet.get("authentication") if self.target else None
+        value = auth.get("publicKeyFingerprint") if isinstance(auth, dict) else None
+        return value if isinstance(value, str) else None
+
+    # -- view -----------------------------------------------------------------------------
+
+    def current_ref(self) -> str | None:
+        value = self.table.currentIndex().data(REF_ROLE)
+        return value if isinstance(value, str) else None
+
+    def move_by(self, delta: int) -> None:
+        row = self.table.currentIndex().row()
+        self._select_proxy_row(max(0, row + delta) if row >= 0 else 0)
+
+    def _advance_from(self, ref: str) -> None:
+        source_row = self.model.row_of(ref)
+        here = self.proxy.mapFromSource(self.model.index(source_row, 0))
+        if here.isValid():
+            self._select_proxy_row(here.row() + 1)
+            return
+        # The decided row left the filter: the row now in its place is the next one.
+        before = sum(
+            1
+            for r in range(self.proxy.rowCount())
+            if self.proxy.mapToSource(self.proxy.index(r, 0)).row() < source_row
+        )
+        self._select_proxy_row(before)
+
+    def _select_proxy_row(self, row: int) -> None:
+        count = self.proxy.rowCount()
+        if count == 0:
+            self._show_current()
+            return
+        index = self.proxy.index(min(row, count - 1), 0)
+        self.table.selectionModel().setCurrentIndex(
+            index,
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows,
+        )
+        self.table.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
+
+    def _select_ref(self, ref: str) -> None:
+        here = self.proxy.mapFromSource(self.model.index(self.model.row_of(ref), 0))
+        if here.isValid():
+            self._select_proxy_row(here.row())
+
+    def _show_current(self) -> None:
+        index = self.table.currentIndex()
+        source = self.proxy.mapToSource(index) if index.isValid() else QModelIndex()
+        belief = self.model.belief(source.row()) if source.isValid() else None
+        decisions = self.review.session.decisions if self.review else ()
+        self.detail.show_belief(belief, decisions)
+
+    def _apply_filters(self) -> None:
+        self.proxy.set_filters(self.ui.filters())
+        if not self.table.currentIndex().isValid():
+            self._select_proxy_row(0)
+
+    def _problem(self, text: str) -> None:
+        self.ui.problem.setText(text)
+        self.ui.problem.setVisible(bool(text))
+
+    def _refresh(self) -> None:
+        review = self.review
+        active = review is not None
+        for action in (*self.decide_actions.values(), *self.bulk_actions.values()):
+            action.setEnabled(active)
+        self.export_action.setEnabled(active)
+        self.undo_action.setEnabled(review is not None and review.session.can_undo)
+        self.redo_action.setEnabled(review is not None and review.session.can_redo)
+        if review is None:
+            self.ui.summary.setText("")
+            return
+        self.model.update_decisions(review.session.last_decisions())
+        sealed = " — receipt exported" if review.session.sealed else ""
+        self.ui.summary.setText(summary_text(review.session.summary()).replace("\n", " ") + sealed)
+        self._show_current()

@@ -1,0 +1,76 @@
+"""Texts for export summaries and for receipts opened later (verified, matched to a packet)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from zcf_inspector.core.crypto import public_key_fingerprint
+from zcf_inspector.core.destination import Destination
+from zcf_inspector.core.files import UnreadableFileError, read_bounded
+from zcf_inspector.core.reading import ReadError, read_json
+from zcf_inspector.core.receipt import ReceiptStatus, verify_receipt
+from zcf_inspector.core.review import ReviewState, ReviewSummary, ReviewTarget, match_receipt
+
+RECEIPT_MAX_BYTES = 64 * 1024 * 1024
+
+
+def summary_text(summary: ReviewSummary) -> str:
+    counts = ", ".join(f"{summary.counts[s]} {s}" for s in ReviewState)
+    return (
+        f"{summary.total} admitted beliefs: {counts}.\n"
+        f"{summary.decisions} decision{'s' if summary.decisions != 1 else ''} recorded."
+    )
+
+
+def suggested_receipt_path(packet_path: str) -> str:
+    """``NAME.json`` → ``NAME.receipt.json`` beside it, as the goldens are named."""
+    path = Path(packet_path)
+    stem = path.name.removesuffix(".json") if path.name.endswith(".json") else path.name
+    return str(path.with_name(stem + ".receipt.json"))
+
+
+@dataclass(frozen=True, slots=True)
+class ReceiptCheck:
+    valid: bool  # digest (and signature, when checkable) verified, and it matches the packet
+    lines: tuple[str, ...]
+
+
+def check_receipt_file(
+    path: str, target: ReviewTarget | None, destination: Destination | None
+) -> ReceiptCheck:
+    """Verify a receipt file's digest and signature, and match it to the open packet."""
+    try:
+        value = read_json(read_bounded(path, RECEIPT_MAX_BYTES), max_bytes=RECEIPT_MAX_BYTES)
+    except (UnreadableFileError, ReadError) as exc:
+        return ReceiptCheck(False, (f"{path}: cannot be read as a receipt: {exc}",))
+    key = None if destination is None else destination.signing_public_key
+    signature = value.get("signature") if isinstance(value, dict) else None
+    signer = signature.get("publicKeyFingerprint") if isinstance(signature, dict) else None
+    # Check the signature under this destination's key only when it claims that signer;
+    # a receipt from elsewhere still has its digest checked.
+    own = key is not None and signer == public_key_fingerprint(key)
+    report = verify_receipt(value, key if own else None)
+    lines = [f"{path}: {_VERDICTS[report.status]}"]
+    lines += [
+        f"{f.severity} {f.code} {f.pointer or '(receipt)'}: {f.message}" for f in report.findings
+    ]
+    matched = True
+    if target is not None and isinstance(value, dict):
+        problems = match_receipt(value, target)
+        matched = not problems
+        lines.append(
+            "belongs to the open packet"
+            if matched
+            else "does NOT belong to the open packet as admitted here"
+        )
+        lines += [f"{p.code} {p.pointer}: {p.message}" for p in problems]
+    return ReceiptCheck(report.valid and matched, tuple(lines))
+
+
+_VERDICTS = {
+    ReceiptStatus.VALID_SIGNED: "valid — digest recomputed, signature verified",
+    ReceiptStatus.VALID_SIGNATURE_NOT_CHECKED: "valid digest — signed by another key, not checked",
+    ReceiptStatus.VALID_UNSIGNED: "valid — digest recomputed, unsigned",
+    ReceiptStatus.INVALID: "INVALID",
+}
