@@ -376,3 +376,13 @@ def test_the_slow_encoder_runs_only_for_lookalikes(monkeypatch: pytest.MonkeyPat
     lookalike = {"a": 1e-7, "b": "~zcf-es6-number#0#~"}
     assert canonical(lookalike) == b'{"a":1e-7,"b":"~zcf-es6-number#0#~"}'  # type: ignore[arg-type]
     assert calls == [lookalike]
+
+
+@pytest.mark.parametrize("length", [0, 1, 5, 6, 7, 12, 13, 100])
+@pytest.mark.parametrize("chunk", [1, 3, 6])
+def test_chunked_encoding_equals_whole(length: int, chunk: int) -> None:
+    from zcf_inspector.core.canonical import canonical_chunked
+
+    value = [{"b": i, "a": [i / 8, "x" * (i % 3)], "é": None} for i in range(length)]
+    assert canonical_chunked(value, chunk) == canonical(value)
+    assert canonical_chunked({"k": value}, chunk) == canonical({"k": value})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from zcf_inspector.core.canonical import canonical
+from zcf_inspector.core.canonical import canonical_chunked as canonical
 from zcf_inspector.core.digest import lp, sha256_digest
 from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import Finding, error
@@ -110,7 +110,9 @@ def root_hash(sections: list[CoveredSection]) -> str:
     h = hashlib.sha256(lp(DOMAIN))
     for section in sorted(sections, key=lambda s: s.name):
         h.update(lp(section.name))
-        h.update(lp(section.canonical))
+        # LP written in two updates: concatenating would copy the whole section.
+        h.update(len(section.canonical).to_bytes(8, "big"))
+        h.update(section.canonical)
     return "sha256:" + h.hexdigest()
 
 
