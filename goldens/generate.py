@@ -17,6 +17,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from zcf_inspector.core.crypto import ed25519_public_key
 from zcf_inspector.core.destination import parse_destination
@@ -29,7 +30,8 @@ from zcf_inspector.core.producer import AuthKind, seal_packet
 HERE = Path(__file__).resolve().parent
 REGENERATE = "python goldens/generate.py"
 
-Packet = dict[str, JsonValue]
+# Packets are built and mutated freely here; the core checks them, so Any is honest.
+Packet = dict[str, Any]
 
 
 def key(label: str) -> bytes:
@@ -50,7 +52,13 @@ DESTINATION: Packet = {
     "installationKey": b64u_encode(DEST_INSTALLATION),
     "sourceInstallationKeys": {SOURCE_ID: b64u_encode(SOURCE_INSTALLATION)},
     "trustedKeys": [b64u_encode(ed25519_public_key(SOURCE_SEED))],
-    "capabilities": ["zephr_remember", "zephr_recall", "zephr_why", "zephr_verify", "zephr_session"],
+    "capabilities": [
+        "zephr_remember",
+        "zephr_recall",
+        "zephr_why",
+        "zephr_verify",
+        "zephr_session",
+    ],
     "strict": False,
     "refuseUnsigned": False,
     "maxBeliefs": 8,
@@ -71,7 +79,9 @@ def belief(ref: str, content: str, state: str | None = None) -> Packet:
     return out
 
 
-def handoff(name: str, *, intent: str = "Continue the parser refactor on another machine") -> Packet:
+def handoff(
+    name: str, *, intent: str = "Continue the parser refactor on another machine"
+) -> Packet:
     """A minimal valid session-handoff: every core section present and empty."""
     return {
         "format": "zephr-continuity",
@@ -130,7 +140,7 @@ def handoff(name: str, *, intent: str = "Continue the parser refactor on another
     }
 
 
-def content(packet: Packet) -> dict[str, JsonValue]:
+def content(packet: Packet) -> dict[str, Any]:
     value = packet["content"]
     assert isinstance(value, dict)
     return value
@@ -188,28 +198,57 @@ def full_handoff() -> Packet:
         belief("b-bench", "Validation of 50 MB takes under a second on the CI machine."),
     ]
     c["evidenceSources"] = [
-        {"id": "src-spec", "kind": "local", "locator": "spec/zcf-v1-profile.md",
-         "digest": "sha256:" + hashlib.sha256(b"profile").hexdigest()},
+        {
+            "id": "src-spec",
+            "kind": "local",
+            "locator": "spec/zcf-v1-profile.md",
+            "digest": "sha256:" + hashlib.sha256(b"profile").hexdigest(),
+        },
         {"id": "src-rfc", "kind": "external", "locator": "https://www.rfc-editor.org/rfc/rfc8785"},
     ]
     c["evidenceAnchors"] = [
-        {"id": "a-1", "beliefRef": "b-order", "sourceRef": "src-spec", "locator": "§2",
-         "excerpt": "members sorted by key comparing Unicode code points"},
+        {
+            "id": "a-1",
+            "beliefRef": "b-order",
+            "sourceRef": "src-spec",
+            "locator": "§2",
+            "excerpt": "members sorted by key comparing Unicode code points",
+        },
         {"id": "a-2", "beliefRef": "b-order", "sourceRef": "src-rfc"},
     ]
     c["receipts"] = [
-        {"id": "r-patch", "kind": "patch", "digest": "sha256:" + hashlib.sha256(b"patch").hexdigest(),
-         "summary": "reader: use object_pairs_hook"},
-        {"id": "r-tests", "kind": "verification",
-         "digest": "sha256:" + hashlib.sha256(b"tests").hexdigest(), "summary": "412 passed"},
+        {
+            "id": "r-patch",
+            "kind": "patch",
+            "digest": "sha256:" + hashlib.sha256(b"patch").hexdigest(),
+            "summary": "reader: use object_pairs_hook",
+        },
+        {
+            "id": "r-tests",
+            "kind": "verification",
+            "digest": "sha256:" + hashlib.sha256(b"tests").hexdigest(),
+            "summary": "412 passed",
+        },
     ]
     c["reviewEvents"] = [
-        {"id": "ev-1", "beliefRef": "b-reader", "reviewer": "alice", "fromState": "unreviewed",
-         "toState": "unreviewed", "at": "2026-09-30T09:59:00Z", "note": "seen, not yet checked"},
+        {
+            "id": "ev-1",
+            "beliefRef": "b-reader",
+            "reviewer": "alice",
+            "fromState": "unreviewed",
+            "toState": "unreviewed",
+            "at": "2026-09-30T09:59:00Z",
+            "note": "seen, not yet checked",
+        },
     ]
     c["verification"] = [
-        {"id": "v-1", "kind": "pytest", "status": "passed", "summary": "412 passed",
-         "receiptRef": "r-tests"},
+        {
+            "id": "v-1",
+            "kind": "pytest",
+            "status": "passed",
+            "summary": "412 passed",
+            "receiptRef": "r-tests",
+        },
         {"id": "v-2", "kind": "mypy", "status": "skipped"},
     ]
     c["sourceHandoff"] = {
@@ -236,10 +275,18 @@ def archive() -> Packet:
     p["artifactKind"] = "continuity-archive"
     p["content"] = {
         "archiveRefs": [
-            {"ref": "arc-transcript", "digest": "sha256:" + hashlib.sha256(b"transcript").hexdigest(),
-             "mediaType": "application/x-ndjson", "byteLength": 1048576},
-            {"ref": "arc-empty", "digest": "sha256:" + hashlib.sha256(b"").hexdigest(),
-             "mediaType": "text/plain", "byteLength": 0},
+            {
+                "ref": "arc-transcript",
+                "digest": "sha256:" + hashlib.sha256(b"transcript").hexdigest(),
+                "mediaType": "application/x-ndjson",
+                "byteLength": 1048576,
+            },
+            {
+                "ref": "arc-empty",
+                "digest": "sha256:" + hashlib.sha256(b"").hexdigest(),
+                "mediaType": "text/plain",
+                "byteLength": 0,
+            },
         ]
     }
     return unsigned(p)
@@ -273,9 +320,17 @@ def omissions_redactions() -> Packet:
     c["beliefs"] = [belief("b-1", "The API token was [REDACTED] in the transcript.")]
     p["omissionManifest"] = {
         "entries": [
-            {"section": "evidenceSources", "status": "not_captured", "reason": "browser history unavailable"},
+            {
+                "section": "evidenceSources",
+                "status": "not_captured",
+                "reason": "browser history unavailable",
+            },
             {"section": "evidenceAnchors", "status": "omitted", "reason": "no sources, no anchors"},
-            {"section": "verification", "status": "unsupported", "reason": "host has no test runner hook"},
+            {
+                "section": "verification",
+                "status": "unsupported",
+                "reason": "host has no test runner hook",
+            },
         ]
     }
     p["redactionManifest"] = {
@@ -319,7 +374,7 @@ def unicode() -> Packet:
         belief("b-cjk", "読み取りは厳格に行う"),
         belief("b-astral", "Emoji and astral: 😀 𝄞 𐍈 \U0010fffd"),
         belief("b-controls", "tab\there\nnewline\rcr\bbs\fff\x00nul\x1fus\x7fdel"),
-        belief("b-separators", "line\u2028separator\u2029paragraph / slash \\ backslash \"quote\""),
+        belief("b-separators", 'line\u2028separator\u2029paragraph / slash \\ backslash "quote"'),
         belief("b-bidi", "\u202eRTL override\u202c and zero\u200bwidth"),
     ]
     capsule = content(p)["capsule"]
@@ -380,20 +435,20 @@ def _sealed_then(mutate: Callable[[Packet], None], packet: Packet | None = None)
 
 def _set(path: tuple[str | int, ...], value: JsonValue) -> Callable[[Packet], None]:
     def apply(p: Packet) -> None:
-        target: JsonValue = p
+        target: Any = p
         for part in path[:-1]:
-            target = target[part]  # type: ignore[index]
-        target[path[-1]] = value  # type: ignore[index]
+            target = target[part]
+        target[path[-1]] = value
 
     return apply
 
 
 def _delete(path: tuple[str, ...]) -> Callable[[Packet], None]:
     def apply(p: Packet) -> None:
-        target: JsonValue = p
+        target: Any = p
         for part in path[:-1]:
-            target = target[part]  # type: ignore[index]
-        del target[path[-1]]  # type: ignore[arg-type,union-attr]
+            target = target[part]
+        del target[path[-1]]
 
     return apply
 
@@ -454,10 +509,16 @@ NEGATIVE: dict[str, tuple[str, Callable[[], bytes], dict[str, JsonValue]]] = {
         lambda: MINIMAL_BYTES.replace(b'"extensions": {}', b'"extensions": {"a": 1, "a": 2}'),
         {},
     ),
-    "nesting-too-deep": ("nesting_too_deep", lambda: _mutated(_set(("extensions",), {"deep": _deep(128)})), {}),
+    "nesting-too-deep": (
+        "nesting_too_deep",
+        lambda: _mutated(_set(("extensions",), {"deep": _deep(128)})),
+        {},
+    ),
     "number-out-of-range": (
         "number_out_of_range",
-        lambda: MINIMAL_BYTES.replace(b'"extensions": {}', b'"extensions": {"n": 9007199254740993}'),
+        lambda: MINIMAL_BYTES.replace(
+            b'"extensions": {}', b'"extensions": {"n": 9007199254740993}'
+        ),
         {},
     ),
     "not-an-object": ("not_an_object", lambda: b"[" + MINIMAL_BYTES + b"]", {}),
@@ -468,7 +529,11 @@ NEGATIVE: dict[str, tuple[str, Callable[[], bytes], dict[str, JsonValue]]] = {
         lambda: _mutated(_set(("content", "capsule", "captureQuality"), "excellent")),
         {},
     ),
-    "unsupported-format": ("unsupported_format", lambda: _mutated(_set(("format",), "zephr-continuity-2")), {}),
+    "unsupported-format": (
+        "unsupported_format",
+        lambda: _mutated(_set(("format",), "zephr-continuity-2")),
+        {},
+    ),
     "unsupported-format-version": (
         "unsupported_format_version",
         lambda: _mutated(_set(("formatVersion",), 2)),
@@ -491,7 +556,11 @@ NEGATIVE: dict[str, tuple[str, Callable[[], bytes], dict[str, JsonValue]]] = {
     ),
     "duplicate-id": ("duplicate_id", lambda: _mutated(_dup_beliefs), {}),
     "dangling-reference": ("dangling_reference", lambda: _mutated(_dangling_anchor), {}),
-    "unknown-capability": ("unknown_capability", lambda: _mutated(_with_tools(["zephr_teleport"])), {}),
+    "unknown-capability": (
+        "unknown_capability",
+        lambda: _mutated(_with_tools(["zephr_teleport"])),
+        {},
+    ),
     "packet-expired": (
         "packet_expired",
         lambda: _mutated(_set(("retention", "expiresAt"), "2026-09-30T23:59:59Z")),
@@ -522,14 +591,24 @@ NEGATIVE: dict[str, tuple[str, Callable[[], bytes], dict[str, JsonValue]]] = {
         lambda: _sealed_then(_set(("manifest", "rootHash"), _DIGEST_X)),
         {},
     ),
-    "unsigned-refused": ("unsigned_refused", lambda: MINIMAL_BYTES, {"destination": {"refuseUnsigned": True}}),
+    "unsigned-refused": (
+        "unsigned_refused",
+        lambda: MINIMAL_BYTES,
+        {"destination": {"refuseUnsigned": True}},
+    ),
     "source-signature": (
         "source_signature_unverifiable",
-        lambda: _json(seal_packet(handoff("negative"), AuthKind.SOURCE_SIGNATURE, signing_seed=SOURCE_SEED)),
+        lambda: _json(
+            seal_packet(handoff("negative"), AuthKind.SOURCE_SIGNATURE, signing_seed=SOURCE_SEED)
+        ),
         {},
     ),
     "recipient-intent-conflict": ("recipient_intent_conflict", _recipient_intent_conflict, {}),
-    "recipient-mismatch": ("recipient_mismatch", lambda: _json(mac(bound(handoff("negative"), "dest-other"))), {}),
+    "recipient-mismatch": (
+        "recipient_mismatch",
+        lambda: _json(mac(bound(handoff("negative"), "dest-other"))),
+        {},
+    ),
     "recipient-mismatch-unsigned": (
         "recipient_mismatch",
         lambda: _json(unsigned(bound(handoff("negative"), "dest-other"))),
@@ -542,7 +621,9 @@ NEGATIVE: dict[str, tuple[str, Callable[[], bytes], dict[str, JsonValue]]] = {
     ),
     "installation-key-unavailable": (
         "installation_key_unavailable",
-        lambda: _json(mac(bound(_mutated_packet(_set(("source", "installationKeyId"), "src-unknown"))))),
+        lambda: _json(
+            mac(bound(_mutated_packet(_set(("source", "installationKeyId"), "src-unknown"))))
+        ),
         {},
     ),
     "signature-invalid": (
@@ -576,8 +657,8 @@ def build() -> dict[str, bytes]:
     """Every golden file, by path relative to this folder."""
     files: dict[str, bytes] = {"destination.json": _json(DESTINATION)}
     destination = parse_destination(copy.deepcopy(DESTINATION))
-    for name, make in PUBLICATION.items():
-        data = _json(make())
+    for name, make_packet in PUBLICATION.items():
+        data = _json(make_packet())
         result = ingest_bytes(data, destination)
         if result.receipt is None:
             problems = "; ".join(f"{f.code} {f.pointer}: {f.message}" for f in result.findings)
@@ -599,20 +680,23 @@ def build() -> dict[str, bytes]:
 def on_disk() -> dict[str, bytes]:
     return {
         str(p.relative_to(HERE)): p.read_bytes()
-        for p in sorted(HERE.glob("*/*.json")) + [HERE / "destination.json"]
+        for p in [*sorted(HERE.glob("*/*.json")), HERE / "destination.json"]
         if p.is_file()
     }
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--check", action="store_true", help="compare instead of writing")
     args = parser.parse_args(argv)
     wanted = build()
     if args.check:
         present = on_disk()
         stale = sorted(
-            {name for name in wanted if present.get(name) != wanted[name]} | (present.keys() - wanted.keys())
+            {name for name in wanted if present.get(name) != wanted[name]}
+            | (present.keys() - wanted.keys())
         )
         if stale:
             sys.stderr.write(

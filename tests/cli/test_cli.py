@@ -14,6 +14,8 @@ import pytest
 from goldens import generate as g
 from tests.core.helpers import GOLDENS
 from zcf_inspector.cli import main
+from zcf_inspector.core.crypto import ed25519_public_key
+from zcf_inspector.core.formats import b64u_encode
 
 PUB = GOLDENS / "publication"
 NEG = GOLDENS / "negative"
@@ -27,20 +29,34 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_no_subcommand_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys)
-    assert code == 0
-    assert "validate" in out and "check-goldens" in out
+    # With no subcommand the window opens (tests/gui drives it); --help still prints the help.
+    from zcf_inspector.cli import build_parser, window_arguments
+
+    assert window_arguments(build_parser(), []) == ["gui"]
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert "validate" in out
+    assert "check-goldens" in out
 
 
 def test_console_script_runs_as_a_process() -> None:
     exe = Path(sys.executable).with_name("zcf-inspector")
-    proc = subprocess.run([str(exe), "validate", str(PUB / "minimal.json")], capture_output=True, text=True)
+    proc = subprocess.run(
+        [str(exe), "validate", str(PUB / "minimal.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert proc.returncode == 0
     assert proc.stdout.startswith(f"{PUB / 'minimal.json'}: valid")
 
 
 def test_validate_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "validate", "--json", str(PUB / "minimal.json"), str(NEG / "tampered-capsule.json"))
+    code, out, _ = run(
+        capsys, "validate", "--json", str(PUB / "minimal.json"), str(NEG / "tampered-capsule.json")
+    )
     assert code == 1
     results = json.loads(out)
     assert [r["valid"] for r in results] == [True, False]
@@ -52,7 +68,10 @@ def test_validate_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(manifest["sections"]["capsule"]) == {"computed", "listed", "match"}
     assert manifest["root"]["match"] is False
     assert "authentication" in manifest["uncovered"]
-    assert {f["code"] for f in results[1]["findings"]} == {"section_digest_mismatch", "manifest_root_mismatch"}
+    assert {f["code"] for f in results[1]["findings"]} == {
+        "section_digest_mismatch",
+        "manifest_root_mismatch",
+    }
     for finding in results[1]["findings"]:
         assert set(finding) == {"code", "severity", "pointer", "message"}
 
@@ -69,11 +88,15 @@ def test_mac_without_destination_is_info_and_valid(capsys: pytest.CaptureFixture
     code, out, _ = run(capsys, "validate", "--json", str(PUB / "recipient-bound-mac.json"))
     assert code == 0
     [result] = json.loads(out)
-    assert [(f["code"], f["severity"]) for f in result["findings"]] == [("installation_key_unavailable", "info")]
+    assert [(f["code"], f["severity"]) for f in result["findings"]] == [
+        ("installation_key_unavailable", "info")
+    ]
 
 
 def test_mac_with_destination_verifies(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "validate", "--destination", str(DEST), str(PUB / "recipient-bound-mac.json"))
+    code, out, _ = run(
+        capsys, "validate", "--destination", str(DEST), str(PUB / "recipient-bound-mac.json")
+    )
     assert code == 0
     assert "verified" in out
 
@@ -85,7 +108,9 @@ def test_source_signature_refused_without_destination(capsys: pytest.CaptureFixt
 
 
 def test_unreadable_file_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, _, err = run(capsys, "validate", str(tmp_path / "missing.json"), str(PUB / "minimal.json"))
+    code, _, err = run(
+        capsys, "validate", str(tmp_path / "missing.json"), str(PUB / "minimal.json")
+    )
     assert code == 2
     assert "no such file" in err
     code, _, err = run(capsys, "validate", str(tmp_path))
@@ -115,13 +140,33 @@ def test_ingest_prints_the_golden_receipt(capsys: pytest.CaptureFixture[str]) ->
     assert json.loads(out) == json.loads((PUB / "full-handoff.receipt.json").read_text())
 
 
-def test_ingest_writes_atomically_and_never_overwrites(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_ingest_writes_atomically_and_never_overwrites(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     out_path = tmp_path / "r.json"
-    code, _, _ = run(capsys, "ingest", "--destination", str(DEST), "--out", str(out_path), str(PUB / "minimal.json"))
+    code, _, _ = run(
+        capsys,
+        "ingest",
+        "--destination",
+        str(DEST),
+        "--out",
+        str(out_path),
+        str(PUB / "minimal.json"),
+    )
     assert code == 0
-    assert json.loads(out_path.read_text()) == json.loads((PUB / "minimal.receipt.json").read_text())
+    assert json.loads(out_path.read_text()) == json.loads(
+        (PUB / "minimal.receipt.json").read_text()
+    )
     out_path.write_text("keep me")
-    code, _, err = run(capsys, "ingest", "--destination", str(DEST), "--out", str(out_path), str(PUB / "minimal.json"))
+    code, _, err = run(
+        capsys,
+        "ingest",
+        "--destination",
+        str(DEST),
+        "--out",
+        str(out_path),
+        str(PUB / "minimal.json"),
+    )
     assert code == 2
     assert "already exists" in err
     assert out_path.read_text() == "keep me"
@@ -129,14 +174,18 @@ def test_ingest_writes_atomically_and_never_overwrites(capsys: pytest.CaptureFix
 
 
 def test_ingest_refused_prints_findings_json(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "ingest", "--json", "--destination", str(DEST), str(NEG / "mac-invalid.json"))
+    code, out, _ = run(
+        capsys, "ingest", "--json", "--destination", str(DEST), str(NEG / "mac-invalid.json")
+    )
     assert code == 1
     [result] = json.loads(out)
     assert result["valid"] is False
     assert [f["code"] for f in result["findings"]] == ["mac_invalid"]
 
 
-def test_ingest_into_read_only_folder_fails_cleanly(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_ingest_into_read_only_folder_fails_cleanly(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     if os.geteuid() == 0:
         # root ignores permission bits; a path under a regular file cannot be created by anyone.
         target = tmp_path / "file" / "r.json"
@@ -145,13 +194,21 @@ def test_ingest_into_read_only_folder_fails_cleanly(capsys: pytest.CaptureFixtur
         (tmp_path / "ro").mkdir()
         (tmp_path / "ro").chmod(0o500)
         target = tmp_path / "ro" / "r.json"
-    code, _, err = run(capsys, "ingest", "--destination", str(DEST), "--out", str(target), str(PUB / "minimal.json"))
+    code, _, err = run(
+        capsys,
+        "ingest",
+        "--destination",
+        str(DEST),
+        "--out",
+        str(target),
+        str(PUB / "minimal.json"),
+    )
     assert code == 2
     assert "cannot write" in err
     assert not target.exists()
 
 
-def test_canonicalize_any_json(capsys: pytest.CaptureFixture[bytes], tmp_path: Path) -> None:
+def test_canonicalize_any_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     src = tmp_path / "x.json"
     src.write_bytes(b'{"b": [1.0, -0, 1E2, 0.000001, 1e-7], "a": "\\u00e9\\u2028/"}')
     code = main(["canonicalize", str(src)])
@@ -161,7 +218,9 @@ def test_canonicalize_any_json(capsys: pytest.CaptureFixture[bytes], tmp_path: P
     assert out == '{"a":"é\u2028/","b":[1,0,100,0.000001,1e-7]}'
 
 
-def test_canonicalize_refusal_code_on_stderr(capfd: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_canonicalize_refusal_code_on_stderr(
+    capfd: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     src = tmp_path / "dup.json"
     src.write_bytes(b'{"a": 1, "a": 2}')
     code = main(["canonicalize", str(src)])
@@ -171,20 +230,35 @@ def test_canonicalize_refusal_code_on_stderr(capfd: pytest.CaptureFixture[str], 
     assert err.startswith("duplicate_key")
 
 
-def test_keygen_seal_validate_round_trip(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_keygen_seal_validate_round_trip(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     signing, src_key, dst_key = tmp_path / "sign.json", tmp_path / "src.json", tmp_path / "dst.json"
     public = tmp_path / "sign.pub.json"
     assert run(capsys, "keygen", "--out", str(signing), "--public-out", str(public))[0] == 0
-    assert run(capsys, "keygen", "--installation-key-id", "src-golden-01", "--out", str(src_key))[0] == 0
+    assert (
+        run(capsys, "keygen", "--installation-key-id", "src-golden-01", "--out", str(src_key))[0]
+        == 0
+    )
     assert run(capsys, "keygen", "--installation-key-id", "dest-x", "--out", str(dst_key))[0] == 0
     assert "seed" not in json.loads(public.read_text())
     draft = g.bound(g.handoff("cli"), "dest-x")
     (tmp_path / "draft.json").write_text(json.dumps(draft))
     sealed = tmp_path / "sealed.json"
     code, _, err = run(
-        capsys, "seal", str(tmp_path / "draft.json"), "--kind", "recipient-bound-mac",
-        "--signing-key", str(signing), "--source-installation-key", str(src_key),
-        "--destination-installation-key", str(dst_key), "--out", str(sealed),
+        capsys,
+        "seal",
+        str(tmp_path / "draft.json"),
+        "--kind",
+        "recipient-bound-mac",
+        "--signing-key",
+        str(signing),
+        "--source-installation-key",
+        str(src_key),
+        "--destination-installation-key",
+        str(dst_key),
+        "--out",
+        str(sealed),
     )
     assert code == 0, err
     keys = {p: json.loads(p.read_text()) for p in (signing, src_key, dst_key)}
@@ -211,7 +285,11 @@ def test_seal_mac_needs_keys(capsys: pytest.CaptureFixture[str], tmp_path: Path)
 
 def test_receipt_verify(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     key = tmp_path / "k.json"
-    key.write_text(json.dumps({"kind": "ed25519", "publicKey": g.b64u_encode(g.ed25519_public_key(g.RECEIPT_SEED))}))
+    key.write_text(
+        json.dumps(
+            {"kind": "ed25519", "publicKey": b64u_encode(ed25519_public_key(g.RECEIPT_SEED))}
+        )
+    )
     receipt = PUB / "full-handoff.receipt.json"
     code, out, _ = run(capsys, "receipt", "verify", str(receipt), "--key", str(key))
     assert code == 0
@@ -219,14 +297,18 @@ def test_receipt_verify(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> N
     changed = json.loads(receipt.read_text())
     changed["importedAt"] = "2030-01-01T00:00:00Z"
     (tmp_path / "r.json").write_text(json.dumps(changed))
-    code, out, _ = run(capsys, "receipt", "verify", "--json", str(tmp_path / "r.json"), "--key", str(key))
+    code, out, _ = run(
+        capsys, "receipt", "verify", "--json", str(tmp_path / "r.json"), "--key", str(key)
+    )
     assert code == 1
     result = json.loads(out)
     assert result["valid"] is False
     assert result["findings"][0]["pointer"] == "/receiptDigest"
 
 
-def test_check_goldens_default_and_failure(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_check_goldens_default_and_failure(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     code, out, _ = run(capsys, "check-goldens")
     assert code == 0
     assert out.strip().splitlines()[-1].endswith(" 0 failed")

@@ -3,6 +3,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+from typing import Any
 
 import pytest
 
@@ -13,6 +14,7 @@ from zcf_inspector.core.crypto import ed25519_public_key, ed25519_verify_strict
 from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import Severity
 from zcf_inspector.core.formats import b64u_decode
+from zcf_inspector.core.producer import AuthKind, seal_packet
 
 
 def test_signed_message_layout() -> None:
@@ -46,7 +48,9 @@ def test_mac_golden_verifies_and_matches_an_independent_mac() -> None:
     signature = b64u_decode(packet["authentication"]["signature"])
     mac = hmac.new(k, signed_message(packet) + signature, hashlib.sha256).digest()
     assert base64.urlsafe_b64encode(mac).rstrip(b"=").decode() == packet["authentication"]["mac"]
-    assert ed25519_verify_strict(ed25519_public_key(g.SOURCE_SEED), signature, signed_message(packet))
+    assert ed25519_verify_strict(
+        ed25519_public_key(g.SOURCE_SEED), signature, signed_message(packet)
+    )
 
 
 def test_unsigned_is_valid() -> None:
@@ -65,7 +69,9 @@ def test_mac_without_destination_is_not_verified_info() -> None:
 
 @pytest.mark.parametrize("with_destination", [False, True])
 def test_source_signature_is_always_refused(with_destination: bool) -> None:
-    packet = g.seal_packet(g.handoff("s"), g.AuthKind.SOURCE_SIGNATURE, signing_seed=g.SOURCE_SEED)
+    packet: dict[str, Any] = seal_packet(
+        g.handoff("s"), AuthKind.SOURCE_SIGNATURE, signing_seed=g.SOURCE_SEED
+    )
     # The signature is mathematically valid and by a trusted key: still refused.
     assert ed25519_verify_strict(
         ed25519_public_key(g.SOURCE_SEED),
@@ -77,11 +83,11 @@ def test_source_signature_is_always_refused(with_destination: bool) -> None:
     assert [f.code for f in report.findings] == [ErrorCode.SOURCE_SIGNATURE_UNVERIFIABLE]
 
 
-def _mac_packet(**kwargs: object) -> dict:
-    return g.mac(g.bound(g.handoff("order")), **kwargs)  # type: ignore[arg-type]
+def _mac_packet(**kwargs: bytes) -> dict[str, Any]:
+    return g.mac(g.bound(g.handoff("order")), **kwargs)
 
 
-def _flipped(field: str) -> dict:
+def _flipped(field: str) -> dict[str, Any]:
     packet = _mac_packet()
     value = packet["authentication"][field]
     packet["authentication"][field] = ("B" if value[0] == "A" else "A") + value[1:]
@@ -89,12 +95,18 @@ def _flipped(field: str) -> dict:
 
 
 # Each case fails exactly one requirement of §5; the order of checks makes it the verdict.
-ORDER_CASES = {
-    "recipient_intent_conflict": (lambda: {**_mac_packet(), "recipientIntent": {"kind": "unbound-local-import"}}, {}),
-    "recipient_mismatch": (lambda: _mac_packet(), {"installationKeyId": "dest-elsewhere"}),
-    "source_key_unknown": (lambda: _mac_packet(), {"trustedKeys": []}),
-    "installation_key_unavailable (own key)": (lambda: _mac_packet(), {"installationKey": None}),
-    "installation_key_unavailable (source key)": (lambda: _mac_packet(), {"sourceInstallationKeys": {}}),
+ORDER_CASES: dict[str, tuple[Any, dict[str, Any]]] = {
+    "recipient_intent_conflict": (
+        lambda: {**_mac_packet(), "recipientIntent": {"kind": "unbound-local-import"}},
+        {},
+    ),
+    "recipient_mismatch": (_mac_packet, {"installationKeyId": "dest-elsewhere"}),
+    "source_key_unknown": (_mac_packet, {"trustedKeys": []}),
+    "installation_key_unavailable (own key)": (_mac_packet, {"installationKey": None}),
+    "installation_key_unavailable (source key)": (
+        _mac_packet,
+        {"sourceInstallationKeys": {}},
+    ),
     "signature_invalid": (lambda: _flipped("signature"), {}),
     "mac_invalid": (lambda: _flipped("mac"), {}),
 }
@@ -105,7 +117,7 @@ def test_each_requirement_in_order(case: str) -> None:
     make, overrides = ORDER_CASES[case]
     report = check_authentication(make(), destination(**overrides))
     assert report.status is AuthStatus.REFUSED
-    assert [f.code.value for f in report.findings] == [case.split(" ")[0]]
+    assert [f.code.value for f in report.findings] == [case.split(" ", maxsplit=1)[0]]
 
 
 def test_first_failure_wins_when_several_fail() -> None:

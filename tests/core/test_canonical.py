@@ -383,6 +383,6 @@ def test_the_slow_encoder_runs_only_for_lookalikes(monkeypatch: pytest.MonkeyPat
 def test_chunked_encoding_equals_whole(length: int, chunk: int) -> None:
     from zcf_inspector.core.canonical import canonical_chunked
 
-    value = [{"b": i, "a": [i / 8, "x" * (i % 3)], "é": None} for i in range(length)]
+    value: JsonValue = [{"b": i, "a": [i / 8, "x" * (i % 3)], "é": None} for i in range(length)]
     assert canonical_chunked(value, chunk) == canonical(value)
     assert canonical_chunked({"k": value}, chunk) == canonical({"k": value})

@@ -11,6 +11,7 @@ from goldens import generate
 from tests.core.helpers import GOLDENS
 from zcf_inspector.core.conformance import check_goldens, x_zephr_keys
 from zcf_inspector.core.errors import ErrorCode
+from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.reading import read_json
 
 
@@ -43,7 +44,8 @@ def test_stale_golden_is_reported_with_the_regenerate_command(
     monkeypatch.setattr(generate, "HERE", copy)
     assert generate.main(["--check"]) == 1
     err = capsys.readouterr().err
-    assert "publication/minimal.json" in err and "negative/stray.json" in err
+    assert "publication/minimal.json" in err
+    assert "negative/stray.json" in err
     assert generate.REGENERATE in err
 
 
@@ -62,12 +64,15 @@ def test_missing_receipt_and_destination_are_failures(tmp_path: Path) -> None:
     shutil.copytree(GOLDENS, copy, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     (copy / "publication" / "archive.receipt.json").unlink()
     failed = [r for r in check_goldens(copy) if not r.passed]
-    assert [(r.name, r.problems) for r in failed] == [("archive.json", ("archive.receipt.json is missing",))]
+    assert [(r.name, r.problems) for r in failed] == [
+        ("archive.json", ("archive.receipt.json is missing",))
+    ]
     (copy / "destination.json").unlink()
     [setup] = check_goldens(copy)
-    assert setup.group == "setup" and not setup.passed
+    assert setup.group == "setup"
+    assert not setup.passed
 
 
 def test_x_zephr_keys_found_at_any_depth() -> None:
-    value = {"a": [{"b": {"x-zephr-deep": 1}}], "x-zephr-top": 2, "x-other": 3}
+    value: JsonValue = {"a": [{"b": {"x-zephr-deep": 1}}], "x-zephr-top": 2, "x-other": 3}
     assert sorted(x_zephr_keys(value)) == ["x-zephr-deep", "x-zephr-top"]

@@ -1,26 +1,31 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from goldens import generate as g
 from tests.core.helpers import destination, golden_bytes, lp, plain_canonical, sha, to_bytes
+from zcf_inspector.core.crypto import ed25519_public_key
 from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.ingest import admit_beliefs, ingest_bytes
 from zcf_inspector.core.receipt import ReceiptStatus, verify_receipt
-from zcf_inspector.core.crypto import ed25519_public_key
 
 
 def test_receipt_fields_computed_independently() -> None:
     data = golden_bytes("full-handoff")
     result = ingest_bytes(data, destination())
-    receipt = result.receipt
-    assert receipt is not None
-    packet = result.inspection.value
-    assert packet is not None
+    assert result.receipt is not None
+    assert result.inspection.value is not None
+    receipt: dict[str, Any] = result.receipt
+    packet: dict[str, Any] = result.inspection.value
     assert receipt["destinationInstallationKeyId"] == "unbound"
     assert receipt["correlationId"] == sha(
-        lp("zephr-continuity-correlation-v1") + lp("unbound") + lp(packet["packet"]["id"])
-        + lp(packet["packet"]["nonce"]) + lp(packet["manifest"]["rootHash"])
+        lp("zephr-continuity-correlation-v1")
+        + lp("unbound")
+        + lp(packet["packet"]["id"])
+        + lp(packet["packet"]["nonce"])
+        + lp(packet["manifest"]["rootHash"])
     )
     beliefs = [dict(b, reviewState="unreviewed") for b in packet["content"]["beliefs"]]
     assert receipt["targetDigest"] == sha(
@@ -31,7 +36,9 @@ def test_receipt_fields_computed_independently() -> None:
     assert receipt["importedAt"] == g.NOW
     assert receipt["review"] == {"decisions": []}
     assert receipt["dispositions"]["tools"] == {
-        "zephr_remember": "native", "zephr_recall": "native", "zephr_why": "native"
+        "zephr_remember": "native",
+        "zephr_recall": "native",
+        "zephr_why": "native",
     }
     assert set(receipt["dispositions"]["sections"].values()) == {"native"}
     report = verify_receipt(receipt, ed25519_public_key(g.RECEIPT_SEED))
@@ -39,44 +46,52 @@ def test_receipt_fields_computed_independently() -> None:
 
 
 def test_correlation_id_is_stable_across_repeated_imports() -> None:
-    first = ingest_bytes(golden_bytes("recipient-bound-mac"), destination()).receipt
-    again = ingest_bytes(golden_bytes("recipient-bound-mac"), destination(now="2027-01-01T00:00:00Z")).receipt
-    assert first is not None and again is not None
+    first: dict[str, Any] | None = ingest_bytes(
+        golden_bytes("recipient-bound-mac"), destination()
+    ).receipt
+    again: dict[str, Any] | None = ingest_bytes(
+        golden_bytes("recipient-bound-mac"), destination(now="2027-01-01T00:00:00Z")
+    ).receipt
+    assert first is not None
+    assert again is not None
     assert first["correlationId"] == again["correlationId"]
     assert first["receiptDigest"] != again["receiptDigest"]  # importedAt differs
     assert first["destinationInstallationKeyId"] == g.DEST_ID
 
 
 def test_demotion_counts_every_non_unreviewed_state() -> None:
-    receipt = ingest_bytes(golden_bytes("demotion"), destination()).receipt
+    receipt: dict[str, Any] | None = ingest_bytes(golden_bytes("demotion"), destination()).receipt
     assert receipt is not None
     assert receipt["demotionCount"] == 3
     assert receipt["truncatedBeliefCount"] == 0
 
 
 def test_truncation_cuts_at_the_last_whole_code_point() -> None:
-    beliefs = [
+    beliefs: list[Any] = [
         {"portableRef": "a", "sourceId": "s", "content": "x" * 9 + "é"},  # 11 bytes
         {"portableRef": "b", "sourceId": "s", "content": "😀😀"},  # 8 bytes
         {"portableRef": "c", "sourceId": "s", "content": "fits"},
         {"portableRef": "d", "sourceId": "s", "content": "dropped"},
     ]
     admitted = admit_beliefs(beliefs, max_beliefs=3, max_bytes=10)
-    assert [b["content"] for b in admitted.beliefs] == ["x" * 9, "😀😀", "fits"]  # type: ignore[index]
+    contents: list[Any] = admitted.beliefs
+    assert [b["content"] for b in contents] == ["x" * 9, "😀😀", "fits"]
     assert admitted.truncations == 2  # one cut, one dropped
     admitted = admit_beliefs(beliefs[1:2], max_beliefs=3, max_bytes=5)
-    assert admitted.beliefs[0]["content"] == "😀"  # type: ignore[index]
+    assert admitted.beliefs == [
+        {"portableRef": "b", "sourceId": "s", "content": "😀", "reviewState": "unreviewed"}
+    ]
 
 
 def test_truncation_golden_counts() -> None:
-    receipt = ingest_bytes(golden_bytes("truncation"), destination()).receipt
+    receipt: dict[str, Any] | None = ingest_bytes(golden_bytes("truncation"), destination()).receipt
     assert receipt is not None
     # 10 beliefs, maxBeliefs 8: 2 dropped; of the 8 admitted, 2 are longer than 160 bytes.
     assert receipt["truncatedBeliefCount"] == 4
 
 
 def test_tools_and_degradation() -> None:
-    receipt = ingest_bytes(golden_bytes("tools"), destination()).receipt
+    receipt: dict[str, Any] | None = ingest_bytes(golden_bytes("tools"), destination()).receipt
     assert receipt is not None
     assert receipt["dispositions"]["tools"] == {
         "zephr_remember": "native",
@@ -89,7 +104,9 @@ def test_tools_and_degradation() -> None:
 
 
 def test_omitted_sections_keep_their_status() -> None:
-    receipt = ingest_bytes(golden_bytes("omissions-redactions"), destination()).receipt
+    receipt: dict[str, Any] | None = ingest_bytes(
+        golden_bytes("omissions-redactions"), destination()
+    ).receipt
     assert receipt is not None
     sections = receipt["dispositions"]["sections"]
     assert sections["evidenceSources"] == "not_captured"
@@ -110,9 +127,12 @@ def test_strict_destination_refuses_high_risk_tools() -> None:
 
 @pytest.mark.parametrize(
     ("overrides", "code"),
-    [({"refuseUnsigned": True}, ErrorCode.UNSIGNED_REFUSED), ({"now": "2027-06-01T00:00:00Z"}, ErrorCode.PACKET_EXPIRED)],
+    [
+        ({"refuseUnsigned": True}, ErrorCode.UNSIGNED_REFUSED),
+        ({"now": "2027-06-01T00:00:00Z"}, ErrorCode.PACKET_EXPIRED),
+    ],
 )
-def test_policy_refusals(overrides: dict, code: ErrorCode) -> None:
+def test_policy_refusals(overrides: dict[str, Any], code: ErrorCode) -> None:
     result = ingest_bytes(golden_bytes("full-handoff"), destination(**overrides))
     assert result.receipt is None
     assert code in [f.code for f in result.findings]

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.core.helpers import destination, golden_bytes, to_bytes
 from goldens import generate as g
+from tests.core.helpers import destination, golden_bytes, to_bytes
 from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import Severity
 from zcf_inspector.core.inspection import Stage, StageStatus, inspect_bytes
@@ -17,8 +17,11 @@ def statuses(data: bytes, with_destination: bool = False) -> dict[str, str]:
 
 def test_clean_packet_without_destination() -> None:
     assert statuses(golden_bytes("minimal")) == {
-        "bytes": "passed", "structure": "passed", "manifest": "passed",
-        "authentication": "passed", "policy": "not_checkable",
+        "bytes": "passed",
+        "structure": "passed",
+        "manifest": "passed",
+        "authentication": "passed",
+        "policy": "not_checkable",
     }
 
 
@@ -29,22 +32,32 @@ def test_clean_packet_with_destination_runs_policy() -> None:
 
 def test_byte_refusal_stops_everything() -> None:
     report = inspect_bytes(b"\xef\xbb\xbf{}")
-    assert report.value is None and report.manifest is None
-    assert report.read_error is not None and report.read_error.offset == 0
+    assert report.value is None
+    assert report.manifest is None
+    assert report.read_error is not None
+    assert report.read_error.offset == 0
     assert [s.status for s in report.stages[1:]] == [StageStatus.NOT_RUN] * 4
 
 
 def test_structure_failure_keeps_manifest_as_information() -> None:
     packet = g.unsigned(g.handoff("x"))
-    packet["content"]["beliefs"] = [{"portableRef": "b", "sourceId": "s", "content": "c", "extra": 1}]
+    packet["content"]["beliefs"] = [
+        {"portableRef": "b", "sourceId": "s", "content": "c", "extra": 1}
+    ]
     report = inspect_bytes(to_bytes(packet))
     assert report.stage(Stage.STRUCTURE).status is StageStatus.FAILED
     manifest_stage = report.stage(Stage.MANIFEST)
     assert manifest_stage.status is StageStatus.NOT_RUN
-    assert {f.code for f in manifest_stage.findings} == {ErrorCode.SECTION_DIGEST_MISMATCH, ErrorCode.MANIFEST_ROOT_MISMATCH}
+    assert {f.code for f in manifest_stage.findings} == {
+        ErrorCode.SECTION_DIGEST_MISMATCH,
+        ErrorCode.MANIFEST_ROOT_MISMATCH,
+    }
     assert all(f.severity is Severity.INFO for f in manifest_stage.findings)
-    assert report.manifest is not None and not report.manifest.root_match
-    assert [f.code for f in report.findings if f.severity is Severity.ERROR] == [ErrorCode.UNKNOWN_FIELD]
+    assert report.manifest is not None
+    assert not report.manifest.root_match
+    assert [f.code for f in report.findings if f.severity is Severity.ERROR] == [
+        ErrorCode.UNKNOWN_FIELD
+    ]
     assert report.stage(Stage.AUTHENTICATION).status is StageStatus.NOT_RUN
 
 
@@ -52,7 +65,9 @@ def test_progress_is_reported_in_order_and_cancel_stops() -> None:
     seen: list[tuple[str, float]] = []
     inspect_bytes(golden_bytes("minimal"), monitor=Monitor(lambda what, f: seen.append((what, f))))
     fractions = [f for _, f in seen]
-    assert fractions == sorted(fractions) and fractions[0] == 0.0 and fractions[-1] == 1.0
+    assert fractions == sorted(fractions)
+    assert fractions[0] == 0.0
+    assert fractions[-1] == 1.0
     monitor = Monitor()
     monitor.cancel()
     with pytest.raises(Cancelled):

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+from typing import Any
 
 import pytest
 
@@ -9,10 +10,15 @@ from tests.core.helpers import golden, lp, plain_canonical, sha
 from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.manifest import check_manifest, seal_manifest
 
-ENVELOPE = {"packetIdentity": "packet", "sourceDescriptor": "source", "recipientIntent": "recipientIntent", "retention": "retention"}
+ENVELOPE = {
+    "packetIdentity": "packet",
+    "sourceDescriptor": "source",
+    "recipientIntent": "recipientIntent",
+    "retention": "retention",
+}
 
 
-def independent_root(packet: dict) -> str:
+def independent_root(packet: dict[str, Any]) -> str:
     sections = {name: packet[field] for name, field in ENVELOPE.items()}
     if "scopeProof" in packet:
         sections["scopeProof"] = packet["scopeProof"]
@@ -23,7 +29,9 @@ def independent_root(packet: dict) -> str:
     return "sha256:" + h.hexdigest()
 
 
-@pytest.mark.parametrize("name", ["minimal", "full-handoff", "scope-proof", "unicode", "omissions-redactions"])
+@pytest.mark.parametrize(
+    "name", ["minimal", "full-handoff", "scope-proof", "unicode", "omissions-redactions"]
+)
 def test_root_matches_an_independent_computation(name: str) -> None:
     packet = golden(name)
     report = check_manifest(packet)
@@ -34,7 +42,9 @@ def test_root_matches_an_independent_computation(name: str) -> None:
 
 def test_minimal_golden_root_is_pinned() -> None:
     # Pinned so that any change to canonicalization or the root layout is noticed.
-    assert check_manifest(golden("minimal")).root_computed == golden("minimal")["manifest"]["rootHash"]
+    assert (
+        check_manifest(golden("minimal")).root_computed == golden("minimal")["manifest"]["rootHash"]
+    )
     assert golden("minimal")["manifest"]["rootHash"] == MINIMAL_ROOT
 
 
@@ -79,15 +89,28 @@ def test_missing_and_unexpected_sections_reported_together() -> None:
 def test_uncovered_fields_are_listed() -> None:
     report = check_manifest(golden("minimal"))
     assert report.uncovered == (
-        "format", "formatVersion", "artifactKind", "canonicalizationProfile",
-        "redactionManifest", "omissionManifest", "manifest", "authentication", "extensions",
+        "format",
+        "formatVersion",
+        "artifactKind",
+        "canonicalizationProfile",
+        "redactionManifest",
+        "omissionManifest",
+        "manifest",
+        "authentication",
+        "extensions",
     )
 
 
 def test_archive_covers_archive_refs_only() -> None:
     packet = golden("archive")
     names = [s.name for s in check_manifest(packet).sections]
-    assert names == ["archiveRefs", "packetIdentity", "recipientIntent", "retention", "sourceDescriptor"]
+    assert names == [
+        "archiveRefs",
+        "packetIdentity",
+        "recipientIntent",
+        "retention",
+        "sourceDescriptor",
+    ]
 
 
 def test_scope_proof_is_covered_when_present() -> None:
@@ -106,10 +129,16 @@ def test_seal_then_check_is_clean_and_json_shape() -> None:
     assert report.findings == ()
     shape = report.to_json()
     assert set(shape) == {"sections", "root", "uncovered"}
-    assert shape["root"] == {"computed": report.root_computed, "listed": report.root_computed, "match": True}
+    assert shape["root"] == {
+        "computed": report.root_computed,
+        "listed": report.root_computed,
+        "match": True,
+    }
 
 
-@pytest.mark.parametrize("manifest", [None, [], {"sections": []}, {"sections": {"capsule": 7}, "rootHash": 3}])
+@pytest.mark.parametrize(
+    "manifest", [None, [], {"sections": []}, {"sections": {"capsule": 7}, "rootHash": 3}]
+)
 def test_hostile_manifest_shapes_do_not_raise(manifest: object) -> None:
     packet = golden("minimal")
     packet["manifest"] = manifest

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 
@@ -14,7 +15,7 @@ from zcf_inspector.core.receipt import ReceiptStatus, finish_receipt, verify_rec
 KEY = ed25519_public_key(g.RECEIPT_SEED)
 
 
-def receipt() -> dict:
+def receipt() -> dict[str, Any]:
     value = read_json((GOLDENS / "publication" / "full-handoff.receipt.json").read_bytes())
     assert isinstance(value, dict)
     return value
@@ -37,7 +38,9 @@ def test_changed_receipt_fails_its_digest() -> None:
     changed["demotionCount"] = 0 if changed["demotionCount"] else 1
     report = verify_receipt(changed, KEY)
     assert report.status is ReceiptStatus.INVALID
-    assert [(f.code, f.pointer) for f in report.findings] == [(ErrorCode.INVALID_VALUE, "/receiptDigest")]
+    assert [(f.code, f.pointer) for f in report.findings] == [
+        (ErrorCode.INVALID_VALUE, "/receiptDigest")
+    ]
 
 
 def test_other_key_is_refused() -> None:
@@ -47,7 +50,7 @@ def test_other_key_is_refused() -> None:
 
 def test_forged_signature_with_right_fingerprint_is_invalid() -> None:
     forged = receipt()
-    resigned = finish_receipt(copy.deepcopy(forged), g.SOURCE_SEED)
+    resigned: dict[str, Any] = finish_receipt(copy.deepcopy(forged), g.SOURCE_SEED)
     forged["signature"]["value"] = resigned["signature"]["value"]
     report = verify_receipt(forged, KEY)
     assert [f.code for f in report.findings] == [ErrorCode.SIGNATURE_INVALID]
@@ -70,7 +73,12 @@ def test_key_given_but_unsigned() -> None:
         (lambda r: r["review"].update(completedAt=None), ErrorCode.INVALID_VALUE, "/review"),
         (
             lambda r: r["review"]["decisions"].append(
-                {"portableRef": "b", "state": "superseded", "reviewer": "x", "at": "2026-01-01T00:00:00Z"}
+                {
+                    "portableRef": "b",
+                    "state": "superseded",
+                    "reviewer": "x",
+                    "at": "2026-01-01T00:00:00Z",
+                }
             ),
             ErrorCode.INVALID_VALUE,
             "/review/decisions/0",

@@ -85,7 +85,10 @@ def main() -> int:
         [sys.executable, "-c", PEAK_SCRIPT, str(path)], capture_output=True, text=True, check=True
     )
     base, peak = (int(x) for x in out.stdout.split())
-    print(f"peak RSS of a validate process: {peak / 1e6:.0f} MB (interpreter alone {base / 1e6:.0f} MB)")
+    print(
+        f"peak RSS of a validate process: {peak / 1e6:.0f} MB "
+        f"(interpreter alone {base / 1e6:.0f} MB)"
+    )
     print(f"RATIO peak memory / packet size = {peak / size:.2f}  (target < 10)")
     return 0
 

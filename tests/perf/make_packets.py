@@ -15,7 +15,7 @@ def big_packet_bytes(beliefs: int = 200_000, content_chars: int = 190) -> bytes:
     packet = g.handoff("bench")
     filler = "Evidence-backed note about the parser, the manifest and the receipt path; "
     body = (filler * (content_chars // len(filler) + 1))[:content_chars]
-    packet["content"]["beliefs"] = [  # type: ignore[index]
+    packet["content"]["beliefs"] = [
         {"portableRef": f"b-{i:06d}", "sourceId": f"mem-{i:06d}", "content": f"{i:06d} {body}"}
         for i in range(beliefs)
     ]

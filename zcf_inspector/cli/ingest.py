@@ -24,7 +24,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument("packet", metavar="PACKET")
     parser.add_argument("--destination", metavar="FILE", required=True)
-    parser.add_argument("--out", metavar="RECEIPT", help="write the receipt here (never overwrites)")
+    parser.add_argument(
+        "--out", metavar="RECEIPT", help="write the receipt here (never overwrites)"
+    )
     parser.add_argument("--force", action="store_true", help="allow --out to replace a file")
     parser.add_argument("--json", action="store_true", help="findings as JSON when refused")
     parser.set_defaults(func=run)

@@ -35,12 +35,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     seal = sub.add_parser(
         "seal",
-        help="fill a packet's manifest and authenticate it (unsigned, source-signature, recipient-bound-mac)",
+        help="fill a packet's manifest and authenticate it "
+        "(unsigned, source-signature, recipient-bound-mac)",
         description="Recompute the manifest of PACKET and set its authentication of --kind. "
         "The sealed packet goes to --out (never overwritten) or stdout.",
     )
     seal.add_argument("packet", metavar="PACKET")
-    seal.add_argument("--kind", choices=[k.value for k in AuthKind], default=AuthKind.UNSIGNED.value)
+    seal.add_argument(
+        "--kind", choices=[k.value for k in AuthKind], default=AuthKind.UNSIGNED.value
+    )
     seal.add_argument("--signing-key", metavar="FILE", help="Ed25519 key file with a seed")
     seal.add_argument("--source-installation-key", metavar="FILE")
     seal.add_argument("--destination-installation-key", metavar="FILE")
@@ -86,8 +89,14 @@ def run_seal(args: argparse.Namespace) -> int:
     kind = AuthKind(args.kind)
     try:
         data = read_bounded(args.packet)
-        signing = None if args.signing_key is None else load_ed25519_key(args.signing_key, need_seed=True)
-        source = None if args.source_installation_key is None else load_installation_key(args.source_installation_key)
+        signing = (
+            None if args.signing_key is None else load_ed25519_key(args.signing_key, need_seed=True)
+        )
+        source = (
+            None
+            if args.source_installation_key is None
+            else load_installation_key(args.source_installation_key)
+        )
         dest = (
             None
             if args.destination_installation_key is None

@@ -14,7 +14,9 @@ from zcf_inspector.core.receipt import ReceiptReport, ReceiptStatus, verify_rece
 
 _VERDICTS = {
     ReceiptStatus.VALID_SIGNED: "valid — digest recomputed, signature verified",
-    ReceiptStatus.VALID_SIGNATURE_NOT_CHECKED: "valid digest — signed, signature NOT checked (no --key)",
+    ReceiptStatus.VALID_SIGNATURE_NOT_CHECKED: (
+        "valid digest — signed, signature NOT checked (no --key)"
+    ),
     ReceiptStatus.VALID_UNSIGNED: "valid — digest recomputed, unsigned",
     ReceiptStatus.INVALID: "INVALID",
 }
@@ -54,7 +56,10 @@ def run_verify(args: argparse.Namespace) -> int:
                 "path": args.receipt,
                 "valid": report.valid,
                 "status": str(report.status),
-                "receiptDigest": {"computed": report.computed_digest, "listed": report.listed_digest},
+                "receiptDigest": {
+                    "computed": report.computed_digest,
+                    "listed": report.listed_digest,
+                },
                 "findings": [f.to_json() for f in report.findings],
             }
         )

@@ -16,14 +16,17 @@ from zcf_inspector.core.jsontypes import JsonValue
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "validate",
-        help="check packets: bytes, structure, manifest, authentication (and policy with a destination)",
+        help="check packets: bytes, structure, manifest, authentication "
+        "(and policy with a destination)",
         description="Check ZCF v1 packets. Without --destination: profile §1-§4 and the key-free "
         "part of §5. With one: everything, MAC verification and policy included. Exit 0 when "
         "every packet is valid, 1 when any is refused, 2 for a usage error or an unreadable file.",
     )
     parser.add_argument("packets", nargs="+", metavar="PACKET")
     parser.add_argument("--destination", metavar="FILE", help="destination file (profile §6)")
-    parser.add_argument("--json", action="store_true", help="print a JSON array, one object per packet")
+    parser.add_argument(
+        "--json", action="store_true", help="print a JSON array, one object per packet"
+    )
     parser.set_defaults(func=run)
 
 

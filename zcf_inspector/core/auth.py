@@ -84,7 +84,9 @@ def check_authentication(
     kind = auth.get("kind")
     pointer = join("authentication", "kind")
     if kind == "unsigned":
-        return AuthReport("unsigned", AuthStatus.UNSIGNED, "unsigned: valid, no cryptographic identity")
+        return AuthReport(
+            "unsigned", AuthStatus.UNSIGNED, "unsigned: valid, no cryptographic identity"
+        )
     if kind == "source-signature":
         finding = error(
             ErrorCode.SOURCE_SIGNATURE_UNVERIFIABLE,
@@ -147,8 +149,10 @@ def _check_mac(
     source_key_id = _text(source.get("installationKeyId"))
     source_key = destination.source_installation_keys.get(source_key_id)
     if destination.installation_key is None or source_key is None:
-        missing = "this destination's own" if destination.installation_key is None else (
-            f"the source's ({source_key_id!r})"
+        missing = (
+            "this destination's own"
+            if destination.installation_key is None
+            else (f"the source's ({source_key_id!r})")
         )
         return refuse(
             ErrorCode.INSTALLATION_KEY_UNAVAILABLE,

@@ -69,7 +69,9 @@ def check_publication(path: Path, destination: Destination) -> CaseResult:
     result = ingest_bytes(data, destination)
     for finding in result.findings:
         if finding.severity == "error":
-            problems.append(f"refused: {finding.code} at {finding.pointer or '/'}: {finding.message}")
+            problems.append(
+                f"refused: {finding.code} at {finding.pointer or '/'}: {finding.message}"
+            )
     if result.inspection.value is not None:
         problems.extend(f"contains the key {k!r}" for k in x_zephr_keys(result.inspection.value))
     receipt_path = path.with_name(path.name.removesuffix(".json") + ".receipt.json")
@@ -119,7 +121,10 @@ def check_goldens(directory: Path) -> tuple[CaseResult, ...]:
 
 
 def _guarded(
-    check: Callable[[Path, Destination], CaseResult], path: Path, destination: Destination, group: str
+    check: Callable[[Path, Destination], CaseResult],
+    path: Path,
+    destination: Destination,
+    group: str,
 ) -> CaseResult:
     # A missing or malformed side file fails its own case, not the whole run.
     try:

@@ -58,9 +58,9 @@ class DestinationFile(BaseModel):
 
     installationKeyId: str  # noqa: N815 - the file's own spelling
     installationKey: Key32 | None = None  # noqa: N815
-    sourceInstallationKeys: dict[str, Key32] = {}  # noqa: N815, RUF012 - pydantic copies defaults
-    trustedKeys: list[Key32] = []  # noqa: N815, RUF012
-    capabilities: list[str] = []  # noqa: RUF012
+    sourceInstallationKeys: dict[str, Key32] = {}  # noqa: N815 - pydantic copies defaults
+    trustedKeys: list[Key32] = []  # noqa: N815
+    capabilities: list[str] = []
     strict: bool = False
     refuseUnsigned: bool = False  # noqa: N815
     maxBeliefs: NonNegative = DEFAULT_MAX_BELIEFS  # noqa: N815

@@ -1,4 +1,4 @@
-"""The closed set of ZCF v1 refusal codes (profile §1–§6), as stable strings."""
+"""The closed set of ZCF v1 refusal codes (profile §1-§6), as stable strings."""
 
 from __future__ import annotations
 

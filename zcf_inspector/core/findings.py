@@ -9,7 +9,6 @@ from enum import StrEnum
 from zcf_inspector.core.jsontypes import JsonValue
 
 
-
 class Severity(StrEnum):
     ERROR = "error"
     WARNING = "warning"

@@ -15,7 +15,7 @@ ID_MAX_CHARS = 256
 
 
 def is_id(value: object) -> bool:
-    """An id: a string of 1–256 code points, none below U+0020."""
+    """An id: a string of 1-256 code points, none below U+0020."""
     return (
         isinstance(value, str)
         and 1 <= len(value) <= ID_MAX_CHARS

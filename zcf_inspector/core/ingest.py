@@ -117,8 +117,11 @@ def ingest_inspection(inspection: PacketInspection, destination: Destination) ->
     intent = packet["recipientIntent"]
     manifest = packet["manifest"]
     auth = packet["authentication"]
-    assert isinstance(identity, dict) and isinstance(source, dict) and isinstance(intent, dict)
-    assert isinstance(manifest, dict) and isinstance(auth, dict)
+    assert isinstance(identity, dict)
+    assert isinstance(source, dict)
+    assert isinstance(intent, dict)
+    assert isinstance(manifest, dict)
+    assert isinstance(auth, dict)
     packet_id = _str(identity["id"])
     nonce = _str(identity["nonce"])
     root = _str(manifest["rootHash"])

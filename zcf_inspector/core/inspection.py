@@ -82,8 +82,9 @@ def inspect_bytes(
     try:
         value = read_packet(data, max_bytes=max_bytes)
     except ReadError as exc:
-        stages = (StageResult(Stage.BYTES, StageStatus.FAILED, (exc.to_finding(),)),) + tuple(
-            StageResult(s, StageStatus.NOT_RUN) for s in list(Stage)[1:]
+        stages = (
+            StageResult(Stage.BYTES, StageStatus.FAILED, (exc.to_finding(),)),
+            *(StageResult(s, StageStatus.NOT_RUN) for s in list(Stage)[1:]),
         )
         return PacketInspection(None, exc, stages, None, None)
     return inspect_value(value, destination, monitor=monitor)

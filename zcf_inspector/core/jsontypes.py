@@ -6,7 +6,5 @@ from typing import TypeAlias
 
 # The strict reader returns integral numbers as ``int`` and only non-integral ones as
 # ``float`` (profile §2), so an ``int`` is always the canonical spelling of its value.
-JsonValue: TypeAlias = (
-    "dict[str, JsonValue] | list[JsonValue] | str | int | float | bool | None"
-)
+JsonValue: TypeAlias = "dict[str, JsonValue] | list[JsonValue] | str | int | float | bool | None"
 JsonObject: TypeAlias = "dict[str, JsonValue]"

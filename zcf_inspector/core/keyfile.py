@@ -43,7 +43,11 @@ class InstallationKey:
     key: bytes
 
     def to_json(self) -> dict[str, JsonValue]:
-        return {"kind": "installation-key", "installationKeyId": self.key_id, "key": b64u_encode(self.key)}
+        return {
+            "kind": "installation-key",
+            "installationKeyId": self.key_id,
+            "key": b64u_encode(self.key),
+        }
 
 
 def new_ed25519_key(seed: bytes | None = None) -> Ed25519Key:

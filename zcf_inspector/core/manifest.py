@@ -95,7 +95,9 @@ def covered_sections(packet: dict[str, JsonValue]) -> list[CoveredSection]:
             if ARCHIVE_SECTION in content:
                 found.append(
                     CoveredSection(
-                        ARCHIVE_SECTION, join("content", ARCHIVE_SECTION), canonical(content[ARCHIVE_SECTION])
+                        ARCHIVE_SECTION,
+                        join("content", ARCHIVE_SECTION),
+                        canonical(content[ARCHIVE_SECTION]),
                     )
                 )
         else:
@@ -182,7 +184,9 @@ def check_manifest(packet: dict[str, JsonValue]) -> ManifestReport:
             )
         )
     digests.sort(key=lambda d: d.name)
-    return ManifestReport(tuple(digests), root, root_listed, uncovered_fields(packet), tuple(findings))
+    return ManifestReport(
+        tuple(digests), root, root_listed, uncovered_fields(packet), tuple(findings)
+    )
 
 
 def seal_manifest(packet: dict[str, JsonValue]) -> dict[str, JsonValue]:

@@ -13,7 +13,7 @@ from zcf_inspector.core.structure import HIGH_RISK_TOOLS
 
 
 def check_policy(packet: dict[str, JsonValue], destination: Destination) -> tuple[Finding, ...]:
-    """Every policy refusal for a packet that passed §1–§5 (its fields are well-formed)."""
+    """Every policy refusal for a packet that passed §1-§5 (its fields are well-formed)."""
     findings: list[Finding] = []
     now = destination.now()
     retention = packet.get("retention")
@@ -23,7 +23,8 @@ def check_policy(packet: dict[str, JsonValue], destination: Destination) -> tupl
             error(
                 ErrorCode.PACKET_EXPIRED,
                 join("retention", "expiresAt"),
-                f"the packet expired at {expires}; the destination's clock says {format_timestamp(now)}",
+                f"the packet expired at {expires}; "
+                f"the destination's clock says {format_timestamp(now)}",
             )
         )
     auth = packet.get("authentication")
@@ -38,8 +39,10 @@ def check_policy(packet: dict[str, JsonValue], destination: Destination) -> tupl
         )
     intent = packet.get("recipientIntent")
     # A recipient-bound-mac packet had its binding checked in §5, where it is the verdict.
-    if isinstance(intent, dict) and intent.get("kind") == "recipient-bound" and kind != (
-        "recipient-bound-mac"
+    if (
+        isinstance(intent, dict)
+        and intent.get("kind") == "recipient-bound"
+        and kind != ("recipient-bound-mac")
     ):
         bound = intent.get("destinationInstallationKeyId")
         if bound != destination.installation_key_id:

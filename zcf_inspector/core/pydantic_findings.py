@@ -13,11 +13,17 @@ from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.pointer import join
 
 
-def findings_from_validation_error(exc: ValidationError, *, base: tuple[str | int, ...] = ()) -> list[Finding]:
+def findings_from_validation_error(
+    exc: ValidationError, *, base: tuple[str | int, ...] = ()
+) -> list[Finding]:
     findings: list[Finding] = []
     for item in exc.errors(include_url=False, include_context=False):
         # Union members and validator wrappers add their names to `loc`; keep only keys and indices.
-        loc = tuple(p for p in item["loc"] if not (isinstance(p, str) and ("[" in p or p.startswith("function-"))))
+        loc = tuple(
+            p
+            for p in item["loc"]
+            if not (isinstance(p, str) and ("[" in p or p.startswith("function-")))
+        )
         pointer = join(*base, *loc)
         name = str(loc[-1]) if loc else "(value)"
         kind = item["type"]

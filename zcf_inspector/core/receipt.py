@@ -53,9 +53,7 @@ def signature_message(digest: str) -> bytes:
     return lp_concat(RECEIPT_SIGNATURE_DOMAIN, digest)
 
 
-def finish_receipt(
-    draft: dict[str, JsonValue], signing_key: bytes | None
-) -> dict[str, JsonValue]:
+def finish_receipt(draft: dict[str, JsonValue], signing_key: bytes | None) -> dict[str, JsonValue]:
     """Add ``receiptDigest`` and, with a signing key, the Ed25519 ``signature``."""
     receipt = draft_of(draft)
     digest = receipt_digest(receipt)

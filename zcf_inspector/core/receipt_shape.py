@@ -26,14 +26,15 @@ def _check(predicate: object, what: str) -> AfterValidator:
 Id = Annotated[str, _check(is_id, "an id (1-256 characters, none below U+0020)")]
 Digest = Annotated[str, _check(is_digest, "a digest 'sha256:' + 64 lowercase hex digits")]
 Timestamp = Annotated[str, _check(is_timestamp, "a timestamp YYYY-MM-DDTHH:MM:SS[.fraction]Z")]
-Signature64 = Annotated[str, _check(lambda v: is_b64u(v, min_len=64, max_len=64), "b64u of 64 bytes")]
+Signature64 = Annotated[
+    str, _check(lambda v: is_b64u(v, min_len=64, max_len=64), "b64u of 64 bytes")
+]
 Nonce = Annotated[str, _check(lambda v: is_b64u(v, min_len=16, max_len=64), "b64u of 16-64 bytes")]
 Count = Annotated[int, Field(ge=0)]
 Disposition = Literal[
     "native", "narrated", "dropped", "refused", "omitted", "unsupported", "not_captured", "redacted"
 ]
 ReviewState = Literal["unreviewed", "confirmed", "rejected", "superseded"]
-
 
 
 class _Closed(BaseModel):
