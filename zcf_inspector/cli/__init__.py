@@ -20,6 +20,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="zcf-inspector",
         description="Inspect Continuity Format (ZCF v1) packets, receipts and ASIF continuation plans.",
+        epilog="Without a COMMAND, or given FILEs instead (zcf-inspector FILE...), it opens the "
+        "inspector window.",
     )
     parser.add_argument("--version", action="version", version=f"zcf-inspector {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -27,9 +29,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def subcommand_names(parser: argparse.ArgumentParser) -> set[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return set(action.choices)
+    return set()
+
+
+def window_arguments(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[str] | None:
+    """``argv`` as `gui` arguments when it asks for the window, else None.
+
+    No arguments opens the window; so does a first argument that is neither an option nor
+    a subcommand (it is a file to open). Everything else is parsed as before.
+    """
+    if not argv:
+        return ["gui"]
+    first = argv[0]
+    if first.startswith("-") or first in subcommand_names(parser):
+        return None
+    return ["gui", *argv]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    args = parser.parse_args(window_arguments(parser, arguments) or arguments)
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help()

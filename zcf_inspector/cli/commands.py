@@ -9,6 +9,7 @@ def register_all(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     from zcf_inspector.cli import (  # noqa: PLC0415
         canonicalize,
         goldens,
+        gui,
         ingest,
         keys,
         plan,
@@ -17,5 +18,5 @@ def register_all(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         validate,
     )
 
-    for module in (validate, ingest, canonicalize, receipt, review, keys, goldens, plan):
+    for module in (validate, ingest, canonicalize, receipt, review, keys, goldens, plan, gui):
         module.register(sub)

@@ -1,0 +1,70 @@
+"""Render the main window on the richest golden to docs/screenshots/window.png.
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/screenshot_window.py [OUT.png]
+
+(or under Xvfb with the xcb platform: ../shared/tools/screenshot.sh). Settings go to a
+temp folder, so the user's own settings are neither used nor changed.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+
+REPO = Path(__file__).resolve().parents[1]
+PACKET = REPO / "goldens" / "publication" / "full-handoff.json"
+DESTINATION = REPO / "goldens" / "destination.json"
+DEFAULT_OUT = REPO / "docs" / "screenshots" / "window.png"
+
+
+def settle(app: QApplication, until: float) -> None:
+    while time.perf_counter() < until:
+        app.processEvents()
+        time.sleep(0.01)
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[1]) if len(argv) > 1 else DEFAULT_OUT
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
+    app = QApplication(argv[:1])
+    from zcf_inspector.gui.main_window import MainWindow  # noqa: PLC0415 - after the app
+
+    window = MainWindow()
+    window.resize(1480, 920)
+    window.apply_destination(str(DESTINATION))
+    window.show()
+    window.open_paths([str(PACKET)])
+    deadline = time.perf_counter() + 30
+    while window.current_tab() is None or window.runner.busy:
+        if time.perf_counter() > deadline:
+            raise SystemExit("the packet did not open")
+        app.processEvents()
+    tab = window.current_tab()
+    assert tab is not None
+    tab.splitter.setSizes([820, 640])
+    tab.show_pane("Manifest")
+    tab.tree.expand(tab.model.index_for_pointer("/content/beliefs", nearest=False))
+    tab.select_pointer("/content/beliefs/0")
+    tab.select_pointer("/content/capsule")
+    row = tab.manifest_pane.model.row_of("capsule")
+    if row is not None:
+        tab.manifest_pane.select_row(row)
+    settle(app, time.perf_counter() + 1.0)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if not window.grab().save(str(out)):
+        raise SystemExit(f"could not write {out}")
+    print(out)
+    window.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,42 @@
+"""GUI tests run offscreen, with QSettings in a temp folder and the real core."""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before anything loads Qt
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+
+
+@pytest.fixture(autouse=True)
+def isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every test starts with empty settings (no destination, no recent files)."""
+    folder = tmp_path_factory.mktemp("settings")
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
+    return folder
+
+
+# The offscreen platform has no window manager: it cannot pass size hints or raise a
+# window, and says so each time; that is the test platform talking, not the window.
+OFFSCREEN_NOTICE = r"This plugin does not support (propagateSizeHints|raise)\(\)"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/gui" in str(item.path).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOTICE))
+
+
+@pytest.fixture
+def window(qtbot):
+    from zcf_inspector.gui.main_window import MainWindow
+
+    main = MainWindow()
+    qtbot.addWidget(main)
+    main.show()
+    qtbot.waitExposed(main)
+    return main

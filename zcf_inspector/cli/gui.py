@@ -1,0 +1,23 @@
+"""`zcf-inspector gui [FILE...]` (and `zcf-inspector [FILE...]`): open the window."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "gui",
+        help="open the inspector window (the default when no subcommand is given)",
+        description="Open the inspector window with FILEs (packets, receipts, ASIF sessions, "
+        "continuation profiles, destination reports — recognised by content); with none, "
+        "the start page. `zcf-inspector FILE...` does the same.",
+    )
+    parser.add_argument("files", nargs="*", metavar="FILE")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from zcf_inspector.gui.app import run_app  # noqa: PLC0415 - Qt loads only for the window
+
+    return run_app(args.files)

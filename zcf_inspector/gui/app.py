@@ -1,0 +1,33 @@
+"""Starting the window: `run_app(files)` is what ``zcf-inspector [FILE...]`` calls."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from PySide6.QtWidgets import QApplication
+
+from zcf_inspector.gui.icons import IconName, icon
+from zcf_inspector.gui.main_window import APP_TITLE, MainWindow
+from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION
+
+
+def make_window(files: Sequence[str] = ()) -> MainWindow:
+    """The main window with ``files`` being opened (the start page when there are none)."""
+    window = MainWindow()
+    if files:
+        window.open_paths(list(files))
+    return window
+
+
+def run_app(files: Sequence[str] = ()) -> int:
+    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "zcf-inspector"])
+    assert isinstance(app, QApplication)
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationName(APPLICATION)
+    app.setApplicationDisplayName(APP_TITLE)
+    app.setDesktopFileName("zcf-inspector")
+    app.setWindowIcon(icon(IconName.APP))
+    window = make_window(files)
+    window.show()
+    return app.exec()

@@ -1,0 +1,216 @@
+"""What a tab shows, and how files become it: kinds are recognised by content.
+
+Runs on a worker thread: every function here may take long and reports through the
+`Monitor` (which raises `Cancelled` when the user cancels).
+
+- a ZCF packet → `inspect_value` / `inspect_bytes` (exactly what `validate` runs);
+- a transfer receipt (``format: zephr-continuity-receipt``) → `verify_receipt`;
+- an ASIF session, a bare continuation profile or a destination report →
+  `inspect_continuation` (a report dropped together with its session is checked
+  against it);
+- bytes the strict reader refuses are shown as a packet refused at the byte stage.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from zcf_inspector.core.continuation.inspection import inspect_continuation
+from zcf_inspector.core.continuation.results import InspectionResult
+from zcf_inspector.core.destination import Destination
+from zcf_inspector.core.files import UnreadableFileError, read_bounded
+from zcf_inspector.core.inspection import PacketInspection, inspect_bytes, inspect_value
+from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.monitor import Monitor
+from zcf_inspector.core.reading import ReadError, read_json
+from zcf_inspector.core.receipt import RECEIPT_FORMAT, ReceiptReport, verify_receipt
+
+_CONTINUATION_MARKERS = ("asif_version", "profile_version", "report_version")
+
+
+@dataclass(frozen=True)
+class PacketDocument:
+    path: str
+    data: bytes
+    inspection: PacketInspection
+
+
+@dataclass(frozen=True)
+class ReceiptDocument:
+    path: str
+    value: JsonValue
+    report: ReceiptReport
+
+
+@dataclass(frozen=True)
+class ContinuationDocument:
+    path: str
+    value: JsonValue
+    result: InspectionResult
+    report_path: str | None = None  # a destination report checked against this session
+
+
+@dataclass(frozen=True)
+class UnreadableDocument:
+    path: str
+    message: str
+
+
+ShownDocument = PacketDocument | ReceiptDocument | ContinuationDocument  # what a tab shows
+Document = ShownDocument | UnreadableDocument
+
+
+@dataclass(frozen=True)
+class OpenRequest:
+    """Files to open together (one drop, one Open dialog), and what to verify with."""
+
+    paths: tuple[str, ...]
+    destination: Destination | None = None
+    report_for: dict[str, str] | None = None  # session path -> report path (a reload)
+
+
+@dataclass
+class _Read:
+    path: str
+    data: bytes
+    value: JsonValue | None  # None when refused at the byte stage
+
+
+def _kind(value: JsonValue | None) -> str:
+    if isinstance(value, dict):
+        if value.get("format") == RECEIPT_FORMAT:
+            return "receipt"
+        if any(marker in value for marker in _CONTINUATION_MARKERS):
+            return "report" if "report_version" in value else "session"
+    return "packet"
+
+
+def open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
+    """Read, recognise and check every file of ``request`` (progress over all of them)."""
+    reads: list[_Read | UnreadableDocument] = []
+    count = len(request.paths)
+    for i, path in enumerate(request.paths):
+        share = _Share(monitor, i, count)
+        share.step(f"reading {Path(path).name}", 0.0)
+        try:
+            data = read_bounded(path)
+        except UnreadableFileError as exc:
+            reads.append(UnreadableDocument(path, str(exc)))
+            continue
+        share.step(f"parsing {Path(path).name}", 0.05)
+        try:
+            value: JsonValue | None = read_json(data)
+        except ReadError:
+            value = None
+        reads.append(_Read(path, data, value))
+    readable = [r for r in reads if isinstance(r, _Read)]
+    pairs = _pair_reports(readable, request.report_for or {})
+    paired_reports = set(pairs.values())
+    documents: list[Document] = []
+    for i, item in enumerate(reads):
+        if isinstance(item, UnreadableDocument):
+            documents.append(item)
+        elif item.path not in paired_reports:
+            report = next((r for r in readable if r.path == pairs.get(item.path)), None)
+            documents.append(_check(item, report, request.destination, _Share(monitor, i, count)))
+    return documents
+
+
+def reverify(
+    document: ShownDocument, destination: Destination | None, monitor: Monitor
+) -> ShownDocument:
+    """The same document under another destination, without reading or parsing it again."""
+    if isinstance(document, PacketDocument) and document.inspection.value is not None:
+        return PacketDocument(
+            document.path,
+            document.data,
+            inspect_value(document.inspection.value, destination, monitor=monitor),
+        )
+    if isinstance(document, ReceiptDocument):
+        return ReceiptDocument(
+            document.path, document.value, verify_receipt(document.value, _receipt_key(destination))
+        )
+    return document
+
+
+class _Share:
+    """One file's part of the progress of a multi-file open."""
+
+    def __init__(self, monitor: Monitor, index: int, count: int) -> None:
+        self._monitor = monitor
+        self._index = index
+        self._count = count
+
+    def step(self, what: str, fraction: float) -> None:
+        self._monitor.step(what, (self._index + fraction) / self._count)
+
+    def as_monitor(self) -> Monitor:
+        """A monitor for one core call: it reports into this share, and since that goes
+        through the outer monitor, a cancel of the whole open stops the call too."""
+        return Monitor(lambda what, fraction: self.step(what, 0.1 + 0.9 * fraction))
+
+
+def _check(
+    item: _Read, report: _Read | None, destination: Destination | None, share: _Share
+) -> Document:
+    kind = _kind(item.value)
+    if kind == "packet":
+        monitor = share.as_monitor()
+        if isinstance(item.value, dict):
+            inspection = inspect_value(item.value, destination, monitor=monitor)
+        else:  # refused at the byte stage (or not an object): the reader says why
+            inspection = inspect_bytes(item.data, destination, monitor=monitor)
+        return PacketDocument(item.path, item.data, inspection)
+    share.step(f"checking {Path(item.path).name}", 0.5)
+    if kind == "receipt":
+        return ReceiptDocument(
+            item.path, item.value, verify_receipt(item.value, _receipt_key(destination))
+        )
+    result = inspect_continuation(
+        item.data, now=datetime.now(UTC), report=None if report is None else report.data
+    )
+    return ContinuationDocument(
+        item.path, item.value, result, None if report is None else report.path
+    )
+
+
+def _receipt_key(destination: Destination | None) -> bytes | None:
+    return None if destination is None else destination.signing_public_key
+
+
+def _pair_reports(reads: list[_Read], known: dict[str, str]) -> dict[str, str]:
+    """session path -> report path, for reports opened together with their session.
+
+    A report names the SHA-256 of the session bytes it binds; failing that, the session
+    id. A lone session and a lone report opened together are paired as well, so the core
+    reports any binding mismatch.
+    """
+    sessions = [r for r in reads if _kind(r.value) == "session"]
+    reports = [r for r in reads if _kind(r.value) == "report"]
+    pairs = {s: r for s, r in known.items() if any(x.path == r for x in reports)}
+    digests = {hashlib.sha256(s.data).hexdigest(): s for s in sessions}
+    ids = {_session_id(s.value): s for s in sessions}
+    for report in reports:
+        source = report.value.get("source") if isinstance(report.value, dict) else None
+        source = source if isinstance(source, dict) else {}
+        session = digests.get(str(source.get("document_sha256"))) or ids.get(
+            str(source.get("session_id"))
+        )
+        if session is not None and session.path not in pairs:
+            pairs[session.path] = report.path
+    free_sessions = [s for s in sessions if s.path not in pairs]
+    free_reports = [r for r in reports if r.path not in pairs.values()]
+    if len(free_sessions) == 1 and len(free_reports) == 1:
+        pairs[free_sessions[0].path] = free_reports[0].path
+    return pairs
+
+
+def _session_id(value: JsonValue | None) -> str | None:
+    if isinstance(value, dict):
+        session = value.get("session")
+        if isinstance(session, dict) and isinstance(session.get("id"), str):
+            return str(session["id"])
+    return None

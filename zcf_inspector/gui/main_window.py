@@ -1,0 +1,551 @@
+"""The main window: tabs of open documents, menus, drop target, status bar with progress."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+
+from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QStackedWidget,
+    QTabWidget,
+    QWidget,
+)
+
+from zcf_inspector import __version__
+from zcf_inspector.core.destination import Destination, DestinationError, load_destination
+from zcf_inspector.core.monitor import Monitor
+from zcf_inspector.gui.clipboard import CopyKind, shortcut
+from zcf_inspector.gui.document_tab import (
+    PANE_CANONICAL,
+    PANE_FINDINGS,
+    PANE_MANIFEST,
+    PANE_PLAN_GRAPH,
+    PANE_REVIEW,
+    DocumentTab,
+)
+from zcf_inspector.gui.documents import (
+    ContinuationDocument,
+    OpenRequest,
+    ShownDocument,
+    UnreadableDocument,
+    open_documents,
+    reverify,
+)
+from zcf_inspector.gui.garbage_collector import UiThreadGarbageCollector
+from zcf_inspector.gui.icons import IconName, example_packet_path, icon
+from zcf_inspector.gui.load_worker import TaskRunner
+from zcf_inspector.gui.plain_text import plain_label, visible
+from zcf_inspector.gui.settings import AppSettings
+from zcf_inspector.gui.settings_dialog import SettingsDialog
+from zcf_inspector.gui.start_page import StartPage
+from zcf_inspector.gui.tool_panes import preload as preload_tool_panes
+
+APP_TITLE = "ZCF Inspector"
+# Workers run Python code (the core's hooks and checks) while the UI thread paints, and
+# every Qt call into a Python override needs the GIL back. With CPython's default 5 ms
+# switch interval a repaint that calls data() a hundred times can wait 100 times 5 ms; 1 ms
+# keeps such convoys short at a small cost in worker throughput.
+GIL_SWITCH_INTERVAL_S = 0.001
+
+
+def message_box(
+    parent: QWidget, icon_kind: QMessageBox.Icon, title: str, text: str, details: str = ""
+) -> QMessageBox:
+    """A message box that shows its text as plain text (it may hold file names, reasons)."""
+    box = QMessageBox(parent)
+    box.setIcon(icon_kind)
+    box.setWindowTitle(title)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setText(text)
+    if details:
+        box.setDetailedText(details)
+    return box
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: AppSettings | None = None) -> None:
+        super().__init__()
+        sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
+        self.garbage_collector = UiThreadGarbageCollector(self)
+        self.garbage_collector.start()
+        self.settings = settings or AppSettings()
+        self.setWindowTitle(APP_TITLE)
+        self.setWindowIcon(icon(IconName.APP))
+        self.setAcceptDrops(True)
+        self.resize(1400, 900)
+        self.runner = TaskRunner(self)
+        self.runner.busyChanged.connect(self._busy_changed)
+        self.runner.progressChanged.connect(self._progress)
+        self.runner.taskFailed.connect(self._task_failed)
+        self.destination: Destination | None = None
+        self.destination_problem: str | None = None
+        self.watcher = QFileSystemWatcher(self)
+        self.watcher.fileChanged.connect(self._file_changed)
+        self.reload_prompt: QMessageBox | None = None
+        self.message: QMessageBox | None = None
+        self._prompted: set[str] = set()
+        self.tabs = QTabWidget()
+        self.tabs.setTabsClosable(True)
+        self.tabs.setMovable(True)
+        self.tabs.setDocumentMode(True)
+        self.tabs.tabCloseRequested.connect(self.close_tab)
+        self.tabs.currentChanged.connect(self._current_tab_changed)
+        self.start_page = StartPage()
+        self.start_page.openRequested.connect(self.open_dialog)
+        self.start_page.exampleRequested.connect(self.open_example)
+        self.start_page.recentRequested.connect(lambda path: self.open_paths([path]))
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.start_page)
+        self.stack.addWidget(self.tabs)
+        self.setCentralWidget(self.stack)
+        self._make_status_bar()
+        self._make_actions()
+        self._make_menus()
+        self._load_destination(self.settings.destination_path)
+        self._refresh_recent()
+        self._current_tab_changed()
+        geometry, state = self.settings.geometry()
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+        QTimer.singleShot(0, preload_tool_panes)
+
+    # --- construction -----------------------------------------------------------------
+
+    def _make_status_bar(self) -> None:
+        bar = self.statusBar()
+        self.progress_label = plain_label()
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 1000)
+        self.progress.setMaximumWidth(220)
+        self.progress.setTextVisible(False)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop waiting for the work in progress (Ctrl+.)")
+        self.cancel_button.clicked.connect(self.cancel_work)
+        self.destination_label = plain_label()
+        bar.addWidget(self.progress_label, 1)
+        bar.addWidget(self.progress)
+        bar.addWidget(self.cancel_button)
+        bar.addPermanentWidget(self.destination_label)
+        self._busy_changed(False)
+
+    def _action(
+        self, text: str, slot: Callable[[], object], keys: QKeySequence | str | None = None
+    ) -> QAction:
+        action = QAction(text, self)
+        if keys is not None:
+            action.setShortcut(QKeySequence(keys))
+        action.triggered.connect(lambda _=False: slot())
+        self.addAction(action)
+        return action
+
+    def _make_actions(self) -> None:
+        std = QKeySequence.StandardKey
+        self.open_action = self._action("&Open…", self.open_dialog, QKeySequence(std.Open))
+        self.example_action = self._action("Open the &Example Packet", self.open_example)
+        self.reload_action = self._action("&Reload", self.reload_current, "F5")
+        self.export_action = self._action("&Export Receipt…", self.export_receipt, "Ctrl+E")
+        self.close_action = self._action("&Close Tab", self.close_current, QKeySequence(std.Close))
+        self.settings_action = self._action("&Settings…", self.open_settings, "Ctrl+,")
+        self.quit_action = self._action("&Quit", self.close, QKeySequence(std.Quit))
+        self.copy_actions: dict[CopyKind, QAction] = {}
+        for kind in CopyKind:
+            self.copy_actions[kind] = self._action(
+                kind.value,
+                partial(self._with_tab, partial(DocumentTab.copy, kind=kind)),
+                shortcut(kind),
+            )
+        self.find_action = self._action(
+            "&Find…", lambda: self._with_tab(DocumentTab.open_find), QKeySequence(std.Find)
+        )
+        self.find_next_action = self._action(
+            "Find &Next", lambda: self._with_tab(lambda t: t.find_again(False)), "F3"
+        )
+        self.find_previous_action = self._action(
+            "Find &Previous", lambda: self._with_tab(lambda t: t.find_again(True)), "Shift+F3"
+        )
+        self.cancel_action = self._action("Cancel Background Work", self.cancel_work, "Ctrl+.")
+        self.pane_actions = [
+            self._action(
+                name, partial(self._with_tab, partial(DocumentTab.show_pane, name=name)), f"Alt+{i}"
+            )
+            for i, name in enumerate(
+                (PANE_MANIFEST, PANE_CANONICAL, PANE_FINDINGS, PANE_REVIEW, PANE_PLAN_GRAPH), 1
+            )
+        ]
+        self.details_action = self._action(
+            "Verdict &Details",
+            lambda: self._with_tab(lambda t: t.header.details_button.toggle()),
+            "Ctrl+D",
+        )
+        self.tree_action = self._action(
+            "Focus the &Tree", lambda: self._with_tab(lambda t: t.tree.setFocus()), "Alt+0"
+        )
+        self.collapse_action = self._action(
+            "&Collapse All", lambda: self._with_tab(lambda t: t.tree.collapseAll()), "Ctrl+Shift+-"
+        )
+        self.shortcuts_action = self._action("&Keyboard Shortcuts", self.show_shortcuts, "F1")
+        self.about_action = self._action("&About", self.show_about)
+
+    def _make_menus(self) -> None:
+        menus = self.menuBar()
+        file_menu = menus.addMenu("&File")
+        file_menu.addAction(self.open_action)
+        self.recent_menu = QMenu("Open &Recent", self)
+        file_menu.addMenu(self.recent_menu)
+        file_menu.addAction(self.example_action)
+        file_menu.addAction(self.reload_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.export_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.settings_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.close_action)
+        file_menu.addAction(self.quit_action)
+        edit_menu = menus.addMenu("&Edit")
+        for action in self.copy_actions.values():
+            edit_menu.addAction(action)
+        edit_menu.addSeparator()
+        for action in (self.find_action, self.find_next_action, self.find_previous_action):
+            edit_menu.addAction(action)
+        view_menu = menus.addMenu("&View")
+        view_menu.addAction(self.tree_action)
+        for action in self.pane_actions:
+            view_menu.addAction(action)
+        view_menu.addSeparator()
+        view_menu.addAction(self.details_action)
+        view_menu.addAction(self.collapse_action)
+        view_menu.addAction(self.cancel_action)
+        help_menu = menus.addMenu("&Help")
+        help_menu.addAction(self.shortcuts_action)
+        help_menu.addAction(self.about_action)
+
+    # --- tabs -------------------------------------------------------------------------
+
+    def document_tabs(self) -> list[DocumentTab]:
+        return [
+            w for i in range(self.tabs.count()) if isinstance(w := self.tabs.widget(i), DocumentTab)
+        ]
+
+    def current_tab(self) -> DocumentTab | None:
+        widget = self.tabs.currentWidget()
+        return widget if isinstance(widget, DocumentTab) else None
+
+    def _with_tab(self, action: Callable[[DocumentTab], object]) -> None:
+        tab = self.current_tab()
+        if tab is not None:
+            action(tab)
+
+    def _current_tab_changed(self, _index: int = -1) -> None:
+        tab = self.current_tab()
+        self.stack.setCurrentWidget(self.tabs if self.tabs.count() else self.start_page)
+        self.setWindowTitle(f"{tab.title} — {APP_TITLE}" if tab else APP_TITLE)
+        has_tab = tab is not None
+        for action in (
+            self.reload_action,
+            self.close_action,
+            self.find_action,
+            self.find_next_action,
+            self.find_previous_action,
+            self.details_action,
+            self.collapse_action,
+            *self.copy_actions.values(),
+        ):
+            action.setEnabled(has_tab)
+        self.export_action.setEnabled(has_tab and callable(self._export_function(tab)))
+
+    @staticmethod
+    def _export_function(tab: DocumentTab | None) -> object:
+        if tab is None or tab.review_pane is None or tab.pane_names().count(PANE_REVIEW) == 0:
+            return None
+        return getattr(tab.review_pane, "export_receipt", None)
+
+    def close_tab(self, index: int) -> None:
+        widget = self.tabs.widget(index)
+        self.tabs.removeTab(index)
+        if isinstance(widget, DocumentTab):
+            still_open = {p for t in self.document_tabs() for p in t.paths}
+            gone = [p for p in widget.paths if p not in still_open and p in self.watcher.files()]
+            if gone:
+                self.watcher.removePaths(gone)
+            widget.deleteLater()
+        self._current_tab_changed()
+
+    def close_current(self) -> None:
+        if self.tabs.count():
+            self.close_tab(self.tabs.currentIndex())
+
+    def _tab_for(self, path: str) -> DocumentTab | None:
+        return next((t for t in self.document_tabs() if t.document.path == path), None)
+
+    # --- opening ----------------------------------------------------------------------
+
+    def open_paths(self, paths: Sequence[str], *, report_for: dict[str, str] | None = None) -> None:
+        """Open (or reload) files together, off the UI thread."""
+        wanted = tuple(str(Path(p).absolute()) for p in paths)
+        if not wanted:
+            return
+        request = OpenRequest(wanted, self.destination, report_for)
+        label = Path(wanted[0]).name if len(wanted) == 1 else f"{len(wanted)} files"
+        self.runner.start(
+            f"opening {label}", lambda monitor: open_documents(request, monitor), self._opened
+        )
+
+    def open_dialog(self) -> None:
+        paths, _ = QFileDialog.getOpenFileNames(
+            self,
+            "Open packets, receipts or continuation documents",
+            "",
+            "JSON (*.json);;All files (*)",
+        )
+        self.open_paths(paths)
+
+    def open_example(self) -> None:
+        self.open_paths([str(example_packet_path())])
+
+    def _opened(self, result: object) -> None:
+        assert isinstance(result, list)
+        problems: list[str] = []
+        last: DocumentTab | None = None
+        for document in result:
+            if isinstance(document, UnreadableDocument):
+                problems.append(document.message)
+                continue
+            last = self._show_document(document)
+        if last is not None:
+            self.tabs.setCurrentWidget(last)
+        self._current_tab_changed()
+        if problems:
+            self.message = message_box(
+                self, QMessageBox.Icon.Warning, "Cannot open", "\n".join(problems)
+            )
+            self.message.open()
+
+    def _show_document(self, document: ShownDocument) -> DocumentTab:
+        tab = self._tab_for(document.path)
+        if tab is None:
+            tab = DocumentTab(document, self.runner, self.destination, self.copy_actions)
+            self.tabs.addTab(tab, tab.title)
+        else:
+            tab.set_document(document, self.destination)
+        index = self.tabs.indexOf(tab)
+        self.tabs.setTabText(index, tab.title.replace("&", "&&"))
+        self.tabs.setTabIcon(index, self._verdict_icon(tab))
+        for path in tab.paths:
+            self.settings.add_recent(path)
+            if path not in self.watcher.files() and Path(path).exists():
+                self.watcher.addPath(path)
+        self._refresh_recent()
+        return tab
+
+    @staticmethod
+    def _verdict_icon(tab: DocumentTab) -> QIcon:
+        return icon(IconName.PASS if tab.verdict.ok else IconName.FAIL)
+
+    def reload_current(self) -> None:
+        tab = self.current_tab()
+        if tab is not None:
+            self.reload_tab(tab)
+
+    def reload_tab(self, tab: DocumentTab) -> None:
+        document = tab.document
+        report_for = None
+        if isinstance(document, ContinuationDocument) and document.report_path is not None:
+            report_for = {document.path: document.report_path}
+        self.open_paths(tab.paths, report_for=report_for)
+
+    # --- drag and drop --------------------------------------------------------------
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+        if any(url.isLocalFile() for url in event.mimeData().urls()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        paths = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
+        if not paths:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        self.open_paths(paths)
+
+    # --- files changing on disk -------------------------------------------------------
+
+    def _file_changed(self, path: str) -> None:
+        if Path(path).exists() and path not in self.watcher.files():
+            self.watcher.addPath(path)  # editors replace files: watch the new one
+        tabs = [t for t in self.document_tabs() if path in t.paths]
+        if not tabs or path in self._prompted:
+            return
+        self._prompted.add(path)
+        box = message_box(
+            self,
+            QMessageBox.Icon.Question,
+            "File changed on disk",
+            f"{path}\nchanged on disk. Reload it? What is shown now is the version read before.",
+        )
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        box.setDefaultButton(QMessageBox.StandardButton.Yes)
+
+        def answered(result: int) -> None:
+            self._prompted.discard(path)
+            if result == QMessageBox.StandardButton.Yes:
+                for tab in [t for t in self.document_tabs() if path in t.paths]:
+                    self.reload_tab(tab)
+
+        box.finished.connect(answered)
+        self.reload_prompt = box
+        box.open()
+
+    # --- background work ------------------------------------------------------------
+
+    def cancel_work(self) -> None:
+        if self.runner.busy:
+            self.runner.cancel_all()
+            self.statusBar().showMessage("Cancelled.", 4000)
+
+    def _busy_changed(self, busy: bool) -> None:
+        self.progress.setVisible(busy)
+        self.cancel_button.setVisible(busy)
+        self.progress_label.setVisible(busy)
+        if not busy:
+            self.progress.setValue(0)
+            self.progress_label.setText("")
+
+    def _progress(self, what: str, fraction: float) -> None:
+        self.progress_label.setText(visible(what))
+        self.progress.setValue(int(fraction * 1000))
+
+    def _task_failed(self, label: str, details: str) -> None:
+        last_line = details.strip().splitlines()[-1] if details.strip() else "unknown error"
+        self.message = message_box(
+            self,
+            QMessageBox.Icon.Critical,
+            "Internal error",
+            f"{label} failed: {last_line}",
+            details,
+        )
+        self.message.open()
+
+    # --- settings -----------------------------------------------------------------
+
+    def _load_destination(self, path: str | None) -> None:
+        self.destination = None
+        self.destination_problem = None
+        if path:
+            try:
+                self.destination = load_destination(path)
+            except DestinationError as exc:
+                self.destination_problem = str(exc)
+        if self.destination is not None:
+            name = visible(Path(path or "").name)
+            text = f"destination: {name} ({visible(self.destination.installation_key_id)})"
+        elif self.destination_problem is not None:
+            text = f"destination: unusable — {visible(self.destination_problem)}"
+        else:
+            text = "destination: none — MACs not verifiable, policy not checked"
+        self.destination_label.setText(text)
+
+    def open_settings(self) -> None:
+        dialog = SettingsDialog(self.settings.destination_path, self)
+        self.settings_dialog = dialog
+
+        def done(result: int) -> None:
+            if result == SettingsDialog.DialogCode.Accepted:
+                self.apply_destination(dialog.chosen_path())
+
+        dialog.finished.connect(done)
+        dialog.open()
+
+    def apply_destination(self, path: str | None) -> None:
+        """Remember ``path`` and verify every open document with it again."""
+        self.settings.destination_path = path
+        self._load_destination(path)
+        destination = self.destination
+        for tab in self.document_tabs():
+            document = tab.document
+            self.runner.start(
+                f"re-verifying {tab.title}",
+                partial(_reverify_work, document, destination),
+                partial(self._reverified, tab),
+            )
+
+    def _reverified(self, tab: DocumentTab, document: object) -> None:
+        if self.tabs.indexOf(tab) < 0:
+            return  # closed meanwhile
+        assert isinstance(document, ShownDocument)
+        tab.set_document(document, self.destination)
+        self.tabs.setTabIcon(self.tabs.indexOf(tab), self._verdict_icon(tab))
+        self._current_tab_changed()
+
+    # --- recent files -------------------------------------------------------------
+
+    def _refresh_recent(self) -> None:
+        recent = [p for p in self.settings.recent_files if Path(p).exists()]
+        self.recent_menu.clear()
+        for path in recent:
+            action = self.recent_menu.addAction(visible(path).replace("&", "&&"))
+            action.triggered.connect(lambda _=False, p=path: self.open_paths([p]))
+        if recent:
+            self.recent_menu.addSeparator()
+        clear = self.recent_menu.addAction("Clear Recent Files")
+        clear.setEnabled(bool(recent))
+        clear.triggered.connect(self._clear_recent)
+        self.start_page.set_recent(recent)
+
+    def _clear_recent(self) -> None:
+        self.settings.clear_recent()
+        self._refresh_recent()
+
+    # --- other actions ------------------------------------------------------------
+
+    def export_receipt(self) -> None:
+        export = self._export_function(self.current_tab())
+        if callable(export):
+            export()
+
+    def show_shortcuts(self) -> None:
+        lines = []
+        for action in self.actions():
+            keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            if keys:
+                lines.append(f"{keys:<16} {action.text().replace('&', '')}")
+        self.message = message_box(
+            self, QMessageBox.Icon.Information, "Keyboard shortcuts", "\n".join(lines)
+        )
+        self.message.open()
+
+    def show_about(self) -> None:
+        self.message = message_box(
+            self,
+            QMessageBox.Icon.Information,
+            f"About {APP_TITLE}",
+            f"{APP_TITLE} {__version__}\nInspects ZCF v1 packets, transfer receipts and ASIF "
+            "continuation plans. Everything shown comes from the same core as the CLI.",
+        )
+        self.message.open()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        self.settings.save_geometry(self.saveGeometry(), self.saveState())
+        self.runner.cancel_all()
+        self.runner.wait_for_done()
+        self.garbage_collector.stop()
+        super().closeEvent(event)
+
+
+def _reverify_work(
+    document: ShownDocument, destination: Destination | None, monitor: Monitor
+) -> ShownDocument:
+    return reverify(document, destination, monitor)

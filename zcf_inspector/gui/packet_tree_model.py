@@ -1,0 +1,346 @@
+"""A lazy tree over a parsed JSON document: rows are made only when the view asks.
+
+Nodes are created the first time an index for them is requested and kept (so Qt's
+internal pointers stay valid); a 200,000-element array costs nothing until a row of it
+is shown. Columns: key, value, type, status.
+"""
+
+from __future__ import annotations
+
+from typing import Final, overload
+
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+)
+from PySide6.QtGui import QFont, QFontDatabase, QIcon
+
+from zcf_inspector.core import pointer as jpointer
+from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.gui.icons import IconName, icon
+from zcf_inspector.gui.plain_text import TOOLTIP_CHARS, clip, preview, type_name, visible
+from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE
+from zcf_inspector.gui.tree_annotations import Mark, NodeStatus, TreeAnnotations
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+PathPart = str | int
+
+KEY_COLUMN: Final = 0
+VALUE_COLUMN: Final = 1
+TYPE_COLUMN: Final = 2
+STATUS_COLUMN: Final = 3
+_HEADERS: Final = ("Key", "Value", "Type", "Status")
+_COLUMNS: Final = len(_HEADERS)
+RANGE_LIMIT: Final = 1000
+
+_MARK_ICONS: Final = {
+    Mark.PASS: IconName.PASS,
+    Mark.UNPROTECTED: IconName.UNPROTECTED,
+    Mark.INFO: IconName.INFO,
+    Mark.WARNING: IconName.WARNING,
+    Mark.FAIL: IconName.FAIL,
+}
+
+
+class JsonNode:
+    """One value in the document, with its key and a lazily filled table of children.
+
+    An array longer than `RANGE_LIMIT` is shown through *range* nodes ("[1000 … 1999]"),
+    so no node ever has more than `RANGE_LIMIT` rows: expanding 200,000 beliefs lays out
+    200 rows, not 200,000. A range node's value is the slice it covers; it is not a value
+    of the document, and its pointer is its array's.
+    """
+
+    __slots__ = (
+        "_children",
+        "_keys",
+        "_pointer",
+        "is_range",
+        "key",
+        "offset",
+        "parent",
+        "row",
+        "value",
+    )
+
+    def __init__(
+        self,
+        parent: JsonNode | None,
+        key: PathPart,
+        value: JsonValue,
+        row: int,
+        *,
+        offset: int = 0,
+        is_range: bool = False,
+    ) -> None:
+        self.parent = parent
+        self.key = key
+        self.value = value
+        self.row = row
+        self.offset = offset  # index in the array of this node's first element (ranges)
+        self.is_range = is_range
+        self._children: dict[int, JsonNode] = {}
+        self._keys: list[str] | None = None
+        self._pointer: str | None = None
+
+    def _step(self) -> int:
+        """How many elements each child covers: 1, or RANGE_LIMIT^k for range children."""
+        count = len(self.value) if isinstance(self.value, list) else 0
+        step = 1
+        while count > RANGE_LIMIT * step:
+            step *= RANGE_LIMIT
+        return step
+
+    def child_count(self) -> int:
+        value = self.value
+        if isinstance(value, dict):
+            return len(value)
+        if isinstance(value, list):
+            step = self._step()
+            return (len(value) + step - 1) // step
+        return 0
+
+    def child(self, row: int) -> JsonNode:
+        node = self._children.get(row)
+        if node is None:
+            value = self.value
+            if isinstance(value, dict):
+                if self._keys is None:
+                    self._keys = list(value)
+                key = self._keys[row]
+                node = JsonNode(self, key, value[key], row)
+            else:
+                assert isinstance(value, list)
+                step = self._step()
+                if step == 1:
+                    node = JsonNode(self, self.offset + row, value[row], row)
+                else:
+                    start = row * step
+                    part = value[start : start + step]
+                    first = self.offset + start
+                    label = f"[{first:,} … {first + len(part) - 1:,}]"
+                    node = JsonNode(self, label, part, row, offset=first, is_range=True)
+            self._children[row] = node
+        return node
+
+    def child_row(self, part: str) -> int | None:
+        """The row of the child named by the pointer token ``part`` — for a long array,
+        of the range node holding it (None if there is no such child)."""
+        value = self.value
+        if isinstance(value, dict):
+            if part not in value:
+                return None
+            if self._keys is None:
+                self._keys = list(value)
+            return self._keys.index(part)
+        if isinstance(value, list) and part.isdigit() and part.isascii() and str(int(part)) == part:
+            index = int(part) - self.offset
+            return index // self._step() if 0 <= index < len(value) else None
+        return None
+
+    @property
+    def pointer(self) -> str:
+        if self._pointer is None:
+            if self.parent is None:
+                self._pointer = ""
+            elif self.is_range:
+                self._pointer = self.parent.pointer
+            else:
+                self._pointer = jpointer.child(self.parent.pointer, self.key)
+        return self._pointer
+
+    @property
+    def top_level_key(self) -> str | None:
+        node = self
+        while node.parent is not None and node.parent.parent is not None:
+            node = node.parent
+        if node.parent is None or node.is_range or not isinstance(node.key, str):
+            return None
+        return node.key
+
+    def path(self) -> tuple[PathPart, ...]:
+        parts: list[PathPart] = []
+        node: JsonNode | None = self
+        while node is not None and node.parent is not None:
+            if not node.is_range:
+                parts.append(node.key)
+            node = node.parent
+        return tuple(reversed(parts))
+
+
+class PacketTreeModel(QAbstractItemModel):
+    """The document tree; the invisible root is the document's top-level value."""
+
+    def __init__(
+        self,
+        document: JsonValue,
+        annotations: TreeAnnotations | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._root = JsonNode(None, "", document, 0)
+        self._annotations = annotations or TreeAnnotations()
+        self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self._bold = QFont()
+        self._bold.setBold(True)
+
+    # --- Qt model API -------------------------------------------------------------
+
+    def index(self, row: int, column: int, parent: ModelIndex = QModelIndex()) -> QModelIndex:  # noqa: B008
+        node = parent.internalPointer() if parent.isValid() else self._root
+        if 0 <= row < node.child_count() and 0 <= column < _COLUMNS:
+            return self.createIndex(row, column, node.child(row))
+        return QModelIndex()
+
+    @overload
+    def parent(self) -> QObject | None: ...
+    @overload
+    def parent(self, child: ModelIndex) -> QModelIndex: ...
+    def parent(self, child: ModelIndex | None = None) -> QObject | QModelIndex | None:
+        if child is None:
+            return super().parent()
+        if not child.isValid():
+            return QModelIndex()
+        node: JsonNode = child.internalPointer()
+        up = node.parent
+        if up is None or up is self._root:
+            return QModelIndex()
+        return self.createIndex(up.row, 0, up)
+
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        if parent.isValid() and parent.column() != 0:
+            return 0
+        return self._node(parent).child_count()
+
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return len(_HEADERS)
+
+    def hasChildren(self, parent: ModelIndex = QModelIndex()) -> bool:  # noqa: B008, N802
+        return self.rowCount(parent) > 0
+
+    def headerData(  # noqa: N802
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> object:
+        if (
+            orientation == Qt.Orientation.Horizontal
+            and role == Qt.ItemDataRole.DisplayRole
+            and 0 <= section < len(_HEADERS)
+        ):
+            return _HEADERS[section]
+        return None
+
+    def flags(self, index: ModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid():
+            return None
+        node: JsonNode = index.internalPointer()
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._display(node, column)
+        if role == Qt.ItemDataRole.DecorationRole and column == STATUS_COLUMN:
+            return self._status_icon(self.status(node))
+        if role == Qt.ItemDataRole.FontRole:
+            if column == VALUE_COLUMN:
+                return self._mono
+            if column == KEY_COLUMN and self.status(node).mark is Mark.FAIL:
+                return self._bold
+            return None
+        if role == PLAIN_TOOLTIP_ROLE:
+            return self.tooltip(node)
+        if role == POINTER_ROLE:
+            return node.pointer
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return self._display(node, column)
+        return None
+
+    # --- lookups for the views ----------------------------------------------------
+
+    @property
+    def document(self) -> JsonValue:
+        return self._root.value
+
+    def node(self, index: ModelIndex) -> JsonNode | None:
+        return index.internalPointer() if index.isValid() else None
+
+    def status(self, node: JsonNode) -> NodeStatus:
+        if node.is_range:
+            return NodeStatus(Mark.NONE, "")
+        return self._annotations.status(node.pointer, node.top_level_key)
+
+    def index_for_pointer(self, pointer: str, *, nearest: bool = True) -> QModelIndex:
+        """The index of the node ``pointer`` names; with ``nearest``, of its deepest
+        existing ancestor when it names nothing (root pointer: an invalid index)."""
+        try:
+            parts = jpointer.split(pointer)
+        except ValueError:
+            return QModelIndex()
+        index = QModelIndex()
+        node = self._root
+        for part in parts:
+            while True:
+                row = node.child_row(part)
+                if row is None:
+                    return index if nearest else QModelIndex()
+                index = self.index(row, 0, index)
+                node = node.child(row)
+                if not node.is_range:
+                    break
+        return index
+
+    def index_for_path(self, path: tuple[PathPart, ...]) -> QModelIndex:
+        return self.index_for_pointer(jpointer.join(*path), nearest=False)
+
+    # --- rendering ---------------------------------------------------------------
+
+    def _node(self, index: ModelIndex) -> JsonNode:
+        return index.internalPointer() if index.isValid() else self._root
+
+    def _display(self, node: JsonNode, column: int) -> str:
+        if node.is_range:
+            return _range_display(node, column)
+        if column == KEY_COLUMN:
+            return visible(str(node.key))
+        if column == VALUE_COLUMN:
+            return preview(node.value)
+        if column == TYPE_COLUMN:
+            return type_name(node.value)
+        return self.status(node).text
+
+    def tooltip(self, node: JsonNode) -> str:
+        if node.is_range:
+            return f"{node.pointer or '/'}: elements {_range_display(node, KEY_COLUMN)}"
+        status = self.status(node)
+        lines = [
+            node.pointer or "/",
+            f"{type_name(node.value)}: {preview(node.value, TOOLTIP_CHARS)}",
+        ]
+        if status.text:
+            lines.append(status.text)
+        lines.extend(status.reasons)
+        return clip("\n".join(lines), TOOLTIP_CHARS)
+
+    @staticmethod
+    def _status_icon(status: NodeStatus) -> QIcon | None:
+        name = _MARK_ICONS.get(status.mark)
+        return None if name is None else icon(name)
+
+
+def _range_display(node: JsonNode, column: int) -> str:
+    if column == KEY_COLUMN:
+        return str(node.key)
+    if column == VALUE_COLUMN:
+        count = len(node.value) if isinstance(node.value, list) else 0
+        return f"{count:,} elements"
+    if column == TYPE_COLUMN:
+        return "range"
+    return ""
+
+
+__all__ = ["JsonNode", "PacketTreeModel", "clip"]

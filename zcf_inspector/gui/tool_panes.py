@@ -1,0 +1,68 @@
+"""The tool panes written elsewhere (``gui.review``, ``gui.plangraph``), imported lazily.
+
+If a pane's module is missing or does not provide the pane, the tab shows a plain
+"not available" placeholder instead and the window keeps working.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Protocol
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QWidget
+
+from zcf_inspector.core.continuation.results import InspectionResult
+from zcf_inspector.core.destination import Destination
+from zcf_inspector.core.inspection import PacketInspection
+from zcf_inspector.gui.plain_text import plain_label
+
+
+class ReviewPaneLike(Protocol):
+    def set_packet(
+        self, path: str, data: bytes, inspection: PacketInspection, destination: Destination | None
+    ) -> None: ...
+
+    def export_receipt(self) -> object: ...
+
+
+class PlanGraphPaneLike(Protocol):
+    def show_result(self, result: InspectionResult) -> None: ...
+
+    def clear(self) -> None: ...
+
+
+def _load(module: str, name: str) -> type[QWidget] | str:
+    try:
+        found = importlib.import_module(module)
+    except ImportError as exc:
+        return f"{exc.__class__.__name__}: {exc}"
+    pane = getattr(found, name, None)
+    if not (isinstance(pane, type) and issubclass(pane, QWidget)):
+        return f"{module} has no {name} widget"
+    return pane
+
+
+def preload() -> None:
+    """Import both pane modules now (at start-up, while the window is idle), so the first
+    document opened does not pay for the imports on the UI thread."""
+    _load("zcf_inspector.gui.review", "ReviewPane")
+    _load("zcf_inspector.gui.plangraph", "PlanGraphPane")
+
+
+def placeholder(title: str, reason: str) -> QWidget:
+    label = plain_label(f"{title} is not available in this build.\n\n{reason}", wrap=True)
+    label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+    return label
+
+
+def make_review_pane() -> QWidget:
+    """A ``ReviewPane``, or a placeholder saying why there is none."""
+    pane = _load("zcf_inspector.gui.review", "ReviewPane")
+    return placeholder("Review", pane) if isinstance(pane, str) else pane()
+
+
+def make_plan_graph_pane() -> QWidget:
+    """A ``PlanGraphPane``, or a placeholder saying why there is none."""
+    pane = _load("zcf_inspector.gui.plangraph", "PlanGraphPane")
+    return placeholder("The plan graph", pane) if isinstance(pane, str) else pane()

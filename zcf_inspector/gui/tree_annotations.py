@@ -1,0 +1,98 @@
+"""What the tree's status column says about each node, derived from core results.
+
+Nothing here checks anything: it indexes findings by pointer and the manifest report by
+section pointer, so the tree model can answer per node in O(1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from zcf_inspector.core import pointer as jpointer
+from zcf_inspector.core.findings import Finding, Severity
+from zcf_inspector.core.manifest import ManifestReport
+
+
+class Mark(IntEnum):
+    """A node's status, worst last (the icon and sort order follow it)."""
+
+    NONE = 0
+    PASS = 1
+    UNPROTECTED = 2
+    INFO = 3
+    WARNING = 4
+    FAIL = 5
+
+
+_SEVERITY_MARK = {
+    Severity.INFO: Mark.INFO,
+    Severity.WARNING: Mark.WARNING,
+    Severity.ERROR: Mark.FAIL,
+}
+
+
+@dataclass(frozen=True)
+class NodeStatus:
+    mark: Mark
+    text: str
+    reasons: tuple[str, ...] = ()
+
+
+@dataclass
+class TreeAnnotations:
+    findings: dict[str, list[Finding]] = field(default_factory=dict)
+    sections: dict[str, tuple[str, bool]] = field(default_factory=dict)  # pointer -> (name, match)
+    unprotected: frozenset[str] = frozenset()  # top-level keys the manifest root does not cover
+    below: dict[str, int] = field(default_factory=dict)  # pointer -> findings strictly inside
+
+    @classmethod
+    def build(
+        cls, findings: Iterable[Finding], manifest: ManifestReport | None = None
+    ) -> TreeAnnotations:
+        result = cls()
+        for finding in findings:
+            result.findings.setdefault(finding.pointer, []).append(finding)
+            for ancestor in _ancestors(finding.pointer):
+                result.below[ancestor] = result.below.get(ancestor, 0) + 1
+        if manifest is not None:
+            result.sections = {
+                s.pointer: (s.name, s.match) for s in manifest.sections if s.pointer is not None
+            }
+            result.unprotected = frozenset(manifest.uncovered)
+        return result
+
+    def status(self, pointer: str, top_level_key: str | None) -> NodeStatus:
+        mark = Mark.NONE
+        parts: list[str] = []
+        reasons: list[str] = []
+        own = self.findings.get(pointer, ())
+        for finding in own:
+            mark = max(mark, _SEVERITY_MARK[finding.severity])
+            reasons.append(f"{finding.severity} {finding.code}: {finding.message}")
+        if own:
+            parts.append(", ".join(dict.fromkeys(str(f.code) for f in own)))
+        section = self.sections.get(pointer)
+        if section is not None:
+            name, match = section
+            mark = max(mark, Mark.PASS if match else Mark.FAIL)
+            parts.append(f"digest {'matches' if match else 'MISMATCH'} ({name})")
+        if top_level_key is not None and top_level_key in self.unprotected:
+            if pointer == jpointer.join(top_level_key):
+                mark = max(mark, Mark.UNPROTECTED)
+                parts.append("not integrity-protected")
+            reasons.append("not covered by the manifest root (profile §4): not integrity-protected")
+        inside = self.below.get(pointer, 0)
+        if inside and not own:
+            parts.append(f"{inside} finding{'s' if inside != 1 else ''} inside")
+        return NodeStatus(mark, "; ".join(parts), tuple(reasons))
+
+
+def _ancestors(pointer: str) -> list[str]:
+    """Strict ancestors of ``pointer``, root ("") included."""
+    out: list[str] = []
+    while pointer:
+        pointer = pointer[: pointer.rfind("/")]
+        out.append(pointer)
+    return out

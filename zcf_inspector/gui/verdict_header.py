@@ -1,0 +1,227 @@
+"""The always-visible answer to "can I trust this?": a headline, one chip per check, and
+a details table with every row and its full reason."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QFont, QIcon
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from zcf_inspector.gui.flow_layout import FlowLayout
+from zcf_inspector.gui.icons import IconName, icon
+from zcf_inspector.gui.plain_text import plain_label, visible
+from zcf_inspector.gui.plain_tooltip import install_on_view, set_plain_tooltip
+from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE
+from zcf_inspector.gui.verdicts import CheckState, Verdict, VerdictRow
+
+ModelIndex = QModelIndex | QPersistentModelIndex
+
+STATE_ICONS: Final = {
+    CheckState.PASS: IconName.PASS,
+    CheckState.FAIL: IconName.FAIL,
+    CheckState.NOT_CHECKABLE: IconName.NOT_CHECKABLE,
+    CheckState.NOT_RUN: IconName.NOT_RUN,
+}
+
+
+def state_icon(state: CheckState) -> QIcon:
+    return icon(STATE_ICONS[state])
+
+
+class VerdictTableModel(QAbstractTableModel):
+    """Every verdict row: check, result (icon and word), reason."""
+
+    HEADERS: Final = ("Check", "Result", "Reason")
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: tuple[VerdictRow, ...] = ()
+
+    def set_rows(self, rows: tuple[VerdictRow, ...]) -> None:
+        self.beginResetModel()
+        self._rows = rows
+        self.endResetModel()
+
+    @property
+    def rows(self) -> tuple[VerdictRow, ...]:
+        return self._rows
+
+    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(  # noqa: N802
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> object:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
+        return None
+
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
+        if not index.isValid() or index.row() >= len(self._rows):
+            return None
+        row = self._rows[index.row()]
+        column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (visible(row.check), str(row.state), visible(row.detail))[column]
+        if role == Qt.ItemDataRole.DecorationRole and column == 1:
+            return state_icon(row.state)
+        if role == PLAIN_TOOLTIP_ROLE:
+            return f"{row.check}: {row.state}\n{row.detail}"
+        if role == POINTER_ROLE:
+            return row.pointer
+        return None
+
+
+def chip_rows(rows: tuple[VerdictRow, ...]) -> list[VerdictRow]:
+    """The header's chips: sections that match fold into one chip; others stay single."""
+    sections = [r for r in rows if r.check.startswith("section ")]
+    folded: list[VerdictRow] = []
+    placed = False
+    for row in rows:
+        if not row.check.startswith("section "):
+            folded.append(row)
+            continue
+        if row.state is not CheckState.PASS:
+            folded.append(row)
+        elif not placed:
+            matching = [r for r in sections if r.state is CheckState.PASS]
+            label = f"{len(matching)} section{'s' if len(matching) != 1 else ''}"
+            folded.append(
+                VerdictRow(
+                    label,
+                    CheckState.PASS,
+                    "digests match",
+                    "\n".join(f"{r.check}: {r.detail}" for r in matching),
+                    None,
+                )
+            )
+            placed = True
+    return folded
+
+
+def chip_text(row: VerdictRow) -> str:
+    summary = "" if row.summary in ("passed", str(row.state)) else f" · {row.summary}"
+    # A tool button reads '&' as a mnemonic marker; double it to show it literally.
+    return visible(f"{row.check}: {row.state}{summary}").replace("&", "&&")
+
+
+class VerdictHeader(QFrame):
+    """Headline and chips; clicking a chip selects what it refers to."""
+
+    pointerActivated = Signal(str)  # noqa: N815
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("verdictHeader")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.setAutoFillBackground(True)
+        self.setBackgroundRole(self.palette().ColorRole.AlternateBase)
+        self.model = VerdictTableModel(self)
+        self._icon = QLabel()
+        self.headline = plain_label()
+        font = QFont(self.headline.font())
+        font.setBold(True)
+        font.setPointSizeF(font.pointSizeF() * 1.25)
+        self.headline.setFont(font)
+        self.subject = plain_label(selectable=True)
+        self.details_button = QToolButton()
+        self.details_button.setText("Details")
+        self.details_button.setCheckable(True)
+        self.details_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.details_button.setArrowType(Qt.ArrowType.DownArrow)
+        self.details_button.toggled.connect(self._toggle_details)
+        top = QHBoxLayout()
+        top.addWidget(self._icon)
+        top.addWidget(self.headline)
+        top.addSpacing(12)
+        top.addWidget(self.subject, 1)
+        top.addWidget(self.details_button)
+        self._chips_box = QWidget()
+        self._chips = FlowLayout(self._chips_box)
+        self.chips: list[QToolButton] = []
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setSectionResizeMode(
+            0, QHeaderView.ResizeMode.ResizeToContents
+        )
+        self.table.horizontalHeader().setSectionResizeMode(
+            1, QHeaderView.ResizeMode.ResizeToContents
+        )
+        self.table.setWordWrap(False)
+        self.table.setMaximumHeight(220)
+        self.table.hide()
+        self.table.activated.connect(self._row_activated)
+        self.table.clicked.connect(self._row_activated)
+        install_on_view(self.table)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 8, 10, 8)
+        layout.setSpacing(6)
+        layout.addLayout(top)
+        layout.addWidget(self._chips_box)
+        layout.addWidget(self.table)
+
+    def set_verdict(self, verdict: Verdict, subject: str) -> None:
+        self.headline.setText(verdict.headline)
+        self._icon.setPixmap(
+            state_icon(CheckState.PASS if verdict.ok else CheckState.FAIL).pixmap(22, 22)
+        )
+        self.subject.setText(subject)
+        self.model.set_rows(verdict.rows)
+        for chip in self.chips:
+            self._chips.removeWidget(chip)
+            chip.deleteLater()
+        self.chips = []
+        for row in chip_rows(verdict.rows):
+            chip = QToolButton()
+            chip.setObjectName("verdictChip")
+            chip.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+            chip.setIcon(state_icon(row.state))
+            chip.setText(chip_text(row))
+            chip.setAccessibleName(f"{row.check}: {row.state}. {row.detail}")
+            set_plain_tooltip(chip, f"{row.check}: {row.state}\n{row.detail}")
+            chip.clicked.connect(lambda _=False, r=row: self._chip_clicked(r))
+            self._chips.addWidget(chip)
+            self.chips.append(chip)
+        self._chips_box.updateGeometry()
+
+    def _chip_clicked(self, row: VerdictRow) -> None:
+        if row.pointer is not None:
+            self.pointerActivated.emit(row.pointer)
+        else:
+            self.details_button.setChecked(True)
+
+    def _toggle_details(self, shown: bool) -> None:
+        self.table.setVisible(shown)
+        self.details_button.setArrowType(Qt.ArrowType.UpArrow if shown else Qt.ArrowType.DownArrow)
+
+    def _row_activated(self, index: QModelIndex) -> None:
+        pointer = index.data(POINTER_ROLE)
+        if isinstance(pointer, str):
+            self.pointerActivated.emit(pointer)

@@ -1,0 +1,1 @@
+"""Icons and the bundled example packet, read with ``importlib.resources`` (no .qrc)."""
