@@ -10,6 +10,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from zcf_inspector.core.crypto import ed25519_public_key, public_key_fingerprint
+from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.formats import (
     Base64UrlError,
     TimestampError,
@@ -179,9 +180,10 @@ def parse_destination(value: JsonValue) -> Destination:
 def load_destination(path: str | Path) -> Destination:
     """Read a destination file strictly (profile §1 reader) and check it."""
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise DestinationError(f"cannot read destination file {path}: {exc.strerror}") from exc
+        # Bounded: a packet picked by mistake must not be read whole on the UI thread.
+        data = read_bounded(path, DESTINATION_FILE_MAX_BYTES)
+    except UnreadableFileError as exc:
+        raise DestinationError(f"cannot read destination file: {exc}") from exc
     if len(data) > DESTINATION_FILE_MAX_BYTES:
         raise DestinationError(f"destination file {path} is larger than 1 MiB")
     try:

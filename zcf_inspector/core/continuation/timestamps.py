@@ -29,6 +29,7 @@ def parse_datetime(value: str) -> datetime:
     offset = "+00:00" if offset in ("Z", "z") else offset
     try:
         moment = datetime.fromisoformat(f"{date}T{time}.{micro}{offset}")
-    except ValueError as exc:
+        # At the edges of datetime's range the move to UTC leaves years 1-9999.
+        return moment.astimezone(UTC)
+    except (ValueError, OverflowError) as exc:
         raise TimestampError(f"not a valid date or time: {value!r} ({exc})") from exc
-    return moment.astimezone(UTC)
