@@ -9,6 +9,7 @@ import pytest
 
 from goldens import generate as g
 from zcf_inspector.core.crypto import ed25519_public_key, public_key_fingerprint
+from zcf_inspector.core.formats import b64u_encode
 from zcf_inspector.core.destination import (
     DEFAULT_MAX_BELIEF_BYTES,
     DEFAULT_MAX_BELIEFS,
@@ -50,7 +51,7 @@ def test_only_the_key_id_is_required_and_defaults_apply() -> None:
         ({"installationKeyId": ""}, "installationKeyId"),
         ({"installationKey": "AAAA"}, "32 bytes"),
         ({"installationKey": "not base64!"}, "base64url"),
-        ({"sourceInstallationKeys": {"\x01bad": g.b64u_encode(b"k" * 32)}}, "id"),
+        ({"sourceInstallationKeys": {"\x01bad": b64u_encode(b"k" * 32)}}, "id"),
         ({"trustedKeys": ["AAAA"]}, "32 bytes"),
         ({"capabilities": ["zephr_teleport"]}, "not a published capability"),
         ({"capabilities": ["zephr_why", "zephr_why"]}, "unique"),
@@ -58,7 +59,7 @@ def test_only_the_key_id_is_required_and_defaults_apply() -> None:
         ({"maxBeliefs": -1}, "maxBeliefs"),
         ({"maxBeliefs": True}, "maxBeliefs"),
         ({"now": "2026-10-01 12:00:00"}, "timestamp"),
-        ({"signingKey": g.b64u_encode(b"k" * 31)}, "32 bytes"),
+        ({"signingKey": b64u_encode(b"k" * 31)}, "32 bytes"),
     ],
 )
 def test_invalid_destination_files_are_refused_with_the_field(
