@@ -9,7 +9,6 @@ import pytest
 
 from goldens import generate as g
 from zcf_inspector.core.crypto import ed25519_public_key, public_key_fingerprint
-from zcf_inspector.core.formats import b64u_encode
 from zcf_inspector.core.destination import (
     DEFAULT_MAX_BELIEF_BYTES,
     DEFAULT_MAX_BELIEFS,
@@ -17,6 +16,7 @@ from zcf_inspector.core.destination import (
     load_destination,
     parse_destination,
 )
+from zcf_inspector.core.formats import b64u_encode
 
 
 def golden_file() -> dict[str, Any]:
