@@ -164,10 +164,9 @@ def index_core(
         return item.id
 
     events = build_table(session.events, "/events", ident, findings)
-    participants = [p.get("id") for p in session.participants]
-    seen: set[object] = set()
-    for i, pid in enumerate(participants):
-        if isinstance(pid, str) and pid in seen:
+    seen: set[str] = set()
+    for i, pid in enumerate(p.id for p in session.participants):
+        if pid in seen:
             findings.append(
                 error(PlanCode.DUPLICATE_ID, f"/participants/{i}/id", f"id {pid!r} repeats")
             )

@@ -369,6 +369,25 @@ class ExternalBinding(SpecModel):
     descriptor: dict[str, JsonValue]
 
 
+class ChildSession(SpecModel):
+    session_id: Id
+    capture_id: Id
+
+
+class Participant(SpecModel):
+    not_null = frozenset(
+        {"name", "provider", "native_id", "parent_participant_id", "child_session"}
+    )
+
+    id: Id
+    kind: Literal["human", "agent", "tool", "service", "unknown"]
+    name: str | None = None
+    provider: Id | None = None
+    native_id: Id | None = None
+    parent_participant_id: Id | None = None
+    child_session: ChildSession | None = None
+
+
 class AsifSession(SpecModel):
     """An ASIF 0.4 session; `continuation` and the profile feature require each other."""
 
@@ -377,7 +396,7 @@ class AsifSession(SpecModel):
     asif_version: Literal["0.4"]
     capture: Capture
     session: SessionIdentity
-    participants: list[dict[str, JsonValue]]
+    participants: list[Participant]
     events: list[Event]
     branches: Annotated[list[Branch], Field(min_length=1)]
     executions: list[dict[str, JsonValue]]
