@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen, QPolygonF
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsPathItem
 
 from zcf_inspector.core.continuation.layout import EdgeRoute
@@ -61,20 +61,21 @@ def edge_pen(kind: EdgeStyle, colour: str | None = None, extra_width: float = 0.
 
 
 def add_route(path: QPainterPath, points: Sequence[tuple[float, float]]) -> None:
-    """The polyline and an open arrowhead at its end, as two unclosed subpaths."""
-    path.addPolygon(QPolygonF([QPointF(x, y) for x, y in points]))
+    """The polyline and an open arrowhead at its end, as two unclosed subpaths.
+
+    Plain moveTo/lineTo with floats: building QPointF/QPolygonF objects per edge made
+    this twice as slow, and 20,000 edges are built on the UI thread.
+    """
+    x, y = points[0]
+    path.moveTo(x, y)
+    for x, y in points[1:]:
+        path.lineTo(x, y)
     (x0, y0), (x1, y1) = points[-2], points[-1]
     angle = math.atan2(y1 - y0, x1 - x0)
     left, right = angle - _ARROW_ANGLE, angle + _ARROW_ANGLE
-    path.addPolygon(
-        QPolygonF(
-            [
-                QPointF(x1 - _ARROW * math.cos(left), y1 - _ARROW * math.sin(left)),
-                QPointF(x1, y1),
-                QPointF(x1 - _ARROW * math.cos(right), y1 - _ARROW * math.sin(right)),
-            ]
-        )
-    )
+    path.moveTo(x1 - _ARROW * math.cos(left), y1 - _ARROW * math.sin(left))
+    path.lineTo(x1, y1)
+    path.lineTo(x1 - _ARROW * math.cos(right), y1 - _ARROW * math.sin(right))
 
 
 class EdgeBundle(QGraphicsPathItem):
