@@ -13,12 +13,11 @@ from tests.core.helpers import GOLDENS, destination, golden_bytes
 from zcf_inspector.cli import main
 from zcf_inspector.core.crypto import ed25519_public_key
 from zcf_inspector.core.ingest import ingest_bytes
-from zcf_inspector.core.receipt import ReceiptStatus, verify_receipt
+from zcf_inspector.core.receipt import ReceiptStatus, receipt_bytes, verify_receipt
 from zcf_inspector.core.review import (
     DecisionRequest,
     ReviewSession,
     ReviewTarget,
-    receipt_bytes,
 )
 
 PUB = GOLDENS / "publication"

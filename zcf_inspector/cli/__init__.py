@@ -19,7 +19,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(
         prog="zcf-inspector",
-        description="Inspect Continuity Format (ZCF v1) packets, receipts and ASIF continuation plans.",
+        description="Inspect Continuity Format (ZCF v1) packets, receipts and ASIF "
+        "continuation plans.",
         epilog="Without a COMMAND, or given FILEs instead (zcf-inspector FILE...), it opens the "
         "inspector window.",
     )

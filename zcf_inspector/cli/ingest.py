@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from zcf_inspector.cli import exitcodes
-from zcf_inspector.cli.output import fail, json_bytes, print_findings, print_json
-from zcf_inspector.cli.validate import inspection_json, verdict_line
-from zcf_inspector.core.atomic import write_atomic
+from zcf_inspector.cli.output import emit, fail, print_refused
 from zcf_inspector.core.destination import DestinationError, load_destination
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.ingest import ingest_bytes
+from zcf_inspector.core.receipt import receipt_bytes
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -41,22 +39,6 @@ def run(args: argparse.Namespace) -> int:
         return exitcodes.USAGE
     result = ingest_bytes(data, destination)
     if result.receipt is None:
-        if args.json:
-            print_json([inspection_json(args.packet, result.inspection)])
-        else:
-            sys.stdout.write(verdict_line(args.packet, result.inspection) + "\n")
-            print_findings(result.findings)
+        print_refused(args.packet, result.inspection, as_json=args.json)
         return exitcodes.REFUSED
-    if args.out is None:
-        print_json(result.receipt)
-        return exitcodes.OK
-    try:
-        write_atomic(args.out, json_bytes(result.receipt), overwrite=args.force)
-    except FileExistsError:
-        fail(f"{args.out} already exists; use --force to replace it")
-        return exitcodes.USAGE
-    except OSError as exc:
-        fail(f"cannot write {args.out}: {exc.strerror or exc}")
-        return exitcodes.USAGE
-    sys.stderr.write(f"receipt written to {args.out}\n")
-    return exitcodes.OK
+    return emit(receipt_bytes(result.receipt), args.out, force=args.force, what="receipt")

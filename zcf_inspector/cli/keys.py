@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from zcf_inspector.cli import exitcodes
-from zcf_inspector.cli.output import fail, json_bytes
-from zcf_inspector.core.atomic import write_atomic
+from zcf_inspector.cli.output import emit, fail, json_bytes
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.keyfile import (
@@ -52,19 +50,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _emit(value: JsonValue, out: str | None) -> int:
-    data = json_bytes(value)
-    if out is None:
-        sys.stdout.buffer.write(data)
-        return exitcodes.OK
-    try:
-        write_atomic(out, data)
-    except FileExistsError:
-        fail(f"{out} already exists; choose another name")
-        return exitcodes.USAGE
-    except OSError as exc:
-        fail(f"cannot write {out}: {exc.strerror or exc}")
-        return exitcodes.USAGE
-    return exitcodes.OK
+    return emit(json_bytes(value), out, what="key" if out else "output")
 
 
 def run_keygen(args: argparse.Namespace) -> int:

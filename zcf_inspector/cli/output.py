@@ -7,7 +7,10 @@ import sys
 from collections.abc import Iterable
 from typing import TextIO
 
+from zcf_inspector.cli import exitcodes
+from zcf_inspector.core.atomic import write_atomic
 from zcf_inspector.core.findings import Finding
+from zcf_inspector.core.inspection import PacketInspection, StageStatus
 from zcf_inspector.core.jsontypes import JsonValue
 
 
@@ -28,6 +31,52 @@ def print_findings(findings: Iterable[Finding], stream: TextIO | None = None) ->
         where = f.pointer or "(document)"
         offset = f" at byte {f.offset}" if f.offset is not None else ""
         out.write(f"  {f.severity:<7} {f.code}  {where}{offset}\n      {f.message}\n")
+
+
+def emit(data: bytes, out: str | None, *, force: bool = False, what: str = "output") -> int:
+    """``data`` to stdout, or written atomically to ``out`` (replaced only with ``force``)."""
+    if out is None:
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return exitcodes.OK
+    try:
+        write_atomic(out, data, overwrite=force)
+    except FileExistsError:
+        hint = "use --force to replace it" if not force else "it appeared while writing"
+        fail(f"{out} already exists; {hint}")
+        return exitcodes.USAGE
+    except OSError as exc:
+        fail(f"cannot write {out}: {exc.strerror or exc}")
+        return exitcodes.USAGE
+    sys.stderr.write(f"{what} written to {out}\n")
+    return exitcodes.OK
+
+
+def print_refused(path: str, inspection: PacketInspection, *, as_json: bool) -> None:
+    """A refused packet, as `validate` prints it (a one-element array with --json)."""
+    if as_json:
+        print_json([inspection_json(path, inspection)])
+    else:
+        sys.stdout.write(verdict_line(path, inspection) + "\n")
+        print_findings(inspection.findings)
+
+
+def inspection_json(path: str, inspection: PacketInspection) -> dict[str, JsonValue]:
+    return {
+        "path": path,
+        "valid": inspection.valid,
+        "findings": [f.to_json() for f in inspection.findings],
+        "manifest": None if inspection.manifest is None else inspection.manifest.to_json(),
+    }
+
+
+def verdict_line(path: str, inspection: PacketInspection) -> str:
+    if inspection.valid:
+        auth = inspection.auth.reason if inspection.auth is not None else ""
+        return f"{path}: valid — {auth}"
+    failed = [s.stage.value for s in inspection.stages if s.status is StageStatus.FAILED]
+    errors = sum(1 for f in inspection.findings if f.severity == "error")
+    return f"{path}: REFUSED at {', '.join(failed)} — {errors} error(s)"
 
 
 def fail(message: str) -> None:

@@ -7,21 +7,19 @@ import argparse
 import sys
 
 from zcf_inspector.cli import exitcodes
-from zcf_inspector.cli.output import fail, print_findings, print_json
-from zcf_inspector.cli.validate import inspection_json, verdict_line
-from zcf_inspector.core.atomic import write_atomic
+from zcf_inspector.cli.output import emit, fail, print_findings, print_json, print_refused
 from zcf_inspector.core.destination import DestinationError, load_destination
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.findings import Finding
 from zcf_inspector.core.ingest import ingest_bytes
 from zcf_inspector.core.reading import ReadError, read_json
+from zcf_inspector.core.receipt import receipt_bytes
 from zcf_inspector.core.review import (
     ReviewError,
     ReviewSession,
     ReviewTarget,
     apply_decisions,
     parse_decision_requests,
-    receipt_bytes,
 )
 
 DECISIONS_MAX_BYTES = 64 * 1024 * 1024
@@ -66,11 +64,7 @@ def run(args: argparse.Namespace) -> int:
         return exitcodes.USAGE
     result = ingest_bytes(data, destination)
     if result.receipt is None:
-        if args.json:
-            print_json([inspection_json(args.packet, result.inspection)])
-        else:
-            sys.stdout.write(verdict_line(args.packet, result.inspection) + "\n")
-            print_findings(result.findings)
+        print_refused(args.packet, result.inspection, as_json=args.json)
         return exitcodes.REFUSED
     session = ReviewSession(ReviewTarget.from_ingest(result))
     requests, problems = parse_decision_requests(decisions_value)
@@ -82,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         _print_refusal(args, problems)
         return exitcodes.REFUSED
     receipt = session.receipt(destination.now_text(), destination.signing_key)
-    return _write(args, receipt_bytes(receipt))
+    return emit(receipt_bytes(receipt), args.out, force=args.force, what="receipt")
 
 
 def _print_refusal(args: argparse.Namespace, problems: list[Finding]) -> None:
@@ -97,19 +91,3 @@ def _print_refusal(args: argparse.Namespace, problems: list[Finding]) -> None:
         return
     sys.stdout.write(f"{args.decisions}: refused — no receipt written\n")
     print_findings(problems)
-
-
-def _write(args: argparse.Namespace, data: bytes) -> int:
-    if args.out is None:
-        sys.stdout.write(data.decode("utf-8"))
-        return exitcodes.OK
-    try:
-        write_atomic(args.out, data, overwrite=args.force)
-    except FileExistsError:
-        fail(f"{args.out} already exists; use --force to replace it")
-        return exitcodes.USAGE
-    except OSError as exc:
-        fail(f"cannot write {args.out}: {exc.strerror or exc}")
-        return exitcodes.USAGE
-    sys.stderr.write(f"receipt written to {args.out}\n")
-    return exitcodes.OK

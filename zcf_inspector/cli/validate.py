@@ -6,10 +6,16 @@ import argparse
 import sys
 
 from zcf_inspector.cli import exitcodes
-from zcf_inspector.cli.output import fail, print_findings, print_json
+from zcf_inspector.cli.output import (
+    fail,
+    inspection_json,
+    print_findings,
+    print_json,
+    verdict_line,
+)
 from zcf_inspector.core.destination import Destination, DestinationError, load_destination
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
-from zcf_inspector.core.inspection import PacketInspection, StageStatus, inspect_bytes
+from zcf_inspector.core.inspection import inspect_bytes
 from zcf_inspector.core.jsontypes import JsonValue
 
 
@@ -32,24 +38,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def load_optional_destination(path: str | None) -> Destination | None:
     return None if path is None else load_destination(path)
-
-
-def inspection_json(path: str, inspection: PacketInspection) -> dict[str, JsonValue]:
-    return {
-        "path": path,
-        "valid": inspection.valid,
-        "findings": [f.to_json() for f in inspection.findings],
-        "manifest": None if inspection.manifest is None else inspection.manifest.to_json(),
-    }
-
-
-def verdict_line(path: str, inspection: PacketInspection) -> str:
-    if inspection.valid:
-        auth = inspection.auth.reason if inspection.auth is not None else ""
-        return f"{path}: valid — {auth}"
-    failed = [s.stage.value for s in inspection.stages if s.status is StageStatus.FAILED]
-    errors = sum(1 for f in inspection.findings if f.severity == "error")
-    return f"{path}: REFUSED at {', '.join(failed)} — {errors} error(s)"
 
 
 def run(args: argparse.Namespace) -> int:

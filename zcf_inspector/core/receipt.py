@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -23,6 +25,11 @@ from zcf_inspector.core.receipt_shape import check_receipt_shape
 RECEIPT_FORMAT = "zephr-continuity-receipt"
 RECEIPT_SIGNATURE_DOMAIN = "zephr-continuity-receipt-v1"
 CORRELATION_DOMAIN = "zephr-continuity-correlation-v1"
+
+
+def receipt_bytes(receipt: Mapping[str, JsonValue]) -> bytes:
+    """The file bytes of a receipt: every writer (window, `ingest`, `review`) writes these."""
+    return (json.dumps(dict(receipt), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
 def correlation_id(

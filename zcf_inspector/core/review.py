@@ -9,7 +9,6 @@ what was exported: nothing before it can be undone any more.
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -368,11 +367,6 @@ def review_receipt(
         "completedAt": completed_at,
     }
     return finish_receipt(draft, signing_key)
-
-
-def receipt_bytes(receipt: Mapping[str, JsonValue]) -> bytes:
-    """The file bytes of a receipt; the window and the CLI both write exactly these."""
-    return (json.dumps(dict(receipt), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
 def parse_decision_requests(value: JsonValue) -> tuple[list[DecisionRequest | None], list[Finding]]:

@@ -16,13 +16,13 @@ from zcf_inspector.core.atomic import write_atomic
 from zcf_inspector.core.destination import Destination
 from zcf_inspector.core.ingest import ingest_bytes, ingest_inspection
 from zcf_inspector.core.inspection import PacketInspection, Stage, StageStatus
+from zcf_inspector.core.receipt import receipt_bytes
 from zcf_inspector.core.review import (
     DecisionRequest,
     ReviewCode,
     ReviewError,
     ReviewState,
     ReviewTarget,
-    receipt_bytes,
 )
 from zcf_inspector.core.review_journal import JournaledReview, journal_path, set_aside
 from zcf_inspector.gui.review.detail import evidence_counts
