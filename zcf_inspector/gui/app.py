@@ -26,7 +26,9 @@ def run_app(files: Sequence[str] = ()) -> int:
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)
     app.setApplicationDisplayName(APP_TITLE)
-    app.setDesktopFileName("zcf-inspector")
+    # The desktop entry's ID (packaging/linux/*.desktop): lets the desktop match the window
+    # to its entry and icon.
+    app.setDesktopFileName("io.github.zcf_inspector.ZcfInspector")
     app.setWindowIcon(icon(IconName.APP))
     window = make_window(files)
     window.show()

@@ -6,10 +6,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QItemSelection, QModelIndex, QPoint, Qt
+from PySide6.QtCore import QItemSelection, QModelIndex, QPoint, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QHeaderView,
     QMenu,
     QSplitter,
@@ -34,7 +35,8 @@ from zcf_inspector.gui.documents import (
     ShownDocument,
 )
 from zcf_inspector.gui.find_bar import FindBar
-from zcf_inspector.gui.findings_pane import FindingsPane
+from zcf_inspector.gui.findings_pane import FindingsPane, finding_line
+from zcf_inspector.gui.full_value import FullValue, FullValueDialog, full_value
 from zcf_inspector.gui.load_worker import TaskRunner, Work
 from zcf_inspector.gui.manifest_pane import ManifestPane
 from zcf_inspector.gui.packet_tree_model import (
@@ -44,13 +46,21 @@ from zcf_inspector.gui.packet_tree_model import (
     JsonNode,
     PacketTreeModel,
 )
+from zcf_inspector.gui.plain_text import clip, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
-from zcf_inspector.gui.tool_panes import make_plan_graph_pane, make_review_pane
+from zcf_inspector.gui.roles import POINTER_ROLE
+from zcf_inspector.gui.tool_panes import (
+    PlanGraphPaneLike,
+    ReviewPaneLike,
+    make_plan_graph_pane,
+    make_review_pane,
+)
 from zcf_inspector.gui.tree_annotations import TreeAnnotations
 from zcf_inspector.gui.tree_search import FindMode, FindQuery, find
 from zcf_inspector.gui.verdict_header import VerdictHeader
 from zcf_inspector.gui.verdicts import (
     Verdict,
+    VerdictRow,
     continuation_verdict,
     packet_verdict,
     receipt_verdict,
@@ -74,13 +84,22 @@ def document_title(document: ShownDocument) -> str:
     return " + ".join(Path(p).name for p in document_paths(document))
 
 
+STATUS_CHARS = 120  # of a copied text, echoed in the status bar
+WIDE_PANES = (PANE_REVIEW, PANE_PLAN_GRAPH)
+WIDE_SHARE = 0.62  # of the tab's width given to those panes
+
+
 class DocumentTab(QWidget):
+    statusMessage = Signal(str)  # noqa: N815 - a short note for the window's status bar
+
     def __init__(
         self,
         document: ShownDocument,
         runner: TaskRunner,
         destination: Destination | None,
         copy_actions: dict[CopyKind, QAction] | None = None,
+        *,
+        show_value_action: QAction | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
@@ -98,11 +117,13 @@ class DocumentTab(QWidget):
         self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.tree.customContextMenuRequested.connect(self._context_menu)
         self.tree.setAccessibleName("Document tree")
+        self.tree.doubleClicked.connect(self._double_clicked)
         install_on_view(self.tree)
         self.model = PacketTreeModel({}, parent=self)
         self.tree.setModel(self.model)
-        # The window's Edit actions (with their shortcuts), reused by the context menu.
+        # The window's Edit actions (with their shortcuts), reused by the context menus.
         self.copy_actions = copy_actions or {}
+        self.show_value_action = show_value_action
         self.panes = QTabWidget()
         self.panes.setDocumentMode(True)
         self.manifest_pane = ManifestPane()
@@ -111,6 +132,17 @@ class DocumentTab(QWidget):
         self.byte_pane = ByteRefusalPane()
         self.review_pane: QWidget | None = None
         self.plan_graph_pane: QWidget | None = None
+        self.full_value_dialog: FullValueDialog | None = None
+        self._disposed = False
+        self._full_value_ticket = 0
+        self._receipt_match: VerdictRow | None = None
+        # The item view the copy actions act on: the last one in this tab that had focus.
+        # Remembered rather than asked at the time of the copy, because opening the Edit
+        # menu or a context menu moves the focus away from it.
+        self.copy_view: QAbstractItemView = self.tree
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._focus_changed)
         left = QWidget()
         left_layout = QVBoxLayout(left)
         left_layout.setContentsMargins(0, 0, 0, 0)
@@ -122,6 +154,8 @@ class DocumentTab(QWidget):
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([580, 420])
+        self._widened = False
+        self.panes.currentChanged.connect(self._pane_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.addWidget(self.header)
@@ -131,6 +165,11 @@ class DocumentTab(QWidget):
         self.findings_pane.pointerSelected.connect(self.select_pointer)
         self.find_bar.findRequested.connect(self._find)
         self.find_bar.closed.connect(self.tree.setFocus)
+        for table in (self.findings_pane.table, self.manifest_pane.table):
+            table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+            table.customContextMenuRequested.connect(
+                lambda position, view=table: self._table_context_menu(view, position)
+            )
         self.set_document(document, destination)
 
     # --- showing a document ---------------------------------------------------------
@@ -159,8 +198,11 @@ class DocumentTab(QWidget):
         old.deleteLater()
         self.tree.selectionModel().selectionChanged.connect(self._tree_selection_changed)
         self._size_columns()
-        self.verdict = verdict
-        self.header.set_verdict(verdict, document.path)
+        self.base_verdict = verdict
+        if not isinstance(document, ReceiptDocument):
+            self._receipt_match = None
+        self.verdict = self._with_match(verdict)
+        self.header.set_verdict(self.verdict, document.path)
         self.findings_pane.set_findings(findings, elsewhere)
         self._arrange_panes(document)
         self.canonical_pane.clear()
@@ -208,9 +250,9 @@ class DocumentTab(QWidget):
             wanted.append((PANE_FINDINGS, self.findings_pane))
             if self.review_pane is None:
                 self.review_pane = make_review_pane()
-            set_packet = getattr(self.review_pane, "set_packet", None)
-            if callable(set_packet):
-                set_packet(document.path, document.data, inspection, self.destination)
+            review = self.review_api()
+            if review is not None:
+                review.set_packet(document.path, document.data, inspection, self.destination)
             wanted.append((PANE_REVIEW, self.review_pane))
         elif isinstance(document, ReceiptDocument):
             wanted += [(PANE_CANONICAL, self.canonical_pane), (PANE_FINDINGS, self.findings_pane)]
@@ -219,9 +261,10 @@ class DocumentTab(QWidget):
             wanted.append((PANE_FINDINGS, self.findings_pane))
             if self.plan_graph_pane is None:
                 self.plan_graph_pane = make_plan_graph_pane()
-            show_result = getattr(self.plan_graph_pane, "show_result", None)
-            if callable(show_result):
-                show_result(document.result)
+                self._connect_plan_graph(self.plan_graph_pane)
+            graph = self.plan_graph_api()
+            if graph is not None:
+                graph.show_result(document.result, document.value)
             wanted += [
                 (PANE_PLAN_GRAPH, self.plan_graph_pane),
                 (PANE_CANONICAL, self.canonical_pane),
@@ -233,6 +276,75 @@ class DocumentTab(QWidget):
             for name, pane in wanted:
                 self.panes.addTab(pane, name)
         self.show_pane(current if current else wanted[0][0])
+
+    def _pane_changed(self, _index: int) -> None:
+        """The review table and the plan graph need room the tree can spare: the first
+        time one of them is shown, the panes get most of the width (once, so a width the
+        user chose afterwards is kept)."""
+        if self._widened or self.panes.tabText(self.panes.currentIndex()) not in WIDE_PANES:
+            return
+        self._widened = True
+        total = sum(self.splitter.sizes())
+        if total > 0 and self.splitter.sizes()[1] < total * WIDE_SHARE:
+            left = int(total * (1 - WIDE_SHARE))
+            self.splitter.setSizes([left, total - left])
+
+    def review_api(self) -> ReviewPaneLike | None:
+        """The review pane, when this tab has a working one."""
+        pane = self.review_pane
+        return pane if isinstance(pane, ReviewPaneLike) else None
+
+    def plan_graph_api(self) -> PlanGraphPaneLike | None:
+        pane = self.plan_graph_pane
+        return pane if isinstance(pane, PlanGraphPaneLike) else None
+
+    def _connect_plan_graph(self, pane: QWidget) -> None:
+        node_selected = getattr(pane, "node_selected", None)
+        if node_selected is not None:
+            node_selected.connect(self._plan_node_selected)
+        plan_shown = getattr(pane, "plan_shown", None)
+        if plan_shown is not None:
+            plan_shown.connect(self._plan_shown)
+
+    def _plan_node_selected(self, node_id: str) -> None:
+        if node_id:
+            self.statusMessage.emit(f"Plan graph: node {clip(visible(node_id), STATUS_CHARS)}")
+
+    def _plan_shown(self, plan_id: str) -> None:
+        self.statusMessage.emit(f"Plan graph: plan {clip(visible(plan_id), STATUS_CHARS)}")
+
+    def dispose(self) -> None:
+        """The tab is closing: let go of what its panes hold (once)."""
+        if self._disposed:
+            return
+        self._disposed = True
+        self._full_value_ticket += 1
+        graph = self.plan_graph_api()
+        if graph is not None:
+            graph.clear()
+        if self.full_value_dialog is not None:
+            self.full_value_dialog.close()
+            self.full_value_dialog = None
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.disconnect(self._focus_changed)
+
+    # --- a receipt matched to the open packets -----------------------------------
+
+    def set_receipt_match(self, row: VerdictRow | None) -> None:
+        """Add (or replace) the verdict row saying which open packet this receipt is for."""
+        self._receipt_match = row
+        self.verdict = self._with_match(self.base_verdict)
+        self.header.set_verdict(self.verdict, self.document.path)
+
+    @property
+    def receipt_match(self) -> VerdictRow | None:
+        return self._receipt_match
+
+    def _with_match(self, verdict: Verdict) -> Verdict:
+        if self._receipt_match is None:
+            return verdict
+        return Verdict(verdict.headline, verdict.ok, (*verdict.rows, self._receipt_match))
 
     def show_pane(self, name: str) -> bool:
         for i in range(self.panes.count()):
@@ -311,27 +423,162 @@ class DocumentTab(QWidget):
         index = self.tree.indexAt(position)
         if not index.isValid():
             return
+        self.copy_view = self.tree
         menu = QMenu(self)
         for action in self.copy_actions.values():
             menu.addAction(action)
+        if self.show_value_action is not None:
+            menu.addSeparator()
+            menu.addAction(self.show_value_action)
         menu.popup(self.tree.viewport().mapToGlobal(position))
 
+    def _table_context_menu(self, view: QAbstractItemView, position: QPoint) -> None:
+        if not view.indexAt(position).isValid():
+            return
+        self.copy_view = view
+        menu = QMenu(self)
+        for action in self.copy_actions.values():
+            menu.addAction(action)
+        menu.popup(view.viewport().mapToGlobal(position))
+
+    def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        if isinstance(new, QAbstractItemView) and self.isAncestorOf(new):
+            self.copy_view = new
+
     def copy(self, kind: CopyKind) -> None:
-        node = self.selected_node()
+        """Copy from the view the user last worked in: the tree, the findings, the
+        manifest, or another table of this tab (the review's beliefs, a plan's findings)."""
+        view = self.copy_view
+        if view is not self.tree and not view.isVisible():
+            view = self.tree  # its pane was switched away: the tree is what is in view
+        if view is self.tree:
+            self._copy_node(kind, self.selected_node())
+        elif view is self.findings_pane.table:
+            self._copy_finding(kind)
+        elif view is self.manifest_pane.table:
+            self._copy_manifest_row(kind)
+        else:
+            self._copy_row(view, kind)
+
+    def _put(self, what: str, text: str) -> None:
+        set_clipboard(text)
+        self.statusMessage.emit(f"Copied {what}: {clip(visible(text), STATUS_CHARS)}")
+
+    def _copy_node(self, kind: CopyKind, node: JsonNode | None) -> None:
         if node is None or (node.is_range and kind is not CopyKind.POINTER):
             return  # a range of a long array is not a value of the document
         if kind is CopyKind.KEY:
-            set_clipboard(str(node.key))
+            self._put("key", str(node.key))
         elif kind is CopyKind.POINTER:
-            set_clipboard(node.pointer)
+            self._put("pointer", node.pointer)
         elif kind is CopyKind.VALUE and not isinstance(node.value, dict | list):
-            set_clipboard(slow_copy_work(kind, node.pointer, node.value)(NULL_MONITOR))
+            self._put("value", slow_copy_work(kind, node.pointer, node.value)(NULL_MONITOR))
         else:
+            what = "value" if kind is CopyKind.VALUE else kind.name.lower()
             self.runner.start(
                 kind.value.lower(),
                 slow_copy_work(kind, node.pointer, node.value),
-                lambda text: set_clipboard(str(text)),
+                lambda text: self._put(what, str(text)),
             )
+
+    def _node_at(self, pointer: str | None) -> JsonNode | None:
+        if pointer is None:
+            return None
+        return self.model.node(self.model.index_for_pointer(pointer, nearest=False))
+
+    def _copy_finding(self, kind: CopyKind) -> None:
+        pane = self.findings_pane
+        current = pane.table.currentIndex()
+        if not current.isValid():
+            return
+        row = pane.proxy.mapToSource(current).row()
+        finding, other = pane.model.finding(row), pane.model.elsewhere(row)
+        if kind is CopyKind.VALUE:
+            self._put("finding", (f"in {other}: " if other else "") + finding_line(finding))
+        elif kind is CopyKind.KEY:
+            self._put("code", str(finding.code))
+        elif kind is CopyKind.POINTER:
+            self._put("pointer", finding.pointer)
+        elif other:
+            self.statusMessage.emit(f"That finding points into {visible(other)}, not this file.")
+        else:  # canonical JSON and digest: of the node the finding points at
+            self._copy_node(kind, self._node_at(finding.pointer))
+
+    def _copy_manifest_row(self, kind: CopyKind) -> None:
+        pane = self.manifest_pane
+        current = pane.table.currentIndex()
+        if not current.isValid():
+            return
+        row = pane.model.row(current.row())
+        if kind is CopyKind.VALUE:
+            verdict = "match" if row.match else "MISMATCH"
+            self._put(
+                "section", f"{row.name}: {verdict}, listed {row.listed}, computed {row.computed}"
+            )
+        elif kind is CopyKind.KEY:
+            self._put("section name", row.name)
+        elif kind is CopyKind.POINTER:
+            self._put("pointer", row.pointer or "")
+        elif kind is CopyKind.DIGEST and row.computed is not None:
+            self._put("computed digest", row.computed)
+        else:
+            self._copy_node(kind, self._node_at(row.pointer))
+
+    def _copy_row(self, view: QAbstractItemView, kind: CopyKind) -> None:
+        current = view.currentIndex()
+        model = view.model()
+        if not current.isValid() or model is None:
+            return
+        cells = [
+            model.index(current.row(), column, current.parent())
+            for column in range(model.columnCount(current.parent()))
+        ]
+        texts = [str(c.data() if c.data() is not None else "") for c in cells]
+        if kind is CopyKind.VALUE:
+            self._put("row", "\t".join(texts))
+        elif kind is CopyKind.KEY and texts:
+            self._put("first column", texts[0])
+        elif kind is CopyKind.POINTER and isinstance(current.data(POINTER_ROLE), str):
+            self._put("pointer", str(current.data(POINTER_ROLE)))
+        else:
+            self.statusMessage.emit(
+                "Canonical JSON and digests are copied from the tree, the findings or the manifest."
+            )
+
+    # --- the full value of a node ---------------------------------------------------
+
+    def _double_clicked(self, index: QModelIndex) -> None:
+        node = self.model.node(index)
+        if node is not None and not node.is_range and not isinstance(node.value, dict | list):
+            self.show_full_value()  # containers expand on double-click instead
+
+    def show_full_value(self) -> None:
+        """Open the selected node's whole value (made on a worker) in a plain-text viewer."""
+        node = self.selected_node()
+        if node is None or node.is_range:
+            return
+        self._full_value_ticket += 1
+        ticket = self._full_value_ticket
+        pointer, value = node.pointer, node.value
+
+        def done(result: object) -> None:
+            if ticket == self._full_value_ticket and isinstance(result, FullValue):
+                self._show_full_value(result)
+
+        self.runner.start("full value", lambda monitor: full_value(pointer, value, monitor), done)
+
+    def _show_full_value(self, value: FullValue) -> None:
+        if self.full_value_dialog is not None:
+            self.full_value_dialog.close()
+        dialog = FullValueDialog(value, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.destroyed.connect(lambda *_: self._forget_dialog(dialog))
+        self.full_value_dialog = dialog
+        dialog.show()
+
+    def _forget_dialog(self, dialog: FullValueDialog) -> None:
+        if self.full_value_dialog is dialog:
+            self.full_value_dialog = None
 
     # --- find -------------------------------------------------------------------
 

@@ -9,6 +9,10 @@ Runs on a worker thread: every function here may take long and reports through t
   `inspect_continuation` (a report dropped together with its session is checked
   against it);
 - bytes the strict reader refuses are shown as a packet refused at the byte stage.
+
+Files that are not documents at all — folders, devices, FIFOs, dangling or looping
+symbolic links, unreadable, empty, binary or oversized files — become an
+`UnreadableDocument` with one specific, plain message: no tab is made for them.
 """
 
 from __future__ import annotations
@@ -25,8 +29,9 @@ from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.inspection import PacketInspection, inspect_bytes, inspect_value
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
-from zcf_inspector.core.reading import ReadError, read_json
+from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError, read_json
 from zcf_inspector.core.receipt import RECEIPT_FORMAT, ReceiptReport, verify_receipt
+from zcf_inspector.gui.file_checks import content_problem, file_problem, permission_denied
 
 _CONTINUATION_MARKERS = ("asif_version", "profile_version", "report_version")
 
@@ -70,6 +75,7 @@ class OpenRequest:
     paths: tuple[str, ...]
     destination: Destination | None = None
     report_for: dict[str, str] | None = None  # session path -> report path (a reload)
+    max_bytes: int = DEFAULT_MAX_BYTES  # larger files are refused before they are read
 
 
 @dataclass
@@ -95,14 +101,23 @@ def open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
     for i, path in enumerate(request.paths):
         share = _Share(monitor, i, count)
         share.step(f"reading {Path(path).name}", 0.0)
+        problem = file_problem(path, request.max_bytes)
+        if problem is not None:
+            reads.append(UnreadableDocument(path, problem))
+            continue
         try:
-            data = read_bounded(path)
+            data = read_bounded(path, request.max_bytes)
         except UnreadableFileError as exc:
-            reads.append(UnreadableDocument(path, str(exc)))
+            denied = isinstance(exc.__cause__, PermissionError)
+            reads.append(UnreadableDocument(path, permission_denied(path) if denied else str(exc)))
+            continue
+        problem = content_problem(path, data, request.max_bytes)
+        if problem is not None:
+            reads.append(UnreadableDocument(path, problem))
             continue
         share.step(f"parsing {Path(path).name}", 0.05)
         try:
-            value: JsonValue | None = read_json(data)
+            value: JsonValue | None = read_json(data, max_bytes=request.max_bytes)
         except ReadError:
             value = None
         reads.append(_Read(path, data, value))
@@ -115,8 +130,19 @@ def open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
             documents.append(item)
         elif item.path not in paired_reports:
             report = next((r for r in readable if r.path == pairs.get(item.path)), None)
-            documents.append(_check(item, report, request.destination, _Share(monitor, i, count)))
+            share = _Share(monitor, i, count)
+            try:
+                documents.append(_check(item, report, request.destination, share))
+            except (RecursionError, MemoryError) as exc:
+                # Hostile shapes the reader's limits let through must cost this file its
+                # tab, not the whole drop: the other files still open.
+                documents.append(UnreadableDocument(item.path, _too_complex(item.path, exc)))
     return documents
+
+
+def _too_complex(path: str, exc: RecursionError | MemoryError) -> str:
+    what = "too deeply nested" if isinstance(exc, RecursionError) else "too large for memory"
+    return f"{path}: the document is {what} to inspect here"
 
 
 def reverify(

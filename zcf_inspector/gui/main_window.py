@@ -10,6 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QFileDialog,
     QMainWindow,
     QMenu,
@@ -24,6 +25,7 @@ from PySide6.QtWidgets import (
 from zcf_inspector import __version__
 from zcf_inspector.core.destination import Destination, DestinationError, load_destination
 from zcf_inspector.core.monitor import Monitor
+from zcf_inspector.core.review import ReviewTarget
 from zcf_inspector.gui.clipboard import CopyKind, shortcut
 from zcf_inspector.gui.document_tab import (
     PANE_CANONICAL,
@@ -36,6 +38,7 @@ from zcf_inspector.gui.document_tab import (
 from zcf_inspector.gui.documents import (
     ContinuationDocument,
     OpenRequest,
+    ReceiptDocument,
     ShownDocument,
     UnreadableDocument,
     open_documents,
@@ -45,9 +48,12 @@ from zcf_inspector.gui.garbage_collector import UiThreadGarbageCollector
 from zcf_inspector.gui.icons import IconName, example_packet_path, icon
 from zcf_inspector.gui.load_worker import TaskRunner
 from zcf_inspector.gui.plain_text import plain_label, visible
+from zcf_inspector.gui.receipt_match import ReceiptMatchInput, match_row
 from zcf_inspector.gui.settings import AppSettings
 from zcf_inspector.gui.settings_dialog import SettingsDialog
+from zcf_inspector.gui.shortcuts import ShortcutsDialog, shortcut_entries
 from zcf_inspector.gui.start_page import StartPage
+from zcf_inspector.gui.tool_panes import ReviewPaneLike
 from zcf_inspector.gui.tool_panes import preload as preload_tool_panes
 
 APP_TITLE = "ZCF Inspector"
@@ -93,6 +99,9 @@ class MainWindow(QMainWindow):
         self.watcher.fileChanged.connect(self._file_changed)
         self.reload_prompt: QMessageBox | None = None
         self.message: QMessageBox | None = None
+        self.shortcuts_dialog: ShortcutsDialog | None = None
+        self._receipt_generation = 0
+        self._closed = False  # closeEvent ran (it may run again: close() twice)
         self._prompted: set[str] = set()
         self.tabs = QTabWidget()
         self.tabs.setTabsClosable(True)
@@ -111,6 +120,9 @@ class MainWindow(QMainWindow):
         self._make_status_bar()
         self._make_actions()
         self._make_menus()
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._focus_changed)
         self._load_destination(self.settings.destination_path)
         self._refresh_recent()
         self._current_tab_changed()
@@ -195,6 +207,12 @@ class MainWindow(QMainWindow):
         self.collapse_action = self._action(
             "&Collapse All", lambda: self._with_tab(lambda t: t.tree.collapseAll()), "Ctrl+Shift+-"
         )
+        self.show_value_action = self._action(
+            "Show &Full Value…", lambda: self._with_tab(DocumentTab.show_full_value), "Ctrl+Return"
+        )
+        # Shown in an empty Review menu; the menu itself is disabled then.
+        self.no_review_action = QAction("No packet under review in this tab", self)
+        self.no_review_action.setEnabled(False)
         self.shortcuts_action = self._action("&Keyboard Shortcuts", self.show_shortcuts, "F1")
         self.about_action = self._action("&About", self.show_about)
 
@@ -217,6 +235,8 @@ class MainWindow(QMainWindow):
         for action in self.copy_actions.values():
             edit_menu.addAction(action)
         edit_menu.addSeparator()
+        edit_menu.addAction(self.show_value_action)
+        edit_menu.addSeparator()
         for action in (self.find_action, self.find_next_action, self.find_previous_action):
             edit_menu.addAction(action)
         view_menu = menus.addMenu("&View")
@@ -227,6 +247,8 @@ class MainWindow(QMainWindow):
         view_menu.addAction(self.details_action)
         view_menu.addAction(self.collapse_action)
         view_menu.addAction(self.cancel_action)
+        self.review_menu = menus.addMenu("&Review")
+        self.review_menu.aboutToShow.connect(self._fill_review_menu)
         help_menu = menus.addMenu("&Help")
         help_menu.addAction(self.shortcuts_action)
         help_menu.addAction(self.about_action)
@@ -260,27 +282,66 @@ class MainWindow(QMainWindow):
             self.find_previous_action,
             self.details_action,
             self.collapse_action,
+            self.show_value_action,
             *self.copy_actions.values(),
         ):
             action.setEnabled(has_tab)
         self.export_action.setEnabled(has_tab and callable(self._export_function(tab)))
+        self._fill_review_menu()
+        self._focus_changed(None, QApplication.focusWidget())
 
     @staticmethod
-    def _export_function(tab: DocumentTab | None) -> object:
-        if tab is None or tab.review_pane is None or tab.pane_names().count(PANE_REVIEW) == 0:
+    def review_pane_of(tab: DocumentTab | None) -> ReviewPaneLike | None:
+        """The review pane of ``tab`` when that tab shows one (packet tabs only)."""
+        if tab is None or PANE_REVIEW not in tab.pane_names():
             return None
-        return getattr(tab.review_pane, "export_receipt", None)
+        return tab.review_api()
+
+    def _export_function(self, tab: DocumentTab | None) -> Callable[[], object] | None:
+        pane = self.review_pane_of(tab)
+        return None if pane is None else pane.export_receipt
+
+    def _fill_review_menu(self) -> None:
+        """The Review menu holds the current tab's review actions (the pane's own objects,
+        with its shortcuts and its enabled states), and nothing when there is no review."""
+        menu = self.review_menu
+        for action in menu.actions():
+            menu.removeAction(action)
+        pane = self.review_pane_of(self.current_tab())
+        menu.menuAction().setEnabled(pane is not None)
+        if pane is None:
+            menu.addAction(self.no_review_action)
+            return
+        previous_group = None
+        for action in pane.review_actions():
+            group = _review_group(action)
+            if previous_group is not None and group != previous_group:
+                menu.addSeparator()
+            menu.addAction(action)
+            previous_group = group
+        menu.addSeparator()
+        menu.addAction(self.export_action)
+
+    def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
+        """Ctrl+F belongs to the plan graph (find a node) while it has the focus: the
+        window's Find steps aside there, so the key is never ambiguous."""
+        tab = self.current_tab()
+        graph = None if tab is None else tab.plan_graph_pane
+        in_graph = graph is not None and new is not None and graph.isAncestorOf(new)
+        self.find_action.setEnabled(tab is not None and not in_graph)
 
     def close_tab(self, index: int) -> None:
         widget = self.tabs.widget(index)
         self.tabs.removeTab(index)
         if isinstance(widget, DocumentTab):
+            widget.dispose()
             still_open = {p for t in self.document_tabs() for p in t.paths}
             gone = [p for p in widget.paths if p not in still_open and p in self.watcher.files()]
             if gone:
                 self.watcher.removePaths(gone)
             widget.deleteLater()
         self._current_tab_changed()
+        self._match_receipts()
 
     def close_current(self) -> None:
         if self.tabs.count():
@@ -326,16 +387,34 @@ class MainWindow(QMainWindow):
         if last is not None:
             self.tabs.setCurrentWidget(last)
         self._current_tab_changed()
+        self._match_receipts()
         if problems:
-            self.message = message_box(
-                self, QMessageBox.Icon.Warning, "Cannot open", "\n".join(problems)
+            self.report_problems(problems, len(result))
+
+    def report_problems(self, problems: Sequence[str], count: int) -> None:
+        """One message for every file of one open that could not be opened."""
+        if len(problems) == 1 and count == 1:
+            text = problems[0]
+        else:
+            opened = count - len(problems)
+            also = {0: "", 1: "; the other one opened"}.get(opened, f"; the other {opened} opened")
+            text = f"{len(problems)} of {count} files could not be opened{also}:\n\n" + (
+                "\n".join(f"• {p}" for p in problems)
             )
-            self.message.open()
+        self.message = message_box(self, QMessageBox.Icon.Warning, "Cannot open", text)
+        self.message.open()
 
     def _show_document(self, document: ShownDocument) -> DocumentTab:
         tab = self._tab_for(document.path)
         if tab is None:
-            tab = DocumentTab(document, self.runner, self.destination, self.copy_actions)
+            tab = DocumentTab(
+                document,
+                self.runner,
+                self.destination,
+                self.copy_actions,
+                show_value_action=self.show_value_action,
+            )
+            tab.statusMessage.connect(self._status_message)
             self.tabs.addTab(tab, tab.title)
         else:
             tab.set_document(document, self.destination)
@@ -489,6 +568,7 @@ class MainWindow(QMainWindow):
         tab.set_document(document, self.destination)
         self.tabs.setTabIcon(self.tabs.indexOf(tab), self._verdict_icon(tab))
         self._current_tab_changed()
+        self._match_receipts()
 
     # --- recent files -------------------------------------------------------------
 
@@ -517,15 +597,50 @@ class MainWindow(QMainWindow):
             export()
 
     def show_shortcuts(self) -> None:
-        lines = []
-        for action in self.actions():
-            keys = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
-            if keys:
-                lines.append(f"{keys:<16} {action.text().replace('&', '')}")
-        self.message = message_box(
-            self, QMessageBox.Icon.Information, "Keyboard shortcuts", "\n".join(lines)
+        if self.shortcuts_dialog is not None:
+            self.shortcuts_dialog.close()
+        self.shortcuts_dialog = ShortcutsDialog(shortcut_entries(self.actions()), self)
+        self.shortcuts_dialog.open()
+
+    def _status_message(self, text: str) -> None:
+        self.statusBar().showMessage(text, 5000)
+
+    # --- receipts matched to the open packets -----------------------------------------
+
+    def _review_targets(self) -> list[tuple[str, ReviewTarget]]:
+        targets = []
+        for tab in self.document_tabs():
+            pane = self.review_pane_of(tab)
+            if pane is not None and pane.target is not None:
+                targets.append((tab.title, pane.target))
+        return targets
+
+    def _match_receipts(self) -> None:
+        """Say, on every open receipt, which open packet it belongs to (if any).
+
+        Run after every open, close and re-verification: a receipt opened before its
+        packet is matched once the packet arrives. The comparison runs on a worker; a
+        newer round makes the results of an older one stale.
+        """
+        receipts = [t for t in self.document_tabs() if isinstance(t.document, ReceiptDocument)]
+        if not receipts:
+            return
+        self._receipt_generation += 1
+        generation = self._receipt_generation
+        work = ReceiptMatchInput(
+            tuple(t.document.value for t in receipts),  # type: ignore[union-attr]
+            tuple(self._review_targets()),
+            self.destination is not None,
         )
-        self.message.open()
+
+        def done(rows: object) -> None:
+            if generation != self._receipt_generation or not isinstance(rows, tuple):
+                return
+            for tab, row in zip(receipts, rows, strict=True):
+                if self.tabs.indexOf(tab) >= 0:
+                    tab.set_receipt_match(row)
+
+        self.runner.start("matching receipts", partial(match_row, work), done)
 
     def show_about(self) -> None:
         self.message = message_box(
@@ -538,11 +653,29 @@ class MainWindow(QMainWindow):
         self.message.open()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        app = QApplication.instance()
+        if isinstance(app, QApplication) and not self._closed:
+            app.focusChanged.disconnect(self._focus_changed)
+        self._closed = True
+        for tab in self.document_tabs():
+            tab.dispose()
         self.settings.save_geometry(self.saveGeometry(), self.saveState())
         self.runner.cancel_all()
         self.runner.wait_for_done()
         self.garbage_collector.stop()
         super().closeEvent(event)
+
+
+def _review_group(action: QAction) -> str:
+    """Which block of the Review menu an action goes in (separators between blocks)."""
+    keys = action.shortcut().toString()
+    if "Z" in keys and "Ctrl" in keys:
+        return "history"
+    if keys in ("J", "K"):
+        return "move"
+    if keys:
+        return "decide"
+    return "bulk" if action.text().startswith("Bulk") else "other"
 
 
 def _reverify_work(

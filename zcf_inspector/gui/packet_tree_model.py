@@ -35,6 +35,7 @@ STATUS_COLUMN: Final = 3
 _HEADERS: Final = ("Key", "Value", "Type", "Status")
 _COLUMNS: Final = len(_HEADERS)
 RANGE_LIMIT: Final = 1000
+KEY_LABEL_CHARS: Final = 40
 
 _MARK_ICONS: Final = {
     Mark.PASS: IconName.PASS,
@@ -48,16 +49,19 @@ _MARK_ICONS: Final = {
 class JsonNode:
     """One value in the document, with its key and a lazily filled table of children.
 
-    An array longer than `RANGE_LIMIT` is shown through *range* nodes ("[1000 … 1999]"),
-    so no node ever has more than `RANGE_LIMIT` rows: expanding 200,000 beliefs lays out
-    200 rows, not 200,000. A range node's value is the slice it covers; it is not a value
-    of the document, and its pointer is its array's.
+    An array or object with more than `RANGE_LIMIT` children is shown through *range*
+    nodes ("[1000 … 1999]", "{"k1000" … "k1999"}"), so no node ever has more than
+    `RANGE_LIMIT` rows: expanding 200,000 beliefs or a 100,000-member object lays out
+    200 or 100 rows, not all of them (Qt asks every row of an expanded node for its flags
+    and children, which costs seconds at that size). A range node's value is the slice it
+    covers; it is not a value of the document, and its pointer is its container's.
     """
 
     __slots__ = (
         "_children",
         "_keys",
         "_pointer",
+        "_positions",
         "is_range",
         "key",
         "offset",
@@ -84,11 +88,12 @@ class JsonNode:
         self.is_range = is_range
         self._children: dict[int, JsonNode] = {}
         self._keys: list[str] | None = None
+        self._positions: dict[str, int] | None = None  # key -> index, for wide objects
         self._pointer: str | None = None
 
     def _step(self) -> int:
-        """How many elements each child covers: 1, or RANGE_LIMIT^k for range children."""
-        count = len(self.value) if isinstance(self.value, list) else 0
+        """How many members each child covers: 1, or RANGE_LIMIT^k for range children."""
+        count = len(self.value) if isinstance(self.value, list | dict) else 0
         step = 1
         while count > RANGE_LIMIT * step:
             step *= RANGE_LIMIT
@@ -96,22 +101,31 @@ class JsonNode:
 
     def child_count(self) -> int:
         value = self.value
-        if isinstance(value, dict):
-            return len(value)
-        if isinstance(value, list):
+        if isinstance(value, dict | list):
             step = self._step()
             return (len(value) + step - 1) // step
         return 0
+
+    def _key_list(self) -> list[str]:
+        if self._keys is None:
+            assert isinstance(self.value, dict)
+            self._keys = list(self.value)
+        return self._keys
 
     def child(self, row: int) -> JsonNode:
         node = self._children.get(row)
         if node is None:
             value = self.value
             if isinstance(value, dict):
-                if self._keys is None:
-                    self._keys = list(value)
-                key = self._keys[row]
-                node = JsonNode(self, key, value[key], row)
+                keys = self._key_list()
+                step = self._step()
+                if step == 1:
+                    node = JsonNode(self, keys[row], value[keys[row]], row)
+                else:
+                    names = keys[row * step : (row + 1) * step]
+                    members: JsonValue = {name: value[name] for name in names}
+                    label = f"{{{_key_label(names[0])} … {_key_label(names[-1])}}}"
+                    node = JsonNode(self, label, members, row, is_range=True)
             else:
                 assert isinstance(value, list)
                 step = self._step()
@@ -133,9 +147,9 @@ class JsonNode:
         if isinstance(value, dict):
             if part not in value:
                 return None
-            if self._keys is None:
-                self._keys = list(value)
-            return self._keys.index(part)
+            if self._positions is None:
+                self._positions = {key: i for i, key in enumerate(self._key_list())}
+            return self._positions[part] // self._step()
         if isinstance(value, list) and part.isdigit() and part.isascii() and str(int(part)) == part:
             index = int(part) - self.offset
             return index // self._step() if 0 <= index < len(value) else None
@@ -154,12 +168,14 @@ class JsonNode:
 
     @property
     def top_level_key(self) -> str | None:
+        """The key of the document's member this node lies in (ranges are skipped)."""
+        top: JsonNode | None = None
         node = self
-        while node.parent is not None and node.parent.parent is not None:
+        while node.parent is not None:
+            if not node.is_range:
+                top = node
             node = node.parent
-        if node.parent is None or node.is_range or not isinstance(node.key, str):
-            return None
-        return node.key
+        return top.key if top is not None and isinstance(top.key, str) else None
 
     def path(self) -> tuple[PathPart, ...]:
         parts: list[PathPart] = []
@@ -315,7 +331,8 @@ class PacketTreeModel(QAbstractItemModel):
 
     def tooltip(self, node: JsonNode) -> str:
         if node.is_range:
-            return f"{node.pointer or '/'}: elements {_range_display(node, KEY_COLUMN)}"
+            what = "members" if isinstance(node.value, dict) else "elements"
+            return f"{node.pointer or '/'}: {what} {_range_display(node, KEY_COLUMN)}"
         status = self.status(node)
         lines = [
             node.pointer or "/",
@@ -332,10 +349,17 @@ class PacketTreeModel(QAbstractItemModel):
         return None if name is None else icon(name)
 
 
+def _key_label(key: str) -> str:
+    """A key as a range's bound: quoted, visible, and short (keys may be megabytes)."""
+    return '"' + visible(clip(key, KEY_LABEL_CHARS)) + '"'
+
+
 def _range_display(node: JsonNode, column: int) -> str:
     if column == KEY_COLUMN:
         return str(node.key)
     if column == VALUE_COLUMN:
+        if isinstance(node.value, dict):
+            return f"{len(node.value):,} members"
         count = len(node.value) if isinstance(node.value, list) else 0
         return f"{count:,} elements"
     if column == TYPE_COLUMN:

@@ -7,27 +7,44 @@ If a pane's module is missing or does not provide the pane, the tab shows a plai
 from __future__ import annotations
 
 import importlib
-from typing import Protocol
+from collections.abc import Callable, Sequence
+from typing import Protocol, runtime_checkable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
 from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.destination import Destination
 from zcf_inspector.core.inspection import PacketInspection
+from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.review import ReviewTarget
 from zcf_inspector.gui.plain_text import plain_label
+from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION
 
 
+@runtime_checkable
 class ReviewPaneLike(Protocol):
+    """What the window uses of ``gui.review.ReviewPane``."""
+
+    target: ReviewTarget | None
+
     def set_packet(
         self, path: str, data: bytes, inspection: PacketInspection, destination: Destination | None
     ) -> None: ...
 
     def export_receipt(self) -> object: ...
 
+    def review_actions(self) -> Sequence[QAction]: ...
 
+    def edit_reviewer(self) -> None: ...
+
+
+@runtime_checkable
 class PlanGraphPaneLike(Protocol):
-    def show_result(self, result: InspectionResult) -> None: ...
+    """What the window uses of ``gui.plangraph.PlanGraphPane``."""
+
+    def show_result(self, result: InspectionResult, document: JsonValue | None = None) -> None: ...
 
     def clear(self) -> None: ...
 
@@ -57,9 +74,21 @@ def placeholder(title: str, reason: str) -> QWidget:
 
 
 def make_review_pane() -> QWidget:
-    """A ``ReviewPane``, or a placeholder saying why there is none."""
+    """A ``ReviewPane``, or a placeholder saying why there is none.
+
+    The reviewer's identity is kept with the window's own settings (the same INI file as
+    the destination), not in a second, native-format store.
+    """
     pane = _load("zcf_inspector.gui.review", "ReviewPane")
-    return placeholder("Review", pane) if isinstance(pane, str) else pane()
+    if isinstance(pane, str):
+        return placeholder("Review", pane)
+    store = QSettings(
+        QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION
+    )
+    factory: Callable[..., QWidget] = pane
+    widget = factory(settings=store)
+    store.setParent(widget)  # deleted with the pane, on the GUI thread
+    return widget
 
 
 def make_plan_graph_pane() -> QWidget:
