@@ -320,3 +320,13 @@ def test_check_goldens_default_and_failure(
     code, out, _ = run(capsys, "check-goldens", str(copy))
     assert code == 1
     assert "contains the key 'x-zephr-internal'" in out
+
+
+def test_fifo_is_refused_without_blocking(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    code, _, err = run(capsys, "validate", str(fifo))
+    assert code == 2
+    assert "not a regular file" in err

@@ -17,6 +17,9 @@ def read_bounded(path: str | Path, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     target = Path(path)
     if target.is_dir():
         raise UnreadableFileError(f"{path} is a folder, not a file")
+    if target.exists() and not target.is_file():
+        # Opening a FIFO blocks until a writer comes, and a device may never end.
+        raise UnreadableFileError(f"{path} is not a regular file (a pipe, socket or device)")
     try:
         with target.open("rb") as handle:
             return handle.read(max_bytes + 1)
