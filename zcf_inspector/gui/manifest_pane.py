@@ -198,6 +198,9 @@ class ManifestPane(QWidget):
         row = self.model.row(min(rows))
         self.listed.setText(row.listed or "(not listed)")
         self.computed.setText(row.computed or "(nothing to compute: not in the packet)")
+        # Show digests from their start ("sha256:…"): the end is what a reader compares last.
+        self.listed.setCursorPosition(0)
+        self.computed.setCursorPosition(0)
         self.verdict.setText(
             f"{row.name}: the listed digest matches the computed one"
             if row.match
