@@ -269,13 +269,15 @@ class DocumentTab(QWidget):
                 (PANE_PLAN_GRAPH, self.plan_graph_pane),
                 (PANE_CANONICAL, self.canonical_pane),
             ]
+        # A plan is read as a graph first; a packet by its manifest.
+        first = PANE_PLAN_GRAPH if isinstance(document, ContinuationDocument) else wanted[0][0]
         current = self.panes.tabText(self.panes.currentIndex())
         if [self.panes.tabText(i) for i in range(self.panes.count())] != [n for n, _ in wanted]:
             while self.panes.count():
                 self.panes.removeTab(0)
             for name, pane in wanted:
                 self.panes.addTab(pane, name)
-        self.show_pane(current if current else wanted[0][0])
+        self.show_pane(current if current else first)
 
     def _pane_changed(self, _index: int) -> None:
         """The review table and the plan graph need room the tree can spare: the first

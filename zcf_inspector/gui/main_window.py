@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -354,7 +355,8 @@ class MainWindow(QMainWindow):
 
     def open_paths(self, paths: Sequence[str], *, report_for: dict[str, str] | None = None) -> None:
         """Open (or reload) files together, off the UI thread."""
-        wanted = tuple(str(Path(p).absolute()) for p in paths)
+        # abspath also folds "..", so a title or recent entry never reads "/a/../b".
+        wanted = tuple(os.path.abspath(p) for p in paths)
         if not wanted:
             return
         request = OpenRequest(wanted, self.destination, report_for)
