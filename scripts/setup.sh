@@ -10,10 +10,13 @@ QT_SYSTEM_PACKAGES=(
   libxkbcommon-x11-0 libxcb-xinerama0 libxcb-randr0 libxcb-shape0 libxcb-xkb1 libx11-xcb1
   fonts-dejavu-core
 )
+# Checked by tests/test_packaging.py (the desktop entry, AppStream metadata) and needed by
+# PyInstaller for the bundle (objdump, objcopy, strip).
+TOOL_PACKAGES=(desktop-file-utils appstream binutils)
 
 missing=()
 if command -v dpkg-query >/dev/null 2>&1; then
-  for pkg in "${QT_SYSTEM_PACKAGES[@]}"; do
+  for pkg in "${QT_SYSTEM_PACKAGES[@]}" "${TOOL_PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
   done
 fi

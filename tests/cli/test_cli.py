@@ -330,3 +330,20 @@ def test_fifo_is_refused_without_blocking(
     code, _, err = run(capsys, "validate", str(fifo))
     assert code == 2
     assert "not a regular file" in err
+
+
+def test_closed_stdout_gives_no_traceback() -> None:
+    exe = Path(sys.executable).with_name("zcf-inspector")
+    many = [str(PUB / "full-handoff.json")] * 200
+    proc = subprocess.Popen(
+        [str(exe), "validate", "--json", *many], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    proc.stdout.read(10)
+    proc.stdout.close()  # like `| head -c 10`
+    err = proc.stderr.read().decode()
+    proc.stderr.close()
+    assert proc.wait(timeout=60) == 141
+    assert "Traceback" not in err
+    assert err == ""

@@ -7,6 +7,7 @@ Every subcommand lives in its own module with ``register(subparsers)``; each set
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -59,7 +60,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return exitcodes.OK
-    code: int = func(args)
+    try:
+        code: int = func(args)
+    except BrokenPipeError:
+        # The reader went away (`... | head`): nothing is wrong with the input, so no
+        # traceback; stdout is pointed at /dev/null so the interpreter's final flush is
+        # quiet too, and the exit code is the shell's for SIGPIPE.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return exitcodes.BROKEN_PIPE
     return code
 
 

@@ -26,8 +26,17 @@ class IconName(StrEnum):
     UNPROTECTED = "unprotected"
 
 
+# The app icon is the one the desktop entry and the bundle use; the rest are UI icons.
+_PATHS = {IconName.APP: "app/zcf-inspector.svg"}
+
+
+def icon_path(name: IconName) -> str:
+    """The icon's path inside ``zcf_inspector.resources``."""
+    return _PATHS.get(name, f"icons/{name}.svg")
+
+
 def svg_bytes(name: IconName) -> bytes:
-    return resources.files("zcf_inspector.resources").joinpath(f"icons/{name}.svg").read_bytes()
+    return resources.files("zcf_inspector.resources").joinpath(icon_path(name)).read_bytes()
 
 
 @cache
