@@ -6,11 +6,8 @@ from __future__ import annotations
 from typing import Final
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QItemSelection,
-    QModelIndex,
     QObject,
-    QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
     Signal,
@@ -30,8 +27,7 @@ from zcf_inspector.gui.icons import IconName, icon
 from zcf_inspector.gui.plain_text import plain_label, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE, SEVERITY_ROLE
-
-ModelIndex = QModelIndex | QPersistentModelIndex
+from zcf_inspector.gui.row_table_model import ModelIndex, RowTableModel
 
 SEVERITY_ICONS: Final = {
     Severity.ERROR: IconName.FAIL,
@@ -46,44 +42,28 @@ def finding_line(finding: Finding) -> str:
     return f"{finding.severity} {finding.code} {where}{offset}: {finding.message}"
 
 
-class FindingsModel(QAbstractTableModel):
-    HEADERS: Final = ("Severity", "Code", "Pointer", "Message")
+class FindingsModel(RowTableModel[Finding]):
+    HEADERS = ("Severity", "Code", "Pointer", "Message")
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._findings: tuple[Finding, ...] = ()
         self._elsewhere: tuple[str, ...] = ()  # per row: "" or the other file it points into
 
     def set_findings(self, findings: tuple[Finding, ...], elsewhere: tuple[str, ...] = ()) -> None:
-        self.beginResetModel()
-        self._findings = findings
         self._elsewhere = elsewhere + ("",) * (len(findings) - len(elsewhere))
-        self.endResetModel()
+        self.replace_rows(findings)
 
     def elsewhere(self, row: int) -> str:
         """The file a finding's pointer points into when it is not the shown document."""
         return self._elsewhere[row]
 
     def finding(self, row: int) -> Finding:
-        return self._findings[row]
-
-    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._findings)
-
-    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(  # noqa: N802
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> object:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
-        return None
+        return self._rows[row]
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or index.row() >= len(self._findings):
+        finding = self.row_at(index)
+        if finding is None:
             return None
-        finding = self._findings[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             texts = (

@@ -6,11 +6,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QItemSelection,
-    QModelIndex,
     QObject,
-    QPersistentModelIndex,
     Qt,
     Signal,
 )
@@ -31,8 +28,8 @@ from zcf_inspector.gui.icons import IconName, icon
 from zcf_inspector.gui.plain_text import plain_label, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE
+from zcf_inspector.gui.row_table_model import ModelIndex, RowTableModel
 
-ModelIndex = QModelIndex | QPersistentModelIndex
 ROOT_NAME: Final = "(root)"
 
 
@@ -66,18 +63,15 @@ def short_digest(digest: str | None) -> str:
     return hexpart if len(hexpart) <= 16 else f"{hexpart[:10]}…{hexpart[-6:]}"
 
 
-class ManifestTableModel(QAbstractTableModel):
-    HEADERS: Final = ("Section", "Match", "Listed", "Computed", "Covers")
+class ManifestTableModel(RowTableModel[ManifestRow]):
+    HEADERS = ("Section", "Match", "Listed", "Computed", "Covers")
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._rows: list[ManifestRow] = []
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
     def set_report(self, report: ManifestReport | None) -> None:
-        self.beginResetModel()
-        self._rows = [] if report is None else manifest_rows(report)
-        self.endResetModel()
+        self.replace_rows([] if report is None else manifest_rows(report))
 
     def row(self, number: int) -> ManifestRow:
         return self._rows[number]
@@ -85,23 +79,10 @@ class ManifestTableModel(QAbstractTableModel):
     def row_of(self, name: str) -> int | None:
         return next((i for i, r in enumerate(self._rows) if r.name == name), None)
 
-    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(  # noqa: N802
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> object:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
-        return None
-
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or index.row() >= len(self._rows):
+        row = self.row_at(index)
+        if row is None:
             return None
-        row = self._rows[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             match = "match" if row.match else "MISMATCH"

@@ -6,10 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
-    QObject,
-    QPersistentModelIndex,
     Qt,
     Signal,
 )
@@ -31,9 +28,8 @@ from zcf_inspector.gui.icons import IconName, icon
 from zcf_inspector.gui.plain_text import plain_label, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view, set_plain_tooltip
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE
+from zcf_inspector.gui.row_table_model import ModelIndex, RowTableModel
 from zcf_inspector.gui.verdicts import CheckState, Verdict, VerdictRow
-
-ModelIndex = QModelIndex | QPersistentModelIndex
 
 STATE_ICONS: Final = {
     CheckState.PASS: IconName.PASS,
@@ -47,41 +43,22 @@ def state_icon(state: CheckState) -> QIcon:
     return icon(STATE_ICONS[state])
 
 
-class VerdictTableModel(QAbstractTableModel):
+class VerdictTableModel(RowTableModel[VerdictRow]):
     """Every verdict row: check, result (icon and word), reason."""
 
-    HEADERS: Final = ("Check", "Result", "Reason")
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows: tuple[VerdictRow, ...] = ()
+    HEADERS = ("Check", "Result", "Reason")
 
     def set_rows(self, rows: tuple[VerdictRow, ...]) -> None:
-        self.beginResetModel()
-        self._rows = rows
-        self.endResetModel()
+        self.replace_rows(rows)
 
     @property
     def rows(self) -> tuple[VerdictRow, ...]:
-        return self._rows
-
-    def rowCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: ModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(  # noqa: N802
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> object:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
-        return None
+        return tuple(self._rows)
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or index.row() >= len(self._rows):
+        row = self.row_at(index)
+        if row is None:
             return None
-        row = self._rows[index.row()]
         column = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             return (visible(row.check), str(row.state), visible(row.detail))[column]
