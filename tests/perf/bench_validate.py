@@ -3,7 +3,7 @@
     .venv/bin/python -m tests.perf.bench_validate
 
 Prints each ratio. Not part of the default test run (timings belong here, not in tests).
-Needs the perf extras: pip install -e '.[perf]' (orjson, rfc8785).
+Needs the test extras (scripts/setup.sh installs them): orjson, rfc8785.
 """
 
 from __future__ import annotations
