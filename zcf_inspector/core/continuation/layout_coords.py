@@ -19,11 +19,6 @@ _DUMMY_DUMMY = 8.0
 _IDLE_WEIGHT = 0.05  # a vertex with no neighbour on the swept side barely resists moving
 
 
-def _edge_weight(graph: LayeredGraph, a: int, b: int) -> float:
-    dummies = (a >= graph.real) + (b >= graph.real)
-    return (_REAL_REAL, _REAL_DUMMY, _DUMMY_DUMMY)[dummies]
-
-
 def _offsets(
     members: Sequence[int], heights: Sequence[float], gaps: Sequence[float]
 ) -> list[float]:
@@ -121,8 +116,12 @@ def assign_across(
 
 
 def _weighted(graph: LayeredGraph, neighbours: list[list[int]]) -> list[list[tuple[int, float]]]:
+    # Long edges weigh more (dummy ends), as in dot. Written inline: this runs once per
+    # edge end, 40,000 times on a 5,000-node plan.
+    weights = (_REAL_REAL, _REAL_DUMMY, _DUMMY_DUMMY)
+    real = graph.real
     return [
-        [(other, _edge_weight(graph, vertex, other)) for other in near]
+        [(other, weights[(vertex >= real) + (other >= real)]) for other in near]
         for vertex, near in enumerate(neighbours)
     ]
 

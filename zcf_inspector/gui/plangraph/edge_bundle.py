@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsPathItem
 
@@ -79,14 +79,28 @@ def add_route(path: QPainterPath, points: Sequence[tuple[float, float]]) -> None
 
 
 class EdgeBundle(QGraphicsPathItem):
+    """Edges are drawn, never picked: the mouse goes to nodes. So the bounds are the path's
+    control points plus the pen, not Qt's default, which strokes the whole path (120,000
+    segments on a large plan) just to find its outline and took a quarter of a second."""
+
     def __init__(self, edges: Sequence[DrawnEdge], pen: QPen, z: float = 0.0) -> None:
         path = QPainterPath()
         for drawn in edges:
             add_route(path, drawn.route.points)
         super().__init__(path)
         self.edges = tuple(edges)
+        margin = pen.widthF() + _ARROW
+        self._bounds = path.controlPointRect().adjusted(-margin, -margin, margin, margin)
+        self._outline = QPainterPath()
+        self._outline.addRect(self._bounds)
         self.setPen(pen)
         self.setZValue(z)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+        return self._bounds
+
+    def shape(self) -> QPainterPath:
+        return self._outline
 
 
 def bundles(edges: Sequence[DrawnEdge]) -> list[EdgeBundle]:
