@@ -13,9 +13,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from zcf_inspector.core.destination import Destination
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.formats import is_id, is_timestamp
-from zcf_inspector.core.ingest import IngestResult
+from zcf_inspector.core.ingest import IngestResult, ingest_bytes, ingest_inspection
+from zcf_inspector.core.inspection import PacketInspection, Stage, StageStatus
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.pointer import join
 from zcf_inspector.core.receipt import finish_receipt
@@ -479,3 +481,29 @@ def _text(value: JsonValue) -> str:
 
 def _optional_text(value: JsonValue) -> str | None:
     return value if isinstance(value, str) else None
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewPreparation:
+    """What a review of one packet starts from: its target, or why there is none."""
+
+    target: ReviewTarget | None
+    problem: str = ""
+
+
+def prepare_review(
+    data: bytes, inspection: PacketInspection, destination: Destination
+) -> ReviewPreparation:
+    """Ingest under ``destination`` and build the review target (worker-thread work).
+
+    A packet inspected without a destination has no policy verdict yet: it is ingested
+    again under this one rather than refused.
+    """
+    if inspection.stage(Stage.POLICY).status is StageStatus.NOT_CHECKABLE:
+        result = ingest_bytes(data, destination)
+    else:
+        result = ingest_inspection(inspection, destination)
+    try:
+        return ReviewPreparation(ReviewTarget.from_ingest(result))
+    except ReviewError as exc:
+        return ReviewPreparation(None, exc.findings[0].message)

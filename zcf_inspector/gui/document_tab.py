@@ -252,7 +252,9 @@ class DocumentTab(QWidget):
                 self.review_pane = make_review_pane()
             review = self.review_api()
             if review is not None:
-                review.set_packet(document.path, document.data, inspection, self.destination)
+                review.set_packet(
+                    document.path, document.data, inspection, self.destination, document.review
+                )
             wanted.append((PANE_REVIEW, self.review_pane))
         elif isinstance(document, ReceiptDocument):
             wanted += [(PANE_CANONICAL, self.canonical_pane), (PANE_FINDINGS, self.findings_pane)]

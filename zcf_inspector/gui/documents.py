@@ -31,6 +31,7 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError, read_json
 from zcf_inspector.core.receipt import RECEIPT_FORMAT, ReceiptReport, verify_receipt
+from zcf_inspector.core.review import ReviewPreparation, prepare_review
 from zcf_inspector.gui.file_checks import content_problem, file_problem, permission_denied
 
 _CONTINUATION_MARKERS = ("asif_version", "profile_version", "report_version")
@@ -41,6 +42,9 @@ class PacketDocument:
     path: str
     data: bytes
     inspection: PacketInspection
+    # What the review pane shows, prepared on the worker: ingest and the review target
+    # of 10,000 admitted beliefs take about 0.2 s, too long for the UI thread.
+    review: ReviewPreparation | None = None
 
 
 @dataclass(frozen=True)
@@ -189,7 +193,8 @@ def _check(
             inspection = inspect_value(item.value, destination, monitor=monitor)
         else:  # refused at the byte stage (or not an object): the reader says why
             inspection = inspect_bytes(item.data, destination, monitor=monitor)
-        return PacketDocument(item.path, item.data, inspection)
+        review = None if destination is None else prepare_review(item.data, inspection, destination)
+        return PacketDocument(item.path, item.data, inspection, review)
     share.step(f"checking {Path(item.path).name}", 0.5)
     if kind == "receipt":
         return ReceiptDocument(

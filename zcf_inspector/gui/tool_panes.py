@@ -18,7 +18,7 @@ from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.destination import Destination
 from zcf_inspector.core.inspection import PacketInspection
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.review import ReviewTarget
+from zcf_inspector.core.review import ReviewPreparation, ReviewTarget
 from zcf_inspector.gui.plain_text import plain_label
 from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION
 
@@ -30,7 +30,12 @@ class ReviewPaneLike(Protocol):
     target: ReviewTarget | None
 
     def set_packet(
-        self, path: str, data: bytes, inspection: PacketInspection, destination: Destination | None
+        self,
+        path: str,
+        data: bytes,
+        inspection: PacketInspection,
+        destination: Destination | None,
+        prepared: ReviewPreparation | None = None,
     ) -> None: ...
 
     def export_receipt(self) -> object: ...

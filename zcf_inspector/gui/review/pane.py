@@ -14,15 +14,16 @@ from PySide6.QtWidgets import QAbstractItemView, QTableView, QWidget
 
 from zcf_inspector.core.atomic import write_atomic
 from zcf_inspector.core.destination import Destination
-from zcf_inspector.core.ingest import ingest_bytes, ingest_inspection
-from zcf_inspector.core.inspection import PacketInspection, Stage, StageStatus
+from zcf_inspector.core.inspection import PacketInspection
 from zcf_inspector.core.receipt import receipt_bytes
 from zcf_inspector.core.review import (
     DecisionRequest,
     ReviewCode,
     ReviewError,
+    ReviewPreparation,
     ReviewState,
     ReviewTarget,
+    prepare_review,
 )
 from zcf_inspector.core.review_journal import JournaledReview, journal_path, set_aside
 from zcf_inspector.gui.review.detail import evidence_counts
@@ -91,8 +92,13 @@ class ReviewPane(QWidget):
         data: bytes,
         inspection: PacketInspection,
         destination: Destination | None,
+        prepared: ReviewPreparation | None = None,
     ) -> None:
-        """Review the packet at ``path``; restores any saved review from the journal."""
+        """Review the packet at ``path``; restores any saved review from the journal.
+
+        ``prepared`` is the ingest and review target made on a worker (the window's load);
+        without it they are made here.
+        """
         self.packet_path, self.destination = path, destination
         self.target, self.review = None, None
         self.ui.set_aside.hide()
@@ -106,18 +112,13 @@ class ReviewPane(QWidget):
             )
             self._refresh()
             return
-        # A packet inspected without a destination has no policy verdict yet: ingest it
-        # again under this one rather than refuse it.
-        if inspection.stage(Stage.POLICY).status is StageStatus.NOT_CHECKABLE:
-            result = ingest_bytes(data, destination)
-        else:
-            result = ingest_inspection(inspection, destination)
-        try:
-            self.target = ReviewTarget.from_ingest(result)
-        except ReviewError as exc:
-            self._problem(f"Nothing to review: {exc.findings[0].message}.")
+        if prepared is None:
+            prepared = prepare_review(data, inspection, destination)
+        if prepared.target is None:
+            self._problem(f"Nothing to review: {prepared.problem}.")
             self._refresh()
             return
+        self.target = prepared.target
         self.model.reset(self.target.beliefs, evidence_counts(self.target.packet), {})
         self.detail.set_packet(self.target.packet)
         self._open_journal()
