@@ -383,6 +383,23 @@ def test_the_slow_encoder_runs_only_for_lookalikes(monkeypatch: pytest.MonkeyPat
 def test_chunked_encoding_equals_whole(length: int, chunk: int) -> None:
     from zcf_inspector.core.canonical import canonical_chunked
 
-    value: JsonValue = [{"b": i, "a": [i / 8, "x" * (i % 3)], "é": None} for i in range(length)]
+    items: list[JsonValue] = [
+        {"b": i, "a": [i / 8, "x" * (i % 3)], "é": None} for i in range(length)
+    ]
+    value: JsonValue = items
     assert canonical_chunked(value, chunk) == canonical(value)
     assert canonical_chunked({"k": value}, chunk) == canonical({"k": value})
+    wide: JsonValue = {
+        f"k{i}\u00e9{(i * 7) % 5}": [i, {"z": items[:2], "\U0001f600": i}] for i in range(length)
+    }
+    assert canonical_chunked(wide, chunk) == canonical(wide)
+    nested: JsonValue = {"b": {"a": value, "": {}}, "a": [], "\ue000": wide}
+    assert canonical_chunked(nested, chunk) == canonical(nested)
+
+
+def test_chunked_refuses_what_canonical_refuses() -> None:
+    from zcf_inspector.core.canonical import canonical_chunked
+
+    for bad in ({1: "x", "a": 1}, {"a": float("nan")}, [float("inf")] * 10):
+        with pytest.raises(ValueError, match=r"key|not a JSON number|NaN|inf"):
+            canonical_chunked(bad, 3)  # type: ignore[arg-type]

@@ -81,21 +81,44 @@ CHUNK_ITEMS: Final = 2048
 
 
 def canonical_chunked(value: JsonValue, chunk_items: int = CHUNK_ITEMS) -> bytes:
-    """The same bytes as ``canonical(value)``, but a long array is encoded a slice at a time.
+    """The same bytes as ``canonical(value)``, made in pieces of bounded size.
 
     A 50 MB section in one encoder call holds the GIL for over 100 ms, which freezes the
-    window's UI thread while a worker hashes; slices keep every hold short.
+    window's UI thread while a worker hashes. So objects are encoded member by member
+    (their spine is short) and long arrays or objects a slice at a time.
     """
-    if not isinstance(value, list) or len(value) <= chunk_items:
-        return canonical(value)
-    # Each slice encodes as "[...]"; joining their insides with "," is the whole array.
-    parts = [b"["]
-    for start in range(0, len(value), chunk_items):
-        if start:
-            parts.append(b",")
-        parts.append(canonical(value[start : start + chunk_items])[1:-1])
-    parts.append(b"]")
+    parts: list[bytes] = []
+    _chunked_into(value, chunk_items, parts)
     return b"".join(parts)  # one copy of the whole: every extra one is a long GIL hold
+
+
+def _chunked_into(value: JsonValue, chunk_items: int, parts: list[bytes]) -> None:
+    if isinstance(value, list) and len(value) > chunk_items:
+        # Each slice encodes as "[...]"; their insides joined by "," are the whole array.
+        parts.append(b"[")
+        for start in range(0, len(value), chunk_items):
+            if start:
+                parts.append(b",")
+            parts.append(canonical(value[start : start + chunk_items])[1:-1])
+        parts.append(b"]")
+    elif isinstance(value, dict) and value and all(type(k) is str for k in value):
+        keys = sorted(value)  # code-point order, as canonical() sorts
+        parts.append(b"{")
+        if len(keys) > chunk_items:
+            for start in range(0, len(keys), chunk_items):
+                if start:
+                    parts.append(b",")
+                piece = {k: value[k] for k in keys[start : start + chunk_items]}
+                parts.append(canonical(piece)[1:-1])
+        else:
+            for index, key in enumerate(keys):
+                if index:
+                    parts.append(b",")
+                parts.append(canonical(key) + b":")
+                _chunked_into(value[key], chunk_items, parts)
+        parts.append(b"}")
+    else:  # scalars, short arrays, and objects canonical() must refuse (non-str keys)
+        parts.append(canonical(value))
 
 
 def es6_number(value: float) -> str:

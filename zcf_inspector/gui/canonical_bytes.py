@@ -6,7 +6,7 @@ import json
 from dataclasses import dataclass
 from typing import Final
 
-from zcf_inspector.core.canonical import canonical
+from zcf_inspector.core.canonical import canonical_chunked
 from zcf_inspector.core.digest import sha256_digest
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
@@ -28,7 +28,7 @@ class CanonicalForm:
 
 def canonical_form(pointer: str, value: JsonValue, monitor: Monitor) -> CanonicalForm:
     monitor.step("canonicalizing", 0.0)
-    data = canonical(value)
+    data = canonical_chunked(value)
     monitor.step("hashing", 0.7)
     return CanonicalForm(pointer, data, sha256_digest(data))
 
