@@ -72,3 +72,32 @@ def test_progress_is_reported_in_order_and_cancel_stops() -> None:
     monitor.cancel()
     with pytest.raises(Cancelled):
         inspect_bytes(golden_bytes("minimal"), monitor=monitor)
+
+
+def test_breathe_pauses_and_stops() -> None:
+    import time
+
+    monitor = Monitor(pause=0.01)
+    start = time.perf_counter()
+    monitor.breathe()
+    assert time.perf_counter() - start >= 0.009
+    monitor.cancel()
+    with pytest.raises(Cancelled):
+        monitor.breathe()
+
+
+def test_manifest_breathes_between_chunks_of_a_long_section() -> None:
+    packet = g.unsigned(g.handoff("long"))
+    packet["content"]["beliefs"] = [
+        {"portableRef": f"b{i}", "sourceId": "s", "content": "c"} for i in range(5000)
+    ]
+    breaths = []
+
+    class Counting(Monitor):
+        def breathe(self) -> None:
+            breaths.append(1)
+            super().breathe()
+
+    report = inspect_bytes(to_bytes(g.unsigned(packet)), monitor=Counting())
+    assert report.valid
+    assert len(breaths) >= 3  # 5,000 beliefs in slices of 2,048

@@ -28,6 +28,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from typing import Final
 
 from zcf_inspector.core.jsontypes import JsonValue
@@ -80,7 +81,9 @@ def canonical(value: JsonValue) -> bytes:
 CHUNK_ITEMS: Final = 2048
 
 
-def canonical_chunked(value: JsonValue, chunk_items: int = CHUNK_ITEMS) -> bytes:
+def canonical_chunked(
+    value: JsonValue, chunk_items: int = CHUNK_ITEMS, *, between: Callable[[], None] | None = None
+) -> bytes:
     """The same bytes as ``canonical(value)``, made in pieces of bounded size.
 
     A 50 MB section in one encoder call holds the GIL for over 100 ms, which freezes the
@@ -88,11 +91,17 @@ def canonical_chunked(value: JsonValue, chunk_items: int = CHUNK_ITEMS) -> bytes
     (their spine is short) and long arrays or objects a slice at a time.
     """
     parts: list[bytes] = []
-    _chunked_into(value, chunk_items, parts)
-    return b"".join(parts)  # one copy of the whole: every extra one is a long GIL hold
+    _chunked_into(value, chunk_items, parts, between or _nothing)
+    return b"".join(parts)
 
 
-def _chunked_into(value: JsonValue, chunk_items: int, parts: list[bytes]) -> None:
+def _nothing() -> None:
+    return None  # one copy of the whole: every extra one is a long GIL hold
+
+
+def _chunked_into(
+    value: JsonValue, chunk_items: int, parts: list[bytes], between: Callable[[], None]
+) -> None:
     if isinstance(value, list) and len(value) > chunk_items:
         # Each slice encodes as "[...]"; their insides joined by "," are the whole array.
         parts.append(b"[")
@@ -100,6 +109,7 @@ def _chunked_into(value: JsonValue, chunk_items: int, parts: list[bytes]) -> Non
             if start:
                 parts.append(b",")
             parts.append(canonical(value[start : start + chunk_items])[1:-1])
+            between()
         parts.append(b"]")
     elif isinstance(value, dict) and value and all(type(k) is str for k in value):
         keys = sorted(value)  # code-point order, as canonical() sorts
@@ -110,12 +120,13 @@ def _chunked_into(value: JsonValue, chunk_items: int, parts: list[bytes]) -> Non
                     parts.append(b",")
                 piece = {k: value[k] for k in keys[start : start + chunk_items]}
                 parts.append(canonical(piece)[1:-1])
+                between()
         else:
             for index, key in enumerate(keys):
                 if index:
                     parts.append(b",")
                 parts.append(canonical(key) + b":")
-                _chunked_into(value[key], chunk_items, parts)
+                _chunked_into(value[key], chunk_items, parts, between)
         parts.append(b"}")
     else:  # scalars, short arrays, and objects canonical() must refuse (non-str keys)
         parts.append(canonical(value))

@@ -105,7 +105,7 @@ def inspect_value(
     # The manifest is recomputed even over a damaged packet, so a viewer can show which
     # section changed; it only counts for the verdict when the structure is sound.
     monitor.step("hashing sections", 0.6)
-    manifest = check_manifest(value)
+    manifest = check_manifest(value, monitor)
     monitor.step("checking authentication", 0.9)
     if structure_ok:
         stages.append(_result(Stage.MANIFEST, manifest.findings))

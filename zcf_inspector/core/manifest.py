@@ -5,11 +5,12 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from zcf_inspector.core.canonical import canonical_chunked as canonical
+from zcf_inspector.core.canonical import canonical_chunked
 from zcf_inspector.core.digest import lp, sha256_digest
 from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.pointer import child, join
 
 ALGORITHM = "zcf-lp-sha256-v1"
@@ -83,8 +84,14 @@ class ManifestReport:
         }
 
 
-def covered_sections(packet: dict[str, JsonValue]) -> list[CoveredSection]:
+def covered_sections(
+    packet: dict[str, JsonValue], monitor: Monitor = NULL_MONITOR
+) -> list[CoveredSection]:
     """The sections under the root, in root order (name, by code point), canonicalized once."""
+
+    def canonical(value: JsonValue) -> bytes:
+        return canonical_chunked(value, between=monitor.breathe)
+
     found: list[CoveredSection] = []
     for name, field in ENVELOPE_SECTIONS.items():
         if field in packet:
@@ -124,12 +131,12 @@ def uncovered_fields(packet: dict[str, JsonValue]) -> tuple[str, ...]:
     return tuple(key for key in packet if key not in covered)
 
 
-def check_manifest(packet: dict[str, JsonValue]) -> ManifestReport:
+def check_manifest(packet: dict[str, JsonValue], monitor: Monitor = NULL_MONITOR) -> ManifestReport:
     """Recompute every covered digest and the root, and compare them with the listed ones.
 
     Every difference is reported together, so a reader sees which section changed.
     """
-    covered = covered_sections(packet)
+    covered = covered_sections(packet, monitor)
     manifest = packet.get("manifest")
     manifest_obj = manifest if isinstance(manifest, dict) else {}
     listed_sections = manifest_obj.get("sections")

@@ -20,6 +20,9 @@ class CanonicalForm:
     pointer: str
     data: bytes
     digest: str
+    # What the views show, made on the worker too (a 16 KiB hex dump is 30 ms of Python).
+    shown_text: str = ""
+    shown_hex: str = ""
 
     @property
     def text(self) -> str:
@@ -28,9 +31,12 @@ class CanonicalForm:
 
 def canonical_form(pointer: str, value: JsonValue, monitor: Monitor) -> CanonicalForm:
     monitor.step("canonicalizing", 0.0)
-    data = canonical_chunked(value)
+    data = canonical_chunked(value, between=monitor.breathe)
     monitor.step("hashing", 0.7)
-    return CanonicalForm(pointer, data, sha256_digest(data))
+    digest = sha256_digest(data)
+    monitor.breathe()
+    shown = data[:TEXT_SHOWN].decode("utf-8", errors="replace")
+    return CanonicalForm(pointer, data, digest, shown, hex_dump(data))
 
 
 def value_text(value: JsonValue) -> str:

@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
-from zcf_inspector.gui.canonical_bytes import TEXT_SHOWN, CanonicalForm, canonical_form, hex_dump
+from zcf_inspector.gui.canonical_bytes import TEXT_SHOWN, CanonicalForm, canonical_form
 from zcf_inspector.gui.plain_text import plain_label
 
 # (label, work, on_done): how the pane asks for background work (the window's TaskRunner)
@@ -88,5 +88,5 @@ class CanonicalPane(QWidget):
         size = len(form.data)
         shown = "" if size <= TEXT_SHOWN else f" — the views show the first {TEXT_SHOWN:,}"
         self.size_label.setText(f"{size:,} bytes{shown}")
-        self.text.setPlainText(form.data[:TEXT_SHOWN].decode("utf-8", errors="replace"))
-        self.hex.setPlainText(hex_dump(form.data))
+        self.text.setPlainText(form.shown_text)
+        self.hex.setPlainText(form.shown_hex)

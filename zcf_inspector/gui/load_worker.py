@@ -20,6 +20,10 @@ from zcf_inspector.core.monitor import Cancelled, Monitor
 Work = Callable[[Monitor], Any]
 ProgressHook = Callable[[str, float], None]
 
+# Seconds a worker sleeps at each break in its work: long enough for the UI thread to
+# repaint a view without queuing behind the worker for the GIL (see Monitor.breathe).
+WORKER_PAUSE = 0.002
+
 
 class _Signals(QObject):
     progress = Signal(int, str, float)
@@ -99,7 +103,7 @@ class TaskRunner(QObject):
                 hook(what, fraction)
             signals.progress.emit(task_id, what, fraction)
 
-        monitor = Monitor(report)
+        monitor = Monitor(report, pause=WORKER_PAUSE)
         task = _Task(label, monitor, on_done, on_failed)
         task.job = _Job(task_id, work, monitor, signals)
         was_busy = self.busy
