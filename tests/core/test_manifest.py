@@ -144,3 +144,24 @@ def test_hostile_manifest_shapes_do_not_raise(manifest: object) -> None:
     packet["manifest"] = manifest
     report = check_manifest(packet)
     assert any(f.code is ErrorCode.MANIFEST_ROOT_MISMATCH for f in report.findings)
+
+
+@pytest.mark.parametrize("name", ["minimal", "full-handoff", "unicode", "archive"])
+def test_reader_plain_path_gives_the_same_digests(name: str) -> None:
+    from tests.core.helpers import golden_bytes
+    from zcf_inspector.core.reading import read_packet_document
+
+    document = read_packet_document(golden_bytes(name))
+    assert not document.has_fractions
+    assert isinstance(document.value, dict)
+    checked = check_manifest(document.value)
+    plain = check_manifest(document.value, reader_plain=True)
+    assert plain == checked
+
+
+def test_fractions_are_reported_by_the_reader() -> None:
+    from zcf_inspector.core.reading import read_document
+
+    assert read_document(b'{"a": 1.0, "b": 1e2, "c": -0.0}').has_fractions is False
+    assert read_document(b'{"a": [1, 2.5]}').has_fractions is True
+    assert read_document(b'{"a": 1e-7}').has_fractions is True

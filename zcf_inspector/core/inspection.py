@@ -13,7 +13,7 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.manifest import ManifestReport, check_manifest
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.policy import check_policy
-from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError, read_packet
+from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError, read_packet_document
 from zcf_inspector.core.structure import check_structure
 
 
@@ -80,14 +80,18 @@ def inspect_bytes(
     """Every stage over ``data``; raises `Cancelled` only if ``monitor`` was cancelled."""
     monitor.step("reading bytes", 0.0)
     try:
-        value = read_packet(data, max_bytes=max_bytes)
+        document = read_packet_document(data, max_bytes=max_bytes)
     except ReadError as exc:
         stages = (
             StageResult(Stage.BYTES, StageStatus.FAILED, (exc.to_finding(),)),
             *(StageResult(s, StageStatus.NOT_RUN) for s in list(Stage)[1:]),
         )
         return PacketInspection(None, exc, stages, None, None)
-    return inspect_value(value, destination, monitor=monitor)
+    value = document.value
+    assert isinstance(value, dict)
+    return inspect_value(
+        value, destination, monitor=monitor, reader_plain=not document.has_fractions
+    )
 
 
 def inspect_value(
@@ -95,8 +99,13 @@ def inspect_value(
     destination: Destination | None = None,
     *,
     monitor: Monitor = NULL_MONITOR,
+    reader_plain: bool = False,
 ) -> PacketInspection:
-    """The stages after §1, for a value the strict reader returned."""
+    """The stages after §1, for a value the strict reader returned.
+
+    ``reader_plain``: the value is exactly what the reader returned for a document without
+    non-integral numbers, so canonical bytes can skip their validation pass.
+    """
     stages = [StageResult(Stage.BYTES, StageStatus.PASSED)]
     monitor.step("checking structure", 0.4)
     structure = check_structure(value)
@@ -105,7 +114,7 @@ def inspect_value(
     # The manifest is recomputed even over a damaged packet, so a viewer can show which
     # section changed; it only counts for the verdict when the structure is sound.
     monitor.step("hashing sections", 0.6)
-    manifest = check_manifest(value, monitor)
+    manifest = check_manifest(value, monitor, reader_plain=reader_plain)
     monitor.step("checking authentication", 0.9)
     if structure_ok:
         stages.append(_result(Stage.MANIFEST, manifest.findings))

@@ -85,12 +85,16 @@ class ManifestReport:
 
 
 def covered_sections(
-    packet: dict[str, JsonValue], monitor: Monitor = NULL_MONITOR
+    packet: dict[str, JsonValue], monitor: Monitor = NULL_MONITOR, *, reader_plain: bool = False
 ) -> list[CoveredSection]:
-    """The sections under the root, in root order (name, by code point), canonicalized once."""
+    """The sections under the root, in root order (name, by code point), canonicalized once.
+
+    ``reader_plain``: see `canonical_chunked` (the packet came from the strict reader and
+    holds no non-integral number).
+    """
 
     def canonical(value: JsonValue) -> bytes:
-        return canonical_chunked(value, between=monitor.breathe)
+        return canonical_chunked(value, between=monitor.breathe, reader_plain=reader_plain)
 
     found: list[CoveredSection] = []
     for name, field in ENVELOPE_SECTIONS.items():
@@ -131,12 +135,14 @@ def uncovered_fields(packet: dict[str, JsonValue]) -> tuple[str, ...]:
     return tuple(key for key in packet if key not in covered)
 
 
-def check_manifest(packet: dict[str, JsonValue], monitor: Monitor = NULL_MONITOR) -> ManifestReport:
+def check_manifest(
+    packet: dict[str, JsonValue], monitor: Monitor = NULL_MONITOR, *, reader_plain: bool = False
+) -> ManifestReport:
     """Recompute every covered digest and the root, and compare them with the listed ones.
 
     Every difference is reported together, so a reader sees which section changed.
     """
-    covered = covered_sections(packet, monitor)
+    covered = covered_sections(packet, monitor, reader_plain=reader_plain)
     manifest = packet.get("manifest")
     manifest_obj = manifest if isinstance(manifest, dict) else {}
     listed_sections = manifest_obj.get("sections")
