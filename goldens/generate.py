@@ -29,6 +29,9 @@ from zcf_inspector.core.producer import AuthKind, seal_packet
 
 HERE = Path(__file__).resolve().parent
 REGENERATE = "python goldens/generate.py"
+# The window's bundled example is the richest golden; the generator keeps the copy equal.
+BUNDLED_EXAMPLE = HERE.parent / "zcf_inspector" / "resources" / "examples" / "full-handoff.json"
+BUNDLED_FROM = "publication/full-handoff.json"
 
 # Packets are built and mutated freely here; the core checks them, so Any is honest.
 Packet = dict[str, Any]
@@ -698,6 +701,8 @@ def main(argv: list[str] | None = None) -> int:
             {name for name in wanted if present.get(name) != wanted[name]}
             | (present.keys() - wanted.keys())
         )
+        if not BUNDLED_EXAMPLE.is_file() or BUNDLED_EXAMPLE.read_bytes() != wanted[BUNDLED_FROM]:
+            stale.append(str(BUNDLED_EXAMPLE.relative_to(HERE.parent)))
         if stale:
             sys.stderr.write(
                 "goldens are out of date with goldens/generate.py: "
@@ -713,6 +718,7 @@ def main(argv: list[str] | None = None) -> int:
         target = HERE / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
+    BUNDLED_EXAMPLE.write_bytes(wanted[BUNDLED_FROM])
     sys.stdout.write(f"goldens: wrote {len(wanted)} files\n")
     return 0
 
