@@ -81,6 +81,37 @@ def _combo(items: Sequence[tuple[str, object]]) -> QComboBox:
     return combo
 
 
+# The widest word each narrow column shows: it gets that much room, and Content the rest.
+_COLUMN_SAMPLES = {
+    Column.REF: "portableRef",
+    Column.INCOMING: "superseded",
+    Column.DEMOTED: "demoted",
+    Column.CURRENT: "superseded",
+    Column.EVIDENCE: "Evidence",
+    Column.NOTE: "Note",
+}
+
+
+def _size_columns(table: QTableView) -> None:
+    """One line per belief, narrow columns sized to their words, Content stretched.
+
+    Measured from a sample, not from the rows: sizing to contents reads every row, and a
+    packet admits up to 10,000 beliefs.
+    """
+    table.setWordWrap(False)
+    table.verticalHeader().hide()
+    rows = table.verticalHeader()
+    rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    rows.setDefaultSectionSize(table.fontMetrics().height() + 8)
+    header = table.horizontalHeader()
+    metrics = table.fontMetrics()
+    for column, sample in _COLUMN_SAMPLES.items():
+        header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(column, metrics.horizontalAdvance(sample) + 24)
+    header.setSectionResizeMode(Column.CONTENT, QHeaderView.ResizeMode.Stretch)
+    header.setMinimumSectionSize(metrics.horizontalAdvance("Demoted") + 16)
+
+
 def build_widgets(pane: QWidget) -> PaneWidgets:
     model = ReviewTableModel(pane)
     proxy = ReviewFilterModel(pane)
@@ -91,7 +122,7 @@ def build_widgets(pane: QWidget) -> PaneWidgets:
     table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.setTabKeyNavigation(False)
-    table.horizontalHeader().setSectionResizeMode(Column.CONTENT, QHeaderView.ResizeMode.Stretch)
+    _size_columns(table)
     note_field = QLineEdit()
     note_field.setPlaceholderText("Note for the next decision (Enter returns to the table)")
     w = PaneWidgets(
