@@ -35,7 +35,7 @@ BUDGET_SECONDS = 1.0
 NOW = parse_datetime("2026-09-26T12:30:00Z")
 
 
-def _dependency(ident: str, depends_on: list[str]) -> dict[str, Any]:
+def dependency(ident: str, depends_on: list[str]) -> dict[str, Any]:
     return {
         "id": ident,
         "kind": "package",
@@ -52,7 +52,7 @@ def _dependency(ident: str, depends_on: list[str]) -> dict[str, Any]:
 def generated_profile(graph: dict[str, list[str]]) -> dict[str, Any]:
     example = CONTINUATION_SPEC / "examples" / "continuation" / "another-computer.session.json"
     profile: dict[str, Any] = json.loads(example.read_text())["continuation"]
-    profile["dependencies"] = [_dependency(i, deps) for i, deps in graph.items()]
+    profile["dependencies"] = [dependency(i, deps) for i, deps in graph.items()]
     profile["plans"][0]["dependency_ids"] = list(graph)
     profile["plans"][0]["next_action"] = {"kind": "model_request"}
     return profile

@@ -31,6 +31,7 @@ from typing import Any
 
 from goldens import generate
 from tests.conftest import CONTINUATION_SPEC
+from tests.perf.bench_continuation import dependency as _dependency
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.continuation.timestamps import parse_datetime
@@ -82,20 +83,6 @@ def million_ints() -> bytes:
         p["extensions"] = {"ints": [i % 1000 for i in range(1_000_000)]}
 
     return _packet(put)
-
-
-def _dependency(ident: str, depends_on: list[str]) -> dict[str, Any]:
-    return {
-        "id": ident,
-        "kind": "package",
-        "identity": f"bench.{ident}",
-        "accepted_versions": ["1"],
-        "platform": {"os": [], "architectures": []},
-        "required_for": ["continue"],
-        "depends_on": depends_on,
-        "resource_ids": [],
-        "binding": {"kind": "package", "reference": f"bench.{ident}"},
-    }
 
 
 def chain_session(length: int) -> bytes:

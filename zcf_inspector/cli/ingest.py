@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from zcf_inspector.cli import exitcodes
-from zcf_inspector.cli.output import emit, fail, print_refused
+from zcf_inspector.cli.output import add_receipt_out_arguments, emit, fail, print_refused
 from zcf_inspector.core.destination import DestinationError, load_destination
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.ingest import ingest_bytes
@@ -22,10 +22,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     parser.add_argument("packet", metavar="PACKET")
     parser.add_argument("--destination", metavar="FILE", required=True)
-    parser.add_argument(
-        "--out", metavar="RECEIPT", help="write the receipt here (never overwrites)"
-    )
-    parser.add_argument("--force", action="store_true", help="allow --out to replace a file")
+    add_receipt_out_arguments(parser)
     parser.add_argument("--json", action="store_true", help="findings as JSON when refused")
     parser.set_defaults(func=run)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Iterable
@@ -31,6 +32,14 @@ def print_findings(findings: Iterable[Finding], stream: TextIO | None = None) ->
         where = f.pointer or "(document)"
         offset = f" at byte {f.offset}" if f.offset is not None else ""
         out.write(f"  {f.severity:<7} {f.code}  {where}{offset}\n      {f.message}\n")
+
+
+def add_receipt_out_arguments(parser: argparse.ArgumentParser) -> None:
+    """`--out RECEIPT` and `--force`, as every command that writes a receipt takes them."""
+    parser.add_argument(
+        "--out", metavar="RECEIPT", help="write the receipt here (never overwrites)"
+    )
+    parser.add_argument("--force", action="store_true", help="allow --out to replace a file")
 
 
 def emit(data: bytes, out: str | None, *, force: bool = False, what: str = "output") -> int:

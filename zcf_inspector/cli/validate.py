@@ -13,7 +13,7 @@ from zcf_inspector.cli.output import (
     print_json,
     verdict_line,
 )
-from zcf_inspector.core.destination import Destination, DestinationError, load_destination
+from zcf_inspector.core.destination import DestinationError, load_destination
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.inspection import inspect_bytes
 from zcf_inspector.core.jsontypes import JsonValue
@@ -36,13 +36,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.set_defaults(func=run)
 
 
-def load_optional_destination(path: str | None) -> Destination | None:
-    return None if path is None else load_destination(path)
-
-
 def run(args: argparse.Namespace) -> int:
     try:
-        destination = load_optional_destination(args.destination)
+        destination = None if args.destination is None else load_destination(args.destination)
     except DestinationError as exc:
         fail(str(exc))
         return exitcodes.USAGE

@@ -48,7 +48,6 @@ def _id(value: str) -> str:
     return value
 
 
-Key32 = Annotated[str, Field(min_length=1)]
 NonNegative = Annotated[int, Field(ge=0)]
 
 
@@ -58,16 +57,16 @@ class DestinationFile(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
     installationKeyId: str  # noqa: N815 - the file's own spelling
-    installationKey: Key32 | None = None  # noqa: N815
-    sourceInstallationKeys: dict[str, Key32] = {}  # noqa: N815 - pydantic copies defaults
-    trustedKeys: list[Key32] = []  # noqa: N815
+    installationKey: str | None = None  # noqa: N815
+    sourceInstallationKeys: dict[str, str] = {}  # noqa: N815 - pydantic copies defaults
+    trustedKeys: list[str] = []  # noqa: N815
     capabilities: list[str] = []
     strict: bool = False
     refuseUnsigned: bool = False  # noqa: N815
     maxBeliefs: NonNegative = DEFAULT_MAX_BELIEFS  # noqa: N815
     maxBeliefBytes: NonNegative = DEFAULT_MAX_BELIEF_BYTES  # noqa: N815
     now: str | None = None
-    signingKey: Key32 | None = None  # noqa: N815
+    signingKey: str | None = None  # noqa: N815
 
     @field_validator("installationKeyId")
     @classmethod

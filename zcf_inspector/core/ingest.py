@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from zcf_inspector.core.auth import recipient_of
 from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.destination import Destination
 from zcf_inspector.core.digest import sha256_digest
@@ -14,7 +15,6 @@ from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
 from zcf_inspector.core.receipt import RECEIPT_FORMAT, correlation_id, finish_receipt
 from zcf_inspector.core.structure import HIGH_RISK_TOOLS
 
-UNBOUND = "unbound"
 DEGRADED = frozenset({"narrated", "dropped", "unsupported"})
 
 
@@ -114,22 +114,16 @@ def ingest_inspection(inspection: PacketInspection, destination: Destination) ->
     )
     identity = packet["packet"]
     source = packet["source"]
-    intent = packet["recipientIntent"]
     manifest = packet["manifest"]
     auth = packet["authentication"]
     assert isinstance(identity, dict)
     assert isinstance(source, dict)
-    assert isinstance(intent, dict)
     assert isinstance(manifest, dict)
     assert isinstance(auth, dict)
     packet_id = _str(identity["id"])
     nonce = _str(identity["nonce"])
     root = _str(manifest["rootHash"])
-    bound = (
-        _str(intent["destinationInstallationKeyId"])
-        if intent["kind"] == "recipient-bound"
-        else UNBOUND
-    )
+    bound = recipient_of(packet)  # "unbound" for an unbound import, as in the signed message
     draft: dict[str, JsonValue] = {
         "format": RECEIPT_FORMAT,
         "formatVersion": 1,
