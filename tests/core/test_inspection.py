@@ -101,3 +101,20 @@ def test_manifest_breathes_between_chunks_of_a_long_section() -> None:
     report = inspect_bytes(to_bytes(g.unsigned(packet)), monitor=Counting())
     assert report.valid
     assert len(breaths) >= 3  # 5,000 beliefs in slices of 2,048
+
+
+def test_inspect_read_equals_inspect_bytes() -> None:
+    from zcf_inspector.core.inspection import inspect_read
+    from zcf_inspector.core.reading import ReadDocument, ReadError, read_document
+
+    for data in (golden_bytes("full-handoff"), b"[1, 2]", b'{"a": 1, "a": 2}'):
+        read: ReadDocument | ReadError
+        try:
+            read = read_document(data)
+        except ReadError as exc:
+            read = exc
+        again = inspect_read(read, data)
+        once = inspect_bytes(data)
+        assert again.findings == once.findings
+        assert again.value == once.value
+        assert [s.status for s in again.stages] == [s.status for s in once.stages]

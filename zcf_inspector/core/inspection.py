@@ -13,7 +13,13 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.manifest import ManifestReport, check_manifest
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.policy import check_policy
-from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError, read_packet_document
+from zcf_inspector.core.reading import (
+    DEFAULT_MAX_BYTES,
+    ReadDocument,
+    ReadError,
+    packet_document,
+    read_document,
+)
 from zcf_inspector.core.structure import check_structure
 
 
@@ -79,19 +85,37 @@ def inspect_bytes(
 ) -> PacketInspection:
     """Every stage over ``data``; raises `Cancelled` only if ``monitor`` was cancelled."""
     monitor.step("reading bytes", 0.0)
+    read: ReadDocument | ReadError
     try:
-        document = read_packet_document(data, max_bytes=max_bytes)
+        read = read_document(data, max_bytes=max_bytes)
     except ReadError as exc:
+        read = exc
+    return inspect_read(read, data, destination, monitor=monitor)
+
+
+def inspect_read(
+    read: ReadDocument | ReadError,
+    data: bytes,
+    destination: Destination | None = None,
+    *,
+    monitor: Monitor = NULL_MONITOR,
+) -> PacketInspection:
+    """The stages after a read already made from ``data`` (the window reads each file once,
+    to recognise what it is, and inspects that read)."""
+    if isinstance(read, ReadDocument):
+        try:
+            read = packet_document(read, data)
+        except ReadError as exc:
+            read = exc
+    if isinstance(read, ReadError):
         stages = (
-            StageResult(Stage.BYTES, StageStatus.FAILED, (exc.to_finding(),)),
+            StageResult(Stage.BYTES, StageStatus.FAILED, (read.to_finding(),)),
             *(StageResult(s, StageStatus.NOT_RUN) for s in list(Stage)[1:]),
         )
-        return PacketInspection(None, exc, stages, None, None)
-    value = document.value
-    assert isinstance(value, dict)
-    return inspect_value(
-        value, destination, monitor=monitor, reader_plain=not document.has_fractions
-    )
+        return PacketInspection(None, read, stages, None, None)
+    value = read.value
+    assert isinstance(value, dict)  # packet_document refused anything else
+    return inspect_value(value, destination, monitor=monitor, reader_plain=not read.has_fractions)
 
 
 def inspect_value(

@@ -46,6 +46,7 @@ __all__ = [
     "MAX_SAFE_INTEGER",
     "ReadDocument",
     "ReadError",
+    "packet_document",
     "read_document",
     "read_json",
     "read_packet",
@@ -135,7 +136,11 @@ def read_packet(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> dict[str,
 
 def read_packet_document(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ReadDocument:
     """``read_document``, then refuse any top level that is not an object."""
-    document = read_document(data, max_bytes=max_bytes)
+    return packet_document(read_document(data, max_bytes=max_bytes), data)
+
+
+def packet_document(document: ReadDocument, data: bytes) -> ReadDocument:
+    """``document`` (read from ``data``) if its top level is an object, else `not_an_object`."""
     value = document.value
     if not isinstance(value, dict):
         start = len(data) - len(bytes(data).lstrip(_JSON_WS))

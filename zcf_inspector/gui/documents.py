@@ -3,7 +3,7 @@
 Runs on a worker thread: every function here may take long and reports through the
 `Monitor` (which raises `Cancelled` when the user cancels).
 
-- a ZCF packet → `inspect_value` / `inspect_bytes` (exactly what `validate` runs);
+- a ZCF packet → `inspect_read` over the one read of the file (exactly what `validate` runs);
 - a transfer receipt (``format: zephr-continuity-receipt``) → `verify_receipt`;
 - an ASIF session, a bare continuation profile or a destination report →
   `inspect_continuation` (a report dropped together with its session is checked
@@ -26,10 +26,10 @@ from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.destination import Destination
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
-from zcf_inspector.core.inspection import PacketInspection, inspect_bytes, inspect_value
+from zcf_inspector.core.inspection import PacketInspection, inspect_read, inspect_value
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
-from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError, read_json
+from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadDocument, ReadError, read_document
 from zcf_inspector.core.receipt import RECEIPT_FORMAT, ReceiptReport, verify_receipt
 from zcf_inspector.core.review import ReviewPreparation, prepare_review
 from zcf_inspector.gui.file_checks import content_problem, file_problem, permission_denied
@@ -86,7 +86,11 @@ class OpenRequest:
 class _Read:
     path: str
     data: bytes
-    value: JsonValue | None  # None when refused at the byte stage
+    read: ReadDocument | ReadError  # the one strict read of the file
+
+    @property
+    def value(self) -> JsonValue | None:  # None when refused at the byte stage
+        return self.read.value if isinstance(self.read, ReadDocument) else None
 
 
 def _kind(value: JsonValue | None) -> str:
@@ -120,11 +124,12 @@ def open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
             reads.append(UnreadableDocument(path, problem))
             continue
         share.step(f"parsing {Path(path).name}", 0.05)
+        read: ReadDocument | ReadError
         try:
-            value: JsonValue | None = read_json(data, max_bytes=request.max_bytes)
-        except ReadError:
-            value = None
-        reads.append(_Read(path, data, value))
+            read = read_document(data, max_bytes=request.max_bytes)
+        except ReadError as exc:
+            read = exc
+        reads.append(_Read(path, data, read))
     readable = [r for r in reads if isinstance(r, _Read)]
     pairs = _pair_reports(readable, request.report_for or {})
     paired_reports = set(pairs.values())
@@ -189,10 +194,8 @@ def _check(
     kind = _kind(item.value)
     if kind == "packet":
         monitor = share.as_monitor()
-        if isinstance(item.value, dict):
-            inspection = inspect_value(item.value, destination, monitor=monitor)
-        else:  # refused at the byte stage (or not an object): the reader says why
-            inspection = inspect_bytes(item.data, destination, monitor=monitor)
+        # Refused at the byte stage, or not an object: the read already says why.
+        inspection = inspect_read(item.read, item.data, destination, monitor=monitor)
         review = None if destination is None else prepare_review(item.data, inspection, destination)
         return PacketDocument(item.path, item.data, inspection, review)
     share.step(f"checking {Path(item.path).name}", 0.5)
