@@ -31,8 +31,8 @@ BUNDLED_FILES = (
     "zcf_inspector/resources/examples/full-handoff.json",
     "zcf_inspector/resources/icons/pass.svg",
     "zcf_inspector/resources/app/zcf-inspector.svg",
-    "goldens/publication/full-handoff.json",
-    "goldens/destination.json",
+    "zcf_inspector/goldens/publication/full-handoff.json",
+    "zcf_inspector/goldens/destination.json",
 )
 GUI_SECONDS = 6.0
 HEADLESS_TIMEOUT = 120.0

@@ -9,7 +9,6 @@ uses, so the statuses shown are the example's own.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -21,10 +20,7 @@ from zcf_inspector.core.reading import read_json
 from zcf_inspector.gui.plangraph import PlanGraphPane
 
 REPO = Path(__file__).resolve().parents[1]
-EXAMPLES = (
-    Path(os.environ.get("ZCF_SHARED", str(REPO.parent / "shared")))
-    / "external/continuation-spec/examples/continuation"
-)
+EXAMPLES = REPO / "tests/data/asif-0.4/examples/continuation"
 CLOCK = parse_datetime("2026-09-26T12:30:00Z")
 
 

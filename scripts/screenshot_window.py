@@ -2,7 +2,7 @@
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/screenshot_window.py [OUT.png]
 
-(or under Xvfb with the xcb platform: ../shared/tools/screenshot.sh). Settings go to a
+(or under Xvfb with the xcb platform: scripts/screenshot.sh). Settings go to a
 temp folder, so the user's own settings are neither used nor changed.
 """
 

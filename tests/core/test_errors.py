@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
-from tests.conftest import SHARED
+from tests.conftest import PROFILE
 from zcf_inspector.core.errors import ErrorCode
 
 
 def profile_codes() -> set[str]:
-    text = (SHARED / "spec" / "zcf-v1-profile.md").read_text(encoding="utf-8")
+    text = PROFILE.read_text(encoding="utf-8")
     # Every code in the profile is written in backticks and snake_case.
     candidates = set(re.findall(r"`([a-z]+(?:_[a-z0-9]+)+)`", text))
     # The only other snake_case names in backticks are the two high-risk tool names.

@@ -14,6 +14,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
+from tests.conftest import EXAMPLES
 from tests.gui.driving import (
     DESTINATION,
     PUBLICATION,
@@ -34,14 +35,6 @@ from zcf_inspector.gui.verdicts import CheckState
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
-EXAMPLES = (
-    Path(__file__).resolve().parents[3]
-    / "shared"
-    / "external"
-    / "continuation-spec"
-    / "examples"
-    / "continuation"
-)
 PACKET = PUBLICATION / "full-handoff.json"
 RECEIPT = PUBLICATION / "full-handoff.receipt.json"
 

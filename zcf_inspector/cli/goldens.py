@@ -10,8 +10,9 @@ from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.output import fail
 from zcf_inspector.core.conformance import check_goldens
 
-# The repository's goldens, for a source checkout or an editable install.
-PROJECT_GOLDENS = Path(__file__).resolve().parents[2] / "goldens"
+# The goldens ship with the package (zcf_inspector/goldens links to the repository's
+# goldens/ folder in a checkout), so a wheel install and the bundle find them too.
+PROJECT_GOLDENS = Path(__file__).resolve().parents[1] / "goldens"
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
