@@ -281,12 +281,14 @@ def _first_too_deep(chunk: bytes, depth: int, in_string: bool) -> int:
 _SURROGATE_ESCAPE_HINT: Final = re.compile(rb"\\u[dD][89a-fA-F]")
 # Consumes text up to the first lone surrogate escape. Only used on text that already
 # parsed, where every backslash starts a well-formed escape inside a string literal.
+# Nothing follows the loop, so the greedy match never backtracks; no possessive
+# quantifiers: CPython before 3.11.5 mishandles them next to lookaheads (gh-100061).
 _UP_TO_LONE_SURROGATE: Final = re.compile(
-    r"(?:[^\\]++"
+    r"(?:[^\\]+"
     r"|\\[^u]"
     r"|\\u(?![dD][89a-fA-F])[0-9a-fA-F]{4}"
     r"|\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}"
-    r")*+",
+    r")*",
     re.DOTALL,
 )
 _WS_RE: Final = re.compile(r"[ \t\n\r]*")
