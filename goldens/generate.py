@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from zcf_inspector.core.crypto import ed25519_public_key
-from zcf_inspector.core.destination import parse_destination
 from zcf_inspector.core.formats import b64u_encode
-from zcf_inspector.core.ingest import ingest_bytes
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.manifest import seal_manifest
-from zcf_inspector.core.producer import AuthKind, seal_packet
+from zcf_inspector.core.packet.destination import parse_destination
+from zcf_inspector.core.packet.ingest import ingest_bytes
+from zcf_inspector.core.packet.manifest import seal_manifest
+from zcf_inspector.core.packet.producer import AuthKind, seal_packet
 
 HERE = Path(__file__).resolve().parent
 REGENERATE = "python goldens/generate.py"

@@ -12,9 +12,9 @@ from goldens import generate as g
 from tests.core.helpers import GOLDENS, destination, golden_bytes
 from zcf_inspector.cli import main
 from zcf_inspector.core.crypto import ed25519_public_key
-from zcf_inspector.core.ingest import ingest_bytes
-from zcf_inspector.core.receipt import ReceiptStatus, receipt_bytes, verify_receipt
-from zcf_inspector.core.review import (
+from zcf_inspector.core.packet.ingest import ingest_bytes
+from zcf_inspector.core.packet.receipt import ReceiptStatus, receipt_bytes, verify_receipt
+from zcf_inspector.core.review.decisions import (
     DecisionRequest,
     ReviewSession,
     ReviewTarget,

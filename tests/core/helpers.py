@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from goldens import generate
-from zcf_inspector.core.destination import Destination, parse_destination
+from zcf_inspector.core.packet.destination import Destination, parse_destination
 
 GOLDENS = Path(generate.__file__).resolve().parent
 

@@ -6,8 +6,8 @@ from goldens import generate as g
 from tests.core.helpers import destination, golden_bytes, to_bytes
 from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import Severity
-from zcf_inspector.core.inspection import Stage, StageStatus, inspect_bytes
 from zcf_inspector.core.monitor import Cancelled, Monitor
+from zcf_inspector.core.packet.inspection import Stage, StageStatus, inspect_bytes
 
 
 def statuses(data: bytes, with_destination: bool = False) -> dict[str, str]:
@@ -104,7 +104,7 @@ def test_manifest_breathes_between_chunks_of_a_long_section() -> None:
 
 
 def test_inspect_read_equals_inspect_bytes() -> None:
-    from zcf_inspector.core.inspection import inspect_read
+    from zcf_inspector.core.packet.inspection import inspect_read
     from zcf_inspector.core.reading import ReadDocument, ReadError, read_document
 
     for data in (golden_bytes("full-handoff"), b"[1, 2]", b'{"a": 1, "a": 2}'):

@@ -8,7 +8,7 @@ import pytest
 
 from tests.core.helpers import golden, lp, plain_canonical, sha
 from zcf_inspector.core.errors import ErrorCode
-from zcf_inspector.core.manifest import check_manifest, seal_manifest
+from zcf_inspector.core.packet.manifest import check_manifest, seal_manifest
 
 ENVELOPE = {
     "packetIdentity": "packet",

@@ -10,15 +10,15 @@ import pytest
 
 from goldens import generate as g
 from tests.core.helpers import destination, golden_bytes
-from zcf_inspector.core.ingest import ingest_bytes
-from zcf_inspector.core.review import (
+from zcf_inspector.core.packet.ingest import ingest_bytes
+from zcf_inspector.core.review.decisions import (
     DecisionRequest,
     ReviewCode,
     ReviewError,
     ReviewState,
     ReviewTarget,
 )
-from zcf_inspector.core.review_journal import (
+from zcf_inspector.core.review.journal import (
     APPLICATION_ID,
     SCHEMA_VERSION,
     JournaledReview,

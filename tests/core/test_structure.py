@@ -12,13 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 
-from zcf_inspector.core import structure_models as models
 from zcf_inspector.core.digest import is_digest
 from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import Finding, Severity
 from zcf_inspector.core.formats import b64u_encode, is_id
-from zcf_inspector.core.pointer import exists, join, resolve, split
-from zcf_inspector.core.structure import (
+from zcf_inspector.core.packet import structure_models as models
+from zcf_inspector.core.packet.structure import (
     CAPABILITIES,
     CONTENT_SECTIONS,
     CONTENT_SECTIONS_CORE,
@@ -28,6 +27,7 @@ from zcf_inspector.core.structure import (
     check_structure,
     show,
 )
+from zcf_inspector.core.pointer import exists, join, resolve, split
 
 C = ErrorCode
 DIGEST = "sha256:" + "ab" * 32

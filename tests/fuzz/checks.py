@@ -9,15 +9,15 @@ from tests.fuzz.harness import check_findings, is_pointer, locatable
 from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.continuation.codes import PlanCode
 from zcf_inspector.core.continuation.results import DocumentKind, InspectionResult
-from zcf_inspector.core.destination import Destination
 from zcf_inspector.core.digest import is_digest
 from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import Severity, has_error
-from zcf_inspector.core.ingest import IngestResult, ingest_bytes
-from zcf_inspector.core.inspection import PacketInspection, Stage, StageStatus, inspect_bytes
-from zcf_inspector.core.producer import AuthKind, seal_packet
+from zcf_inspector.core.packet.destination import Destination
+from zcf_inspector.core.packet.ingest import IngestResult, ingest_bytes
+from zcf_inspector.core.packet.inspection import PacketInspection, Stage, StageStatus, inspect_bytes
+from zcf_inspector.core.packet.producer import AuthKind, seal_packet
+from zcf_inspector.core.packet.receipt import ReceiptStatus, verify_receipt
 from zcf_inspector.core.reading import read_json
-from zcf_inspector.core.receipt import ReceiptStatus, verify_receipt
 
 _STAGES = list(Stage)
 

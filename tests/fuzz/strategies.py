@@ -29,8 +29,8 @@ from hypothesis import strategies as st
 
 from goldens import generate
 from tests.conftest import CONTINUATION_SPEC, REPO
-from zcf_inspector.core.destination import Destination, parse_destination
-from zcf_inspector.core.producer import AuthKind, seal_packet
+from zcf_inspector.core.packet.destination import Destination, parse_destination
+from zcf_inspector.core.packet.producer import AuthKind, seal_packet
 
 Tree = Any  # a JSON value, possibly holding the markers below
 PathT = tuple[str | int, ...]

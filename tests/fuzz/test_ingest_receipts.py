@@ -25,18 +25,18 @@ from tests.fuzz.strategies import (
     render,
 )
 from zcf_inspector.core.crypto import ed25519_public_key
-from zcf_inspector.core.destination import (
+from zcf_inspector.core.errors import ErrorCode
+from zcf_inspector.core.findings import has_error
+from zcf_inspector.core.packet.destination import (
     Destination,
     DestinationError,
     load_destination,
     parse_destination,
 )
-from zcf_inspector.core.errors import ErrorCode
-from zcf_inspector.core.findings import has_error
-from zcf_inspector.core.producer import AuthKind, seal_packet
+from zcf_inspector.core.packet.producer import AuthKind, seal_packet
+from zcf_inspector.core.packet.receipt import ReceiptStatus, verify_receipt
+from zcf_inspector.core.packet.structure import CAPABILITIES, HIGH_RISK_TOOLS, REVIEW_STATES
 from zcf_inspector.core.reading import ReadError, read_json
-from zcf_inspector.core.receipt import ReceiptStatus, verify_receipt
-from zcf_inspector.core.structure import CAPABILITIES, HIGH_RISK_TOOLS, REVIEW_STATES
 
 # --- valid packets: what a destination admits, and the receipt it signs ---------------------
 

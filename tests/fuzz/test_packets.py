@@ -13,7 +13,7 @@ from tests.fuzz.strategies import (
     mutated_packets,
     packet_corpus,
 )
-from zcf_inspector.core.destination import Destination
+from zcf_inspector.core.packet.destination import Destination
 
 _MAYBE_DESTINATION = st.one_of(st.none(), DESTINATIONS)
 

@@ -36,7 +36,7 @@ def test_report_time_out_of_range_in_utc_is_a_finding_not_an_overflow(
     ``continuation/timestamps.py: parse_datetime`` converts an offset date-time with
     ``astimezone(UTC)``; at the edges of ``datetime``'s range that raises ``OverflowError``
     (not a ``ValueError``), which neither its own ``except ValueError`` nor
-    ``report_check._times``'s ``except TimestampError`` catches, so ``inspect_continuation``
+    ``rules.report._times``'s ``except TimestampError`` catches, so ``inspect_continuation``
     — documented never to raise on content — raises it.
     """
     report = json.loads(example_files()["another-computer.report.json"])

@@ -15,8 +15,8 @@ from goldens import generate as g
 from tests.gui.driving import NEGATIVE, PUBLICATION, drop_and_wait, wait_idle
 from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.findings import Finding, Severity
-from zcf_inspector.core.inspection import inspect_bytes
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.gui import plain_tooltip
 from zcf_inspector.gui.clipboard import CopyKind
 from zcf_inspector.gui.document_tab import DocumentTab

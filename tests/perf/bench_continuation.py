@@ -19,14 +19,14 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.conftest import CONTINUATION_SPEC
-from zcf_inspector.core.continuation.document_rules import check_profile
 from zcf_inspector.core.continuation.index import index_profile
 from zcf_inspector.core.continuation.inspection import inspect_continuation
-from zcf_inspector.core.continuation.plan_check import plan_graph, plan_result
-from zcf_inspector.core.continuation.profile_models import ContinuationProfile
+from zcf_inspector.core.continuation.models.profile import ContinuationProfile
+from zcf_inspector.core.continuation.rules.document import check_profile
+from zcf_inspector.core.continuation.rules.plan_check import plan_graph, plan_result
+from zcf_inspector.core.continuation.rules.workspace_state import workspace_trees
 from zcf_inspector.core.continuation.timestamps import parse_datetime
 from zcf_inspector.core.continuation.walks import cycles, reachable
-from zcf_inspector.core.continuation.workspace_state import workspace_trees
 
 DEPENDENCIES = 5_000
 FAN_OUT = 4

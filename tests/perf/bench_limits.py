@@ -35,9 +35,9 @@ from tests.perf.bench_continuation import dependency as _dependency
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.continuation.timestamps import parse_datetime
-from zcf_inspector.core.destination import parse_destination
 from zcf_inspector.core.findings import Severity
-from zcf_inspector.core.inspection import PacketInspection, inspect_bytes
+from zcf_inspector.core.packet.destination import parse_destination
+from zcf_inspector.core.packet.inspection import PacketInspection, inspect_bytes
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
 
 NOW = parse_datetime("2026-09-26T12:30:00Z")

@@ -20,7 +20,7 @@ import rfc8785
 
 from tests.perf.make_packets import big_packet_path
 from zcf_inspector.core.canonical import canonical
-from zcf_inspector.core.inspection import inspect_bytes
+from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.core.reading import read_json
 
 
@@ -38,7 +38,7 @@ def best_of(runs: int, func: Callable[[], object]) -> float:
 # since Linux keeps it across fork and exec.
 PEAK_SCRIPT = """
 import sys
-from zcf_inspector.core.inspection import inspect_bytes
+from zcf_inspector.core.packet.inspection import inspect_bytes
 def hwm():
     for line in open("/proc/self/status"):
         if line.startswith("VmHWM:"):

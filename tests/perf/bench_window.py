@@ -26,14 +26,14 @@ from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
 from tests.perf.make_packets import big_packet_path
-from zcf_inspector.core.auth import check_authentication
 from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.digest import sha256_digest
 from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.manifest import check_manifest, covered_sections
+from zcf_inspector.core.packet.auth import check_authentication
+from zcf_inspector.core.packet.manifest import check_manifest, covered_sections
+from zcf_inspector.core.packet.structure import check_structure
 from zcf_inspector.core.reading import read_json
-from zcf_inspector.core.structure import check_structure
 
 STALL_BUDGET_S = 0.100
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.output import fail
-from zcf_inspector.core.conformance import check_goldens
+from zcf_inspector.core.packet.conformance import check_goldens
 
 # The goldens ship with the package (zcf_inspector/goldens links to the repository's
 # goldens/ folder in a checkout), so a wheel install and the bundle find them too.

@@ -6,10 +6,10 @@ import argparse
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.output import add_receipt_out_arguments, emit, fail, print_refused
-from zcf_inspector.core.destination import DestinationError, load_destination
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
-from zcf_inspector.core.ingest import ingest_bytes
-from zcf_inspector.core.receipt import receipt_bytes
+from zcf_inspector.core.packet.destination import DestinationError, load_destination
+from zcf_inspector.core.packet.ingest import ingest_bytes
+from zcf_inspector.core.packet.receipt import receipt_bytes
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

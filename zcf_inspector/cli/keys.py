@@ -15,7 +15,7 @@ from zcf_inspector.core.keyfile import (
     new_ed25519_key,
     new_installation_key,
 )
-from zcf_inspector.core.producer import AuthKind, SealError, seal_packet
+from zcf_inspector.core.packet.producer import AuthKind, SealError, seal_packet
 from zcf_inspector.core.reading import ReadError, read_packet
 
 

@@ -11,8 +11,8 @@ from typing import TextIO
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.core.atomic import write_atomic
 from zcf_inspector.core.findings import Finding
-from zcf_inspector.core.inspection import PacketInspection, StageStatus
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.packet.inspection import PacketInspection, StageStatus
 
 
 def print_json(value: JsonValue, stream: TextIO | None = None) -> None:

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import TextIO
 
 from zcf_inspector.cli import exitcodes
-from zcf_inspector.core.continuation.dot_export import plan_dot
+from zcf_inspector.core.continuation.export.to_dot import plan_dot
+from zcf_inspector.core.continuation.export.to_json import inspection_json
 from zcf_inspector.core.continuation.inspection import inspect_continuation
-from zcf_inspector.core.continuation.json_export import inspection_json
 from zcf_inspector.core.continuation.results import (
     DocumentKind,
     InspectionResult,

@@ -9,8 +9,8 @@ from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.output import fail, print_findings, print_json
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.keyfile import KeyFileError, load_ed25519_key
+from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus, verify_receipt
 from zcf_inspector.core.reading import ReadError, read_json
-from zcf_inspector.core.receipt import ReceiptReport, ReceiptStatus, verify_receipt
 
 _VERDICTS = {
     ReceiptStatus.VALID_SIGNED: "valid — digest recomputed, signature verified",

@@ -15,13 +15,13 @@ from zcf_inspector.cli.output import (
     print_json,
     print_refused,
 )
-from zcf_inspector.core.destination import DestinationError, load_destination
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.findings import Finding
-from zcf_inspector.core.ingest import ingest_bytes
+from zcf_inspector.core.packet.destination import DestinationError, load_destination
+from zcf_inspector.core.packet.ingest import ingest_bytes
+from zcf_inspector.core.packet.receipt import receipt_bytes
 from zcf_inspector.core.reading import ReadError, read_json
-from zcf_inspector.core.receipt import receipt_bytes
-from zcf_inspector.core.review import (
+from zcf_inspector.core.review.decisions import (
     ReviewError,
     ReviewSession,
     ReviewTarget,

@@ -13,10 +13,10 @@ from zcf_inspector.cli.output import (
     print_json,
     verdict_line,
 )
-from zcf_inspector.core.destination import DestinationError, load_destination
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
-from zcf_inspector.core.inspection import inspect_bytes
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.packet.destination import DestinationError, load_destination
+from zcf_inspector.core.packet.inspection import inspect_bytes
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector.core.continuation.results import DocumentKind
-from zcf_inspector.core.destination import Destination
 from zcf_inspector.core.findings import Finding
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR
+from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.gui.byte_refusal_pane import ByteRefusalPane
 from zcf_inspector.gui.canonical_pane import CanonicalPane
 from zcf_inspector.gui.clipboard import CopyKind, set_clipboard, slow_copy_work

@@ -24,14 +24,14 @@ from pathlib import Path
 
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.results import InspectionResult
-from zcf_inspector.core.destination import Destination
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
-from zcf_inspector.core.inspection import PacketInspection, inspect_read, inspect_value
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
+from zcf_inspector.core.packet.destination import Destination
+from zcf_inspector.core.packet.inspection import PacketInspection, inspect_read, inspect_value
+from zcf_inspector.core.packet.receipt import RECEIPT_FORMAT, ReceiptReport, verify_receipt
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadDocument, ReadError, read_document
-from zcf_inspector.core.receipt import RECEIPT_FORMAT, ReceiptReport, verify_receipt
-from zcf_inspector.core.review import ReviewPreparation, prepare_review
+from zcf_inspector.core.review.decisions import ReviewPreparation, prepare_review
 from zcf_inspector.gui.file_checks import content_problem, file_problem, permission_denied
 
 _CONTINUATION_MARKERS = ("asif_version", "profile_version", "report_version")

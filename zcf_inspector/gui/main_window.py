@@ -24,9 +24,9 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector import __version__
-from zcf_inspector.core.destination import Destination, DestinationError, load_destination
 from zcf_inspector.core.monitor import Monitor
-from zcf_inspector.core.review import ReviewTarget
+from zcf_inspector.core.packet.destination import Destination, DestinationError, load_destination
+from zcf_inspector.core.review.decisions import ReviewTarget
 from zcf_inspector.gui.clipboard import CopyKind, shortcut
 from zcf_inspector.gui.document_tab import (
     PANE_CANONICAL,

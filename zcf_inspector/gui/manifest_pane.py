@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector.core import pointer as jpointer
-from zcf_inspector.core.manifest import ManifestReport
+from zcf_inspector.core.packet.manifest import ManifestReport
 from zcf_inspector.gui.icons import IconName, icon
 from zcf_inspector.gui.plain_text import plain_label, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view

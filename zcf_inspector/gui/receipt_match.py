@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
-from zcf_inspector.core.review import ReviewTarget, match_receipt
+from zcf_inspector.core.review.decisions import ReviewTarget, match_receipt
 from zcf_inspector.gui.verdicts import CheckState, VerdictRow
 
 CHECK = "packet"

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from zcf_inspector.core.destination import Destination, DestinationError, load_destination
+from zcf_inspector.core.packet.destination import Destination, DestinationError, load_destination
 from zcf_inspector.gui.plain_text import plain_label, visible
 
 

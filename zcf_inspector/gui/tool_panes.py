@@ -15,10 +15,10 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QWidget
 
 from zcf_inspector.core.continuation.results import InspectionResult
-from zcf_inspector.core.destination import Destination
-from zcf_inspector.core.inspection import PacketInspection
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.review import ReviewPreparation, ReviewTarget
+from zcf_inspector.core.packet.destination import Destination
+from zcf_inspector.core.packet.inspection import PacketInspection
+from zcf_inspector.core.review.decisions import ReviewPreparation, ReviewTarget
 from zcf_inspector.gui.plain_text import plain_label
 from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION
 

@@ -12,7 +12,7 @@ from enum import IntEnum
 
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.findings import Finding, Severity
-from zcf_inspector.core.manifest import ManifestReport
+from zcf_inspector.core.packet.manifest import ManifestReport
 
 
 class Mark(IntEnum):

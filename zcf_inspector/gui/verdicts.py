@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from zcf_inspector.core import pointer as jpointer
-from zcf_inspector.core.auth import AuthStatus
 from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.findings import Finding, Severity
-from zcf_inspector.core.inspection import PacketInspection, Stage, StageResult, StageStatus
-from zcf_inspector.core.manifest import SectionDigest
-from zcf_inspector.core.receipt import ReceiptReport, ReceiptStatus
+from zcf_inspector.core.packet.auth import AuthStatus
+from zcf_inspector.core.packet.inspection import PacketInspection, Stage, StageResult, StageStatus
+from zcf_inspector.core.packet.manifest import SectionDigest
+from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus
 
 
 class CheckState(StrEnum):

@@ -14,9 +14,9 @@ import pytest
 
 from tests.core.continuation.spec_examples import inspect, raw_session, session_names
 from zcf_inspector.core.continuation.layout import GraphLayout, NodeBox, layout_graph, layout_plan
-from zcf_inspector.core.continuation.layout_layers import longest_path_layers, reversed_edges
-from zcf_inspector.core.continuation.layout_order import build_layered, crossings, reduce_crossings
-from zcf_inspector.core.continuation.layout_reach import Reach
+from zcf_inspector.core.continuation.layout.layers import longest_path_layers, reversed_edges
+from zcf_inspector.core.continuation.layout.order import build_layered, crossings, reduce_crossings
+from zcf_inspector.core.continuation.reach import Reach
 
 Edges = list[tuple[str, str]]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tests.core.continuation.spec_examples import mutated, schema_valid, session
-from zcf_inspector.core.continuation.paths import path_problem
-from zcf_inspector.core.continuation.session_models import AsifSession
-from zcf_inspector.core.continuation.validation import validate_at
+from zcf_inspector.core.continuation.models.session import AsifSession
+from zcf_inspector.core.continuation.models.validation import validate_at
+from zcf_inspector.core.continuation.rules.paths import path_problem
 
 
 def test_additional_properties_are_preserved() -> None:

@@ -20,8 +20,8 @@ from tests.core.continuation.spec_examples import (
     schema_valid,
     session_of,
 )
-from zcf_inspector.core.continuation.report_models import DestinationReport
-from zcf_inspector.core.continuation.validation import validate_at
+from zcf_inspector.core.continuation.models.report import DestinationReport
+from zcf_inspector.core.continuation.models.validation import validate_at
 
 
 def _subject(r: Json, kind: str, ident: str | None = None) -> Json:

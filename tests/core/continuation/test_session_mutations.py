@@ -21,8 +21,8 @@ from tests.core.continuation.spec_examples import (
     schema_valid,
     session,
 )
-from zcf_inspector.core.continuation.session_models import AsifSession
-from zcf_inspector.core.continuation.validation import validate_at
+from zcf_inspector.core.continuation.models.session import AsifSession
+from zcf_inspector.core.continuation.models.validation import validate_at
 
 
 def _first(items: list[Json], **match: object) -> Json:

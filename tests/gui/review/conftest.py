@@ -18,8 +18,8 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication, QWidget
 
 from tests.core.helpers import destination, golden_bytes
-from zcf_inspector.core.destination import Destination
-from zcf_inspector.core.inspection import inspect_bytes
+from zcf_inspector.core.packet.destination import Destination
+from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.gui.review import ReviewPane
 from zcf_inspector.gui.review.dialogs import Prompter
 from zcf_inspector.gui.review.settings import save_identity

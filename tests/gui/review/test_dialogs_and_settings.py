@@ -16,7 +16,7 @@ from tests.core.helpers import GOLDENS
 from tests.gui.review.conftest import OFFSCREEN_NOISE, PaneFactory
 from zcf_inspector.core.crypto import ed25519_public_key, public_key_fingerprint
 from zcf_inspector.core.keyfile import new_ed25519_key
-from zcf_inspector.core.review import ReviewState
+from zcf_inspector.core.review.decisions import ReviewState
 from zcf_inspector.gui.review.dialogs import (
     NoteDialog,
     Prompter,

@@ -21,9 +21,9 @@ from tests.gui.review.conftest import OFFSCREEN_NOISE, PaneFactory, ScriptedProm
 from zcf_inspector.cli import main
 from zcf_inspector.core.crypto import ed25519_public_key
 from zcf_inspector.core.keyfile import new_ed25519_key
-from zcf_inspector.core.receipt import ReceiptStatus, verify_receipt
-from zcf_inspector.core.review import ReviewState
-from zcf_inspector.core.review_journal import journal_path
+from zcf_inspector.core.packet.receipt import ReceiptStatus, verify_receipt
+from zcf_inspector.core.review.decisions import ReviewState
+from zcf_inspector.core.review.journal import journal_path
 from zcf_inspector.gui.review import ReviewPane
 from zcf_inspector.gui.review.settings import save_identity
 
@@ -295,7 +295,7 @@ def test_reviewer_is_asked_for_when_unset(
 def test_no_destination_and_refused_packet(
     make_pane: PaneFactory, tmp_path: Path, prompter: ScriptedPrompter
 ) -> None:
-    from zcf_inspector.core.inspection import inspect_bytes
+    from zcf_inspector.core.packet.inspection import inspect_bytes
 
     pane = make_pane()
     data = (GOLDENS / "negative" / "tampered-capsule.json").read_bytes()

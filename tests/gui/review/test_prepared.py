@@ -10,9 +10,9 @@ from PySide6.QtCore import QSettings
 
 from tests.core.helpers import destination, golden_bytes
 from tests.gui.review.conftest import ScriptedPrompter
-from zcf_inspector.core.inspection import inspect_bytes
 from zcf_inspector.core.monitor import Monitor
-from zcf_inspector.core.review import ReviewPreparation, prepare_review
+from zcf_inspector.core.packet.inspection import inspect_bytes
+from zcf_inspector.core.review.decisions import ReviewPreparation, prepare_review
 from zcf_inspector.gui.documents import OpenRequest, PacketDocument, open_documents
 from zcf_inspector.gui.review import ReviewPane
 

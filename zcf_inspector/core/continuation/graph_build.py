@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 
 from zcf_inspector.core import pointer
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
-from zcf_inspector.core.continuation.profile_models import ContinuationPlan
-from zcf_inspector.core.continuation.session_models import Part, Requirement
+from zcf_inspector.core.continuation.models.profile import ContinuationPlan
+from zcf_inspector.core.continuation.models.session import Part, Requirement
+from zcf_inspector.core.continuation.rules.workspace_state import WorkspaceTree
 from zcf_inspector.core.continuation.subjects import (
     ACTIVE_ACTIONS,
     AGENT_ACTIONS,
@@ -20,7 +21,6 @@ from zcf_inspector.core.continuation.subjects import (
     SubjectKey,
 )
 from zcf_inspector.core.continuation.walks import reachable
-from zcf_inspector.core.continuation.workspace_state import WorkspaceTree
 
 
 @dataclass(slots=True)

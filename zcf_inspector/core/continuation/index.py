@@ -12,7 +12,7 @@ from typing import Generic, TypeVar
 
 from zcf_inspector.core import pointer
 from zcf_inspector.core.continuation.codes import PlanCode
-from zcf_inspector.core.continuation.profile_models import (
+from zcf_inspector.core.continuation.models.profile import (
     ConfigurationBinding,
     ContinuationProfile,
     Dependency,
@@ -21,7 +21,7 @@ from zcf_inspector.core.continuation.profile_models import (
     ServiceBinding,
     Workspace,
 )
-from zcf_inspector.core.continuation.session_models import (
+from zcf_inspector.core.continuation.models.session import (
     AsifSession,
     Branch,
     Checkpoint,
@@ -33,7 +33,7 @@ from zcf_inspector.core.continuation.session_models import (
     Resource,
     Tool,
 )
-from zcf_inspector.core.continuation.validation import validate_at
+from zcf_inspector.core.continuation.models.validation import validate_at
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonValue
 

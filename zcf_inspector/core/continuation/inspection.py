@@ -10,26 +10,30 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from zcf_inspector.core.continuation.codes import PlanCode
-from zcf_inspector.core.continuation.document_rules import (
-    check_core,
-    check_profile,
-    dependency_cycles,
-)
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex, index_core, index_profile
-from zcf_inspector.core.continuation.plan_check import plan_graph, plan_result, required_inventory
-from zcf_inspector.core.continuation.profile_models import ContinuationProfile
-from zcf_inspector.core.continuation.report_check import SessionBinding, check_report
-from zcf_inspector.core.continuation.report_models import DestinationReport
+from zcf_inspector.core.continuation.models.profile import ContinuationProfile
+from zcf_inspector.core.continuation.models.report import DestinationReport
+from zcf_inspector.core.continuation.models.session import FEATURE, AsifSession
+from zcf_inspector.core.continuation.models.validation import validate_at
 from zcf_inspector.core.continuation.results import (
     DocumentKind,
     InspectionResult,
     PlanResult,
     ReportResult,
 )
-from zcf_inspector.core.continuation.session_models import FEATURE, AsifSession
+from zcf_inspector.core.continuation.rules.document import (
+    check_core,
+    check_profile,
+    dependency_cycles,
+)
+from zcf_inspector.core.continuation.rules.plan_check import (
+    plan_graph,
+    plan_result,
+    required_inventory,
+)
+from zcf_inspector.core.continuation.rules.report import SessionBinding, check_report
+from zcf_inspector.core.continuation.rules.workspace_state import workspace_trees
 from zcf_inspector.core.continuation.subjects import SubjectKey
-from zcf_inspector.core.continuation.validation import validate_at
-from zcf_inspector.core.continuation.workspace_state import workspace_trees
 from zcf_inspector.core.findings import Finding, Severity, error
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.reading import ReadError, read_json

@@ -14,7 +14,7 @@ from PySide6.QtGui import QColor, QImage, QImageWriter, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsScene
 
-from zcf_inspector.core.continuation.dot_export import plan_dot
+from zcf_inspector.core.continuation.export.to_dot import plan_dot
 from zcf_inspector.core.continuation.results import PlanResult
 
 MAX_PNG_SIDE = 8000  # a 5,000-node plan is shrunk to fit rather than allocating gigabytes

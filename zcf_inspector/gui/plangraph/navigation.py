@@ -4,7 +4,7 @@ a column (up, down). Pure geometry over the layout; no Qt."""
 from __future__ import annotations
 
 from zcf_inspector.core.continuation.layout import GraphLayout, NodeBox
-from zcf_inspector.core.continuation.layout_reach import Reach
+from zcf_inspector.core.continuation.reach import Reach
 
 
 def _nearest(boxes: list[NodeBox], y: float) -> str | None:

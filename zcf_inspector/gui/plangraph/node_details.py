@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from zcf_inspector.core import pointer as json_pointer
-from zcf_inspector.core.continuation.layout_reach import Reach
+from zcf_inspector.core.continuation.reach import Reach
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.gui.plain_text import visible
 from zcf_inspector.gui.plangraph.plan_facts import NodeFacts

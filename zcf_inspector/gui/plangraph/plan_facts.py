@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zcf_inspector.core.continuation.report_check import BLOCKING_STATUSES
 from zcf_inspector.core.continuation.results import (
     InspectionResult,
     PlanNode,
     PlanResult,
     SubjectAssessment,
 )
+from zcf_inspector.core.continuation.rules.report import BLOCKING_STATUSES
 from zcf_inspector.core.findings import Finding
 
 

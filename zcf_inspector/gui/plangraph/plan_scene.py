@@ -14,7 +14,7 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QGraphicsScene
 
 from zcf_inspector.core.continuation.layout import GraphLayout
-from zcf_inspector.core.continuation.layout_reach import Reach
+from zcf_inspector.core.continuation.reach import Reach
 from zcf_inspector.gui.plangraph import style
 from zcf_inspector.gui.plangraph.edge_bundle import (
     DrawnEdge,

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.review import AdmittedBelief, Decision
+from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
 from zcf_inspector.gui.review.plain import one_line, plain_label
 
 

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from zcf_inspector.core.review import ReviewState
+from zcf_inspector.core.review.decisions import ReviewState
 from zcf_inspector.gui.review.detail import BeliefDetail
 from zcf_inspector.gui.review.plain import plain_label
 from zcf_inspector.gui.review.table_model import (

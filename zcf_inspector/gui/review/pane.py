@@ -13,10 +13,10 @@ from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QTableView, QWidget
 
 from zcf_inspector.core.atomic import write_atomic
-from zcf_inspector.core.destination import Destination
-from zcf_inspector.core.inspection import PacketInspection
-from zcf_inspector.core.receipt import receipt_bytes
-from zcf_inspector.core.review import (
+from zcf_inspector.core.packet.destination import Destination
+from zcf_inspector.core.packet.inspection import PacketInspection
+from zcf_inspector.core.packet.receipt import receipt_bytes
+from zcf_inspector.core.review.decisions import (
     DecisionRequest,
     ReviewCode,
     ReviewError,
@@ -25,7 +25,7 @@ from zcf_inspector.core.review import (
     ReviewTarget,
     prepare_review,
 )
-from zcf_inspector.core.review_journal import JournaledReview, journal_path, set_aside
+from zcf_inspector.core.review.journal import JournaledReview, journal_path, set_aside
 from zcf_inspector.gui.review.detail import evidence_counts
 from zcf_inspector.gui.review.dialogs import Prompter
 from zcf_inspector.gui.review.layout import PaneWidgets, build_widgets

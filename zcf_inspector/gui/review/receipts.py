@@ -6,11 +6,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from zcf_inspector.core.crypto import public_key_fingerprint
-from zcf_inspector.core.destination import Destination
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
+from zcf_inspector.core.packet.destination import Destination
+from zcf_inspector.core.packet.receipt import ReceiptStatus, verify_receipt
 from zcf_inspector.core.reading import ReadError, read_json
-from zcf_inspector.core.receipt import ReceiptStatus, verify_receipt
-from zcf_inspector.core.review import ReviewState, ReviewSummary, ReviewTarget, match_receipt
+from zcf_inspector.core.review.decisions import (
+    ReviewState,
+    ReviewSummary,
+    ReviewTarget,
+    match_receipt,
+)
 
 RECEIPT_MAX_BYTES = 64 * 1024 * 1024
 

@@ -16,7 +16,7 @@ from PySide6.QtCore import (
     Qt,
 )
 
-from zcf_inspector.core.review import AdmittedBelief, Decision, ReviewState
+from zcf_inspector.core.review.decisions import AdmittedBelief, Decision, ReviewState
 from zcf_inspector.gui.review.plain import one_line
 
 AnyIndex = QModelIndex | QPersistentModelIndex

@@ -12,9 +12,9 @@ from typing import Protocol
 from zcf_inspector.core import pointer
 from zcf_inspector.core.continuation.codes import PlanCode
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
-from zcf_inspector.core.continuation.paths import link_target_problem, path_problem
-from zcf_inspector.core.continuation.profile_models import Operation
-from zcf_inspector.core.continuation.session_models import Part, Requirement
+from zcf_inspector.core.continuation.models.profile import Operation
+from zcf_inspector.core.continuation.models.session import Part, Requirement
+from zcf_inspector.core.continuation.rules.paths import link_target_problem, path_problem
 from zcf_inspector.core.continuation.walks import cycles
 from zcf_inspector.core.findings import Finding, Severity, error
 

@@ -2,9 +2,9 @@
 
 Left to right, like `plan --dot` (``rankdir=LR``): a subject sits left of what it
 needs. Steps, each in its own module: cycle breaking and layering
-(`layout_layers`), dummy vertices and crossing reduction (`layout_order`), positions
-across layers (`layout_coords`), edge routes (`layout_routes`) and the packing of
-connected components (`layout_pack`).
+(`layers`), dummy vertices and crossing reduction (`order`), positions
+across layers (`coords`), edge routes (`routes`) and the packing of
+connected components (`pack`).
 
 Deterministic: nodes are indexed by sorted ID and every step walks indices in order,
 so the same graph always gets the same picture. Written here rather than taken from a
@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from zcf_inspector.core.continuation.layout_coords import assign_across
-from zcf_inspector.core.continuation.layout_layers import longest_path_layers, reversed_edges
-from zcf_inspector.core.continuation.layout_order import build_layered, reduce_crossings
-from zcf_inspector.core.continuation.layout_pack import shelf_pack
-from zcf_inspector.core.continuation.layout_routes import (
+from zcf_inspector.core.continuation.layout.coords import assign_across
+from zcf_inspector.core.continuation.layout.layers import longest_path_layers, reversed_edges
+from zcf_inspector.core.continuation.layout.order import build_layered, reduce_crossings
+from zcf_inspector.core.continuation.layout.pack import shelf_pack
+from zcf_inspector.core.continuation.layout.routes import (
     Columns,
     Geometry,
     Point,

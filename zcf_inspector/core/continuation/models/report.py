@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 
 from zcf_inspector.core.continuation.codes import PlanCode
-from zcf_inspector.core.continuation.modelbase import (
+from zcf_inspector.core.continuation.models.base import (
     Id,
     SafeCount,
     Sha256Hex,
@@ -16,7 +16,7 @@ from zcf_inspector.core.continuation.modelbase import (
     UniqueIds,
     rule_error,
 )
-from zcf_inspector.core.continuation.profile_models import ExternalIdentity, Model, Runtime
+from zcf_inspector.core.continuation.models.profile import ExternalIdentity, Model, Runtime
 
 SubjectKind = Literal[
     "plan",

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from zcf_inspector.core import pointer
 from zcf_inspector.core.continuation.codes import PlanCode
 from zcf_inspector.core.continuation.index import Located, ProfileIndex
-from zcf_inspector.core.continuation.profile_models import Workspace, WorkspaceEntry
+from zcf_inspector.core.continuation.models.profile import Workspace, WorkspaceEntry
 from zcf_inspector.core.findings import Finding, error
 
 

@@ -9,7 +9,7 @@ from pydantic_core import ErrorDetails
 
 from zcf_inspector.core import pointer
 from zcf_inspector.core.continuation.codes import PlanCode
-from zcf_inspector.core.continuation.modelbase import SpecModel
+from zcf_inspector.core.continuation.models.base import SpecModel
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonValue
 

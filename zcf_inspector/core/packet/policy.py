@@ -3,13 +3,13 @@ recipient binding for every authentication kind, and high-risk tools in strict m
 
 from __future__ import annotations
 
-from zcf_inspector.core.destination import Destination
 from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.formats import format_timestamp, parse_timestamp
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.packet.destination import Destination
+from zcf_inspector.core.packet.structure import HIGH_RISK_TOOLS
 from zcf_inspector.core.pointer import join
-from zcf_inspector.core.structure import HIGH_RISK_TOOLS
 
 
 def check_policy(packet: dict[str, JsonValue], destination: Destination) -> tuple[Finding, ...]:

@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 from pydantic import Field, JsonValue, model_validator
 
 from zcf_inspector.core.continuation.codes import PlanCode
-from zcf_inspector.core.continuation.modelbase import (
+from zcf_inspector.core.continuation.models.base import (
     Id,
     SafeCount,
     Sha256Hex,
@@ -23,7 +23,7 @@ from zcf_inspector.core.continuation.modelbase import (
     require,
     rule_error,
 )
-from zcf_inspector.core.continuation.profile_models import ContinuationProfile, RequiredFor
+from zcf_inspector.core.continuation.models.profile import ContinuationProfile, RequiredFor
 
 FEATURE = "asif.portable-continuation/0.2"
 Role = Literal["user", "assistant", "system", "developer", "tool", "unknown"]

@@ -20,8 +20,8 @@ from zcf_inspector.core.formats import (
     parse_timestamp,
 )
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.packet.structure import CAPABILITIES
 from zcf_inspector.core.reading import ReadError, read_packet
-from zcf_inspector.core.structure import CAPABILITIES
 
 DEFAULT_MAX_BELIEFS = 10_000
 DEFAULT_MAX_BELIEF_BYTES = 16_384

@@ -5,9 +5,9 @@ from __future__ import annotations
 from zcf_inspector.core import pointer
 from zcf_inspector.core.continuation.codes import PlanCode
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
-from zcf_inspector.core.continuation.paths import path_problem
-from zcf_inspector.core.continuation.profile_models import ContinuationPlan
-from zcf_inspector.core.continuation.session_models import Checkpoint
+from zcf_inspector.core.continuation.models.profile import ContinuationPlan
+from zcf_inspector.core.continuation.models.session import Checkpoint
+from zcf_inspector.core.continuation.rules.paths import path_problem
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonValue
 

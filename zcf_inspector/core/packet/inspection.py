@@ -6,13 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from zcf_inspector.core.auth import AuthReport, AuthStatus, check_authentication
-from zcf_inspector.core.destination import Destination
 from zcf_inspector.core.findings import Finding, Severity, has_error
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.manifest import ManifestReport, check_manifest
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
-from zcf_inspector.core.policy import check_policy
+from zcf_inspector.core.packet.auth import AuthReport, AuthStatus, check_authentication
+from zcf_inspector.core.packet.destination import Destination
+from zcf_inspector.core.packet.manifest import ManifestReport, check_manifest
+from zcf_inspector.core.packet.policy import check_policy
+from zcf_inspector.core.packet.structure import check_structure
 from zcf_inspector.core.reading import (
     DEFAULT_MAX_BYTES,
     ReadDocument,
@@ -20,7 +21,6 @@ from zcf_inspector.core.reading import (
     packet_document,
     read_document,
 )
-from zcf_inspector.core.structure import check_structure
 
 
 class Stage(StrEnum):

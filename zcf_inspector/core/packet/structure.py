@@ -61,8 +61,7 @@ from pydantic_core import ErrorDetails
 from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import Finding, Severity
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.pointer import exists, join
-from zcf_inspector.core.structure_models import (
+from zcf_inspector.core.packet.structure_models import (
     ARCHIVE_SECTION,
     ARRAY_SECTIONS,
     ARTIFACT_KINDS,
@@ -84,6 +83,7 @@ from zcf_inspector.core.structure_models import (
     ArraySection,
     KindedObject,
 )
+from zcf_inspector.core.pointer import exists, join
 
 __all__ = [
     "CAPABILITIES",

@@ -25,7 +25,7 @@ from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.digest import sha256_digest
 from zcf_inspector.core.formats import is_id, is_timestamp
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.review import (
+from zcf_inspector.core.review.decisions import (
     Decision,
     DecisionRequest,
     ReviewCode,

@@ -13,14 +13,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from zcf_inspector.core.destination import Destination
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.formats import is_id, is_timestamp
-from zcf_inspector.core.ingest import IngestResult, ingest_bytes, ingest_inspection
-from zcf_inspector.core.inspection import PacketInspection, Stage, StageStatus
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.packet.destination import Destination
+from zcf_inspector.core.packet.ingest import IngestResult, ingest_bytes, ingest_inspection
+from zcf_inspector.core.packet.inspection import PacketInspection, Stage, StageStatus
+from zcf_inspector.core.packet.receipt import finish_receipt
 from zcf_inspector.core.pointer import join
-from zcf_inspector.core.receipt import finish_receipt
 
 
 class ReviewCode(StrEnum):

@@ -14,7 +14,7 @@ from datetime import datetime
 
 from zcf_inspector.core import pointer
 from zcf_inspector.core.continuation.codes import PlanCode
-from zcf_inspector.core.continuation.report_models import DestinationReport, Subject
+from zcf_inspector.core.continuation.models.report import DestinationReport, Subject
 from zcf_inspector.core.continuation.results import ReportResult, SubjectAssessment
 from zcf_inspector.core.continuation.subjects import SubjectKey
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime

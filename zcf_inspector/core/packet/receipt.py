@@ -19,8 +19,8 @@ from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import Finding, Severity, error, has_error
 from zcf_inspector.core.formats import Base64UrlError, b64u_decode, b64u_encode
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.packet.receipt_shape import check_receipt_shape
 from zcf_inspector.core.pointer import join
-from zcf_inspector.core.receipt_shape import check_receipt_shape
 
 RECEIPT_FORMAT = "zephr-continuity-receipt"
 RECEIPT_SIGNATURE_DOMAIN = "zephr-continuity-receipt-v1"

@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from zcf_inspector.core.auth import make_recipient_bound_mac, make_source_signature, make_unsigned
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.manifest import seal_manifest
+from zcf_inspector.core.packet.auth import (
+    make_recipient_bound_mac,
+    make_source_signature,
+    make_unsigned,
+)
+from zcf_inspector.core.packet.manifest import seal_manifest
 
 
 class AuthKind(StrEnum):

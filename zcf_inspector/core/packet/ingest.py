@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zcf_inspector.core.auth import recipient_of
 from zcf_inspector.core.canonical import canonical
-from zcf_inspector.core.destination import Destination
 from zcf_inspector.core.digest import sha256_digest
 from zcf_inspector.core.findings import Finding
-from zcf_inspector.core.inspection import PacketInspection, Stage, StageStatus, inspect_bytes
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.packet.auth import recipient_of
+from zcf_inspector.core.packet.destination import Destination
+from zcf_inspector.core.packet.inspection import PacketInspection, Stage, StageStatus, inspect_bytes
+from zcf_inspector.core.packet.receipt import RECEIPT_FORMAT, correlation_id, finish_receipt
+from zcf_inspector.core.packet.structure import HIGH_RISK_TOOLS
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
-from zcf_inspector.core.receipt import RECEIPT_FORMAT, correlation_id, finish_receipt
-from zcf_inspector.core.structure import HIGH_RISK_TOOLS
 
 DEGRADED = frozenset({"narrated", "dropped", "unsupported"})
 

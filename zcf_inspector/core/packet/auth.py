@@ -15,12 +15,12 @@ from zcf_inspector.core.crypto import (
     public_key_fingerprint,
     recipient_mac_key,
 )
-from zcf_inspector.core.destination import Destination
 from zcf_inspector.core.digest import lp_concat
 from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import Finding, Severity, error
 from zcf_inspector.core.formats import Base64UrlError, b64u_decode, b64u_encode
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.pointer import join
 
 AUTH_DOMAIN = "zephr-continuity-auth-v1"

@@ -5,12 +5,12 @@ from __future__ import annotations
 from zcf_inspector.core.continuation.codes import PlanCode
 from zcf_inspector.core.continuation.graph_build import Edge, PlanGraph, build_plan_graph
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
-from zcf_inspector.core.continuation.plan_rules import check_plan_rules
-from zcf_inspector.core.continuation.profile_models import ContinuationPlan
+from zcf_inspector.core.continuation.models.profile import ContinuationPlan
 from zcf_inspector.core.continuation.results import Closure, PlanEdge, PlanNode, PlanResult
+from zcf_inspector.core.continuation.rules.plan import check_plan_rules
+from zcf_inspector.core.continuation.rules.workspace_state import WorkspaceTree
 from zcf_inspector.core.continuation.subjects import SubjectKey, active_scopes
 from zcf_inspector.core.continuation.walks import cycles
-from zcf_inspector.core.continuation.workspace_state import WorkspaceTree
 from zcf_inspector.core.findings import Finding, error
 
 

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from zcf_inspector.core.canonical import canonical
-from zcf_inspector.core.destination import Destination, DestinationError, load_destination
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
-from zcf_inspector.core.ingest import ingest_bytes
-from zcf_inspector.core.inspection import inspect_bytes
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.packet.destination import Destination, DestinationError, load_destination
+from zcf_inspector.core.packet.ingest import ingest_bytes
+from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError, read_json
 
 EXTENSION_PREFIX = "x-zephr-"
