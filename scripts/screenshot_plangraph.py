@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.timestamps import parse_datetime
 from zcf_inspector.core.reading import read_json
-from zcf_inspector.gui.plangraph import PlanGraphPane
+from zcf_inspector.gui.plangraph.pane import PlanGraphPane
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "tests/data/asif-0.4/examples/continuation"

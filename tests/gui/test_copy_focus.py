@@ -21,7 +21,7 @@ from zcf_inspector.gui.document_tab import DocumentTab
 from zcf_inspector.gui.findings_pane import finding_line
 from zcf_inspector.gui.main_window import MainWindow
 from zcf_inspector.gui.packet_tree_model import PacketTreeModel
-from zcf_inspector.gui.review import ReviewPane
+from zcf_inspector.gui.review.pane import ReviewPane
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier

@@ -28,7 +28,7 @@ from zcf_inspector.core.packet.receipt import verify_receipt
 from zcf_inspector.core.review.decisions import ReviewState
 from zcf_inspector.gui.document_tab import DocumentTab
 from zcf_inspector.gui.main_window import MainWindow
-from zcf_inspector.gui.review import ReviewPane
+from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.settings import KEY_FILE_KEY, NAME_KEY, load_identity, save_identity
 from zcf_inspector.gui.shortcuts import PLAN_GRAPH, PLAN_GRAPH_KEYS, REVIEW, WINDOW
 from zcf_inspector.gui.verdicts import CheckState
@@ -251,7 +251,7 @@ def test_help_lists_every_shortcut_of_the_window_and_both_panes(
 def test_plan_graph_gets_the_document_reports_selection_and_is_cleared_on_close(
     qtbot: QtBot, window: MainWindow
 ) -> None:
-    from zcf_inspector.gui.plangraph import PlanGraphPane
+    from zcf_inspector.gui.plangraph.pane import PlanGraphPane
 
     session = EXAMPLES / "action-specific.session.json"
     tab = drop_and_wait(qtbot, window, [session])
@@ -279,7 +279,7 @@ def test_plan_graph_gets_the_document_reports_selection_and_is_cleared_on_close(
 def test_ctrl_f_in_the_graph_finds_a_node_and_in_the_tree_opens_the_find_bar(
     qtbot: QtBot, window: MainWindow
 ) -> None:
-    from zcf_inspector.gui.plangraph import PlanGraphPane
+    from zcf_inspector.gui.plangraph.pane import PlanGraphPane
 
     tab = drop_and_wait(qtbot, window, [EXAMPLES / "another-computer.session.json"])
     pane = tab.plan_graph_pane

@@ -26,7 +26,7 @@ from tests.core.continuation.test_layout import BIG_EDGES, BIG_NODES
 from tests.perf.bench_continuation import NOW, dag, generated_profile
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.layout import layout_graph, layout_plan
-from zcf_inspector.gui.plangraph import PlanGraphPane
+from zcf_inspector.gui.plangraph.pane import PlanGraphPane
 
 OPEN_BUDGET_SECONDS = 2.0
 DEPENDENCIES = 5_000

@@ -50,4 +50,12 @@ class Monitor:
             time.sleep(self._pause)
 
 
-NULL_MONITOR = Monitor()
+class _NullMonitor(Monitor):
+    """The default for callers that want no progress and will never cancel. It is shared
+    by every such caller, so cancelling it would stop all of them: it refuses."""
+
+    def cancel(self) -> None:
+        raise TypeError("NULL_MONITOR is shared and cannot be cancelled; pass a Monitor()")
+
+
+NULL_MONITOR: Monitor = _NullMonitor()

@@ -1,5 +1,4 @@
 """The PySide6 window: the only package that imports Qt.
 
-Sub-packages ``plangraph`` and ``review`` hold tool panes written separately; the window
-imports them lazily (see ``tool_panes``) and keeps working without them.
+Sub-packages ``plangraph`` and ``review`` hold the plan graph and review panes.
 """

@@ -48,13 +48,10 @@ from zcf_inspector.gui.packet_tree_model import (
 )
 from zcf_inspector.gui.plain_text import clip, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
+from zcf_inspector.gui.plangraph.pane import PlanGraphPane
+from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.roles import POINTER_ROLE
-from zcf_inspector.gui.tool_panes import (
-    PlanGraphPaneLike,
-    ReviewPaneLike,
-    make_plan_graph_pane,
-    make_review_pane,
-)
+from zcf_inspector.gui.settings import settings_store
 from zcf_inspector.gui.tree_annotations import TreeAnnotations
 from zcf_inspector.gui.tree_search import FindMode, FindQuery, find
 from zcf_inspector.gui.verdict_header import VerdictHeader
@@ -87,6 +84,15 @@ def document_title(document: ShownDocument) -> str:
 STATUS_CHARS = 120  # of a copied text, echoed in the status bar
 WIDE_PANES = (PANE_REVIEW, PANE_PLAN_GRAPH)
 WIDE_SHARE = 0.62  # of the tab's width given to those panes
+
+
+def make_review_pane() -> ReviewPane:
+    """A review pane keeping the reviewer's identity with the window's own settings (the
+    same INI file as the destination), not in a second, native-format store."""
+    store = settings_store()
+    pane = ReviewPane(settings=store)
+    store.setParent(pane)  # deleted with the pane, on the GUI thread
+    return pane
 
 
 class DocumentTab(QWidget):
@@ -130,8 +136,8 @@ class DocumentTab(QWidget):
         self.canonical_pane = CanonicalPane(self._run)
         self.findings_pane = FindingsPane()
         self.byte_pane = ByteRefusalPane()
-        self.review_pane: QWidget | None = None
-        self.plan_graph_pane: QWidget | None = None
+        self.review_pane: ReviewPane | None = None
+        self.plan_graph_pane: PlanGraphPane | None = None
         self.full_value_dialog: FullValueDialog | None = None
         self._disposed = False
         self._full_value_ticket = 0
@@ -250,11 +256,9 @@ class DocumentTab(QWidget):
             wanted.append((PANE_FINDINGS, self.findings_pane))
             if self.review_pane is None:
                 self.review_pane = make_review_pane()
-            review = self.review_api()
-            if review is not None:
-                review.set_packet(
-                    document.path, document.data, inspection, self.destination, document.review
-                )
+            self.review_pane.set_packet(
+                document.path, document.data, inspection, self.destination, document.review
+            )
             wanted.append((PANE_REVIEW, self.review_pane))
         elif isinstance(document, ReceiptDocument):
             wanted += [(PANE_CANONICAL, self.canonical_pane), (PANE_FINDINGS, self.findings_pane)]
@@ -262,11 +266,10 @@ class DocumentTab(QWidget):
             assert isinstance(document, ContinuationDocument)
             wanted.append((PANE_FINDINGS, self.findings_pane))
             if self.plan_graph_pane is None:
-                self.plan_graph_pane = make_plan_graph_pane()
-                self._connect_plan_graph(self.plan_graph_pane)
-            graph = self.plan_graph_api()
-            if graph is not None:
-                graph.show_result(document.result, document.value)
+                self.plan_graph_pane = PlanGraphPane()
+                self.plan_graph_pane.node_selected.connect(self._plan_node_selected)
+                self.plan_graph_pane.plan_shown.connect(self._plan_shown)
+            self.plan_graph_pane.show_result(document.result, document.value)
             wanted += [
                 (PANE_PLAN_GRAPH, self.plan_graph_pane),
                 (PANE_CANONICAL, self.canonical_pane),
@@ -293,23 +296,6 @@ class DocumentTab(QWidget):
             left = int(total * (1 - WIDE_SHARE))
             self.splitter.setSizes([left, total - left])
 
-    def review_api(self) -> ReviewPaneLike | None:
-        """The review pane, when this tab has a working one."""
-        pane = self.review_pane
-        return pane if isinstance(pane, ReviewPaneLike) else None
-
-    def plan_graph_api(self) -> PlanGraphPaneLike | None:
-        pane = self.plan_graph_pane
-        return pane if isinstance(pane, PlanGraphPaneLike) else None
-
-    def _connect_plan_graph(self, pane: QWidget) -> None:
-        node_selected = getattr(pane, "node_selected", None)
-        if node_selected is not None:
-            node_selected.connect(self._plan_node_selected)
-        plan_shown = getattr(pane, "plan_shown", None)
-        if plan_shown is not None:
-            plan_shown.connect(self._plan_shown)
-
     def _plan_node_selected(self, node_id: str) -> None:
         if node_id:
             self.statusMessage.emit(f"Plan graph: node {clip(visible(node_id), STATUS_CHARS)}")
@@ -323,9 +309,8 @@ class DocumentTab(QWidget):
             return
         self._disposed = True
         self._full_value_ticket += 1
-        graph = self.plan_graph_api()
-        if graph is not None:
-            graph.clear()
+        if self.plan_graph_pane is not None:
+            self.plan_graph_pane.clear()
         if self.full_value_dialog is not None:
             self.full_value_dialog.close()
             self.full_value_dialog = None

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QFileSystemWatcher, Qt, QTimer
+from PySide6.QtCore import QFileSystemWatcher, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -50,12 +50,11 @@ from zcf_inspector.gui.icons import IconName, example_packet_path, icon
 from zcf_inspector.gui.load_worker import TaskRunner
 from zcf_inspector.gui.plain_text import plain_label, visible
 from zcf_inspector.gui.receipt_match import ReceiptMatchInput, match_row
+from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.settings import AppSettings
 from zcf_inspector.gui.settings_dialog import SettingsDialog
 from zcf_inspector.gui.shortcuts import ShortcutsDialog, shortcut_entries
 from zcf_inspector.gui.start_page import StartPage
-from zcf_inspector.gui.tool_panes import ReviewPaneLike
-from zcf_inspector.gui.tool_panes import preload as preload_tool_panes
 
 APP_TITLE = "ZCF Inspector"
 # Workers run Python code (the core's hooks and checks) while the UI thread paints, and
@@ -132,7 +131,6 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(geometry)
         if state is not None:
             self.restoreState(state)
-        QTimer.singleShot(0, preload_tool_panes)
 
     # --- construction -----------------------------------------------------------------
 
@@ -292,11 +290,11 @@ class MainWindow(QMainWindow):
         self._focus_changed(None, QApplication.focusWidget())
 
     @staticmethod
-    def review_pane_of(tab: DocumentTab | None) -> ReviewPaneLike | None:
+    def review_pane_of(tab: DocumentTab | None) -> ReviewPane | None:
         """The review pane of ``tab`` when that tab shows one (packet tabs only)."""
         if tab is None or PANE_REVIEW not in tab.pane_names():
             return None
-        return tab.review_api()
+        return tab.review_pane
 
     def _export_function(self, tab: DocumentTab | None) -> Callable[[], object] | None:
         pane = self.review_pane_of(tab)

@@ -20,11 +20,16 @@ _GEOMETRY = "window/geometry"
 _STATE = "window/state"
 
 
+def settings_store() -> QSettings:
+    """The window's INI store; the review pane keeps the reviewer's identity in it too."""
+    return QSettings(
+        QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION
+    )
+
+
 class AppSettings:
     def __init__(self) -> None:
-        self._store = QSettings(
-            QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION
-        )
+        self._store = settings_store()
 
     @property
     def destination_path(self) -> str | None:

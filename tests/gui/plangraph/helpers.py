@@ -11,7 +11,7 @@ import pytest
 from tests.core.continuation.spec_examples import CLOCK_TEXT, inspect
 from zcf_inspector.cli import main
 from zcf_inspector.core.reading import read_json
-from zcf_inspector.gui.plangraph import PlanGraphPane
+from zcf_inspector.gui.plangraph.pane import PlanGraphPane
 
 
 def open_pane(qtbot: Any, source: bytes, receipt: bytes | None = None) -> PlanGraphPane:

@@ -7,9 +7,9 @@ from typing import Any
 
 from tests.core.continuation.spec_examples import inspect
 from tests.perf.bench_continuation import dag, generated_profile
-from zcf_inspector.gui.plangraph import PlanGraphPane
 from zcf_inspector.gui.plangraph.layout_worker import BACKGROUND_THRESHOLD
 from zcf_inspector.gui.plangraph.node_item import LABEL_LOD
+from zcf_inspector.gui.plangraph.pane import PlanGraphPane
 
 DEPENDENCIES = 1_000
 

@@ -25,9 +25,9 @@ from tests.core.continuation.spec_examples import (
     session_of,
 )
 from tests.gui.plangraph.helpers import cli, cli_json, open_pane
-from zcf_inspector.gui.plangraph import PlanGraphPane
 from zcf_inspector.gui.plangraph.edge_bundle import DrawnEdge, EdgeBundle, EdgeStyle
 from zcf_inspector.gui.plangraph.node_item import NodeItem
+from zcf_inspector.gui.plangraph.pane import PlanGraphPane
 from zcf_inspector.gui.plangraph.style import DIMMED_OPACITY
 
 

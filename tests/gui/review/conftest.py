@@ -20,8 +20,8 @@ from PySide6.QtWidgets import QApplication, QWidget
 from tests.core.helpers import destination, golden_bytes
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import inspect_bytes
-from zcf_inspector.gui.review import ReviewPane
 from zcf_inspector.gui.review.dialogs import Prompter
+from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.settings import save_identity
 
 # Read when pytest-qt's ``qapp`` creates the QApplication, which is after this import.

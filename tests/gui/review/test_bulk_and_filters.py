@@ -16,8 +16,8 @@ from tests.gui.review.conftest import (
     focus_table,
 )
 from zcf_inspector.core.review.decisions import ReviewState
-from zcf_inspector.gui.review import ReviewPane
 from zcf_inspector.gui.review.dialogs import Prompter
+from zcf_inspector.gui.review.pane import ReviewPane
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)
 

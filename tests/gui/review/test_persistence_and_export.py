@@ -24,7 +24,7 @@ from zcf_inspector.core.keyfile import new_ed25519_key
 from zcf_inspector.core.packet.receipt import ReceiptStatus, verify_receipt
 from zcf_inspector.core.review.decisions import ReviewState
 from zcf_inspector.core.review.journal import journal_path
-from zcf_inspector.gui.review import ReviewPane
+from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.settings import save_identity
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)

@@ -14,7 +14,7 @@ from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.core.review.decisions import ReviewPreparation, prepare_review
 from zcf_inspector.gui.documents import OpenRequest, PacketDocument, open_documents
-from zcf_inspector.gui.review import ReviewPane
+from zcf_inspector.gui.review.pane import ReviewPane
 
 
 def test_pane_uses_the_prepared_target(
