@@ -30,9 +30,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 def test_no_subcommand_prints_help(capsys: pytest.CaptureFixture[str]) -> None:
     # With no subcommand the window opens (tests/gui drives it); --help still prints the help.
-    from zcf_inspector.cli import build_parser, window_arguments
+    from zcf_inspector.cli import asks_for_window
 
-    assert window_arguments(build_parser(), []) == ["gui"]
+    assert asks_for_window([])
     with pytest.raises(SystemExit) as exit_info:
         main(["--help"])
     assert exit_info.value.code == 0
@@ -347,3 +347,72 @@ def test_closed_stdout_gives_no_traceback() -> None:
     assert proc.wait(timeout=60) == 141
     assert "Traceback" not in err
     assert err == ""
+
+
+def test_mistyped_command_is_a_usage_error_with_a_suggestion(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "valdate", str(PUB / "minimal.json"))
+    assert code == 2
+    assert out == ""
+    assert "'valdate' is neither a command nor a file; did you mean 'validate'?" in err
+    code, _, err = run(capsys, "chek-goldens")
+    assert code == 2
+    assert "did you mean 'check-goldens'?" in err
+
+
+def test_only_existing_files_open_the_window(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = run(capsys, str(PUB / "minimal.json"), str(tmp_path / "gone.json"))
+    assert code == 2
+    assert f"no such file: '{tmp_path / 'gone.json'}'" in err
+    code, _, err = run(capsys, "gui", str(tmp_path / "gone.json"))
+    assert code == 2
+    assert "no such file" in err
+
+
+def test_qt_options_are_not_ours(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    # -style and its value go to Qt: what is left is judged as usual (here a missing file),
+    # not refused by our parser as an unknown option.
+    code, _, err = run(capsys, "-style", "Fusion", str(tmp_path / "gone.json"))
+    assert code == 2
+    assert "no such file" in err
+    assert "unrecognized arguments" not in err
+
+
+def test_help_imports_no_command_module_no_model_and_no_qt() -> None:
+    probe = (
+        "import sys\n"
+        "from zcf_inspector.cli import main\n"
+        "try:\n"
+        "    main(['--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith(('pydantic', 'PySide6',"
+        " 'zcf_inspector.core.packet', 'zcf_inspector.core.continuation', 'cryptography')))\n"
+        "sys.stderr.write(repr(loaded))\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == "[]"
+    assert "validate" in proc.stdout
+
+
+def test_a_command_imports_only_its_own_module() -> None:
+    probe = (
+        "import sys\n"
+        "from zcf_inspector.cli import main\n"
+        f"code = main(['validate', {str(PUB / 'minimal.json')!r}])\n"
+        "loaded = sorted(m for m in sys.modules if m.startswith(('PySide6',"
+        " 'zcf_inspector.core.continuation', 'zcf_inspector.cli.plan')))\n"
+        "sys.stderr.write(repr(loaded))\n"
+        "sys.exit(code)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == "[]"

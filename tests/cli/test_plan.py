@@ -159,7 +159,7 @@ def test_unreadable_file_is_a_usage_error(
     code, out, err = run(capsys, str(tmp_path / "absent.json"))
     assert code == exitcodes.USAGE
     assert out == ""
-    assert "cannot read FILE" in err
+    assert "absent.json: no such file" in err
     assert "Traceback" not in err
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from zcf_inspector.core.atomic import TargetExistsError, write_atomic
+from zcf_inspector.core.atomic import TargetExistsError, UnwritableFileError, write_atomic
 
 
 def test_writes_and_leaves_no_temporary(tmp_path: Path) -> None:
@@ -31,6 +31,6 @@ def test_failed_write_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyP
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", broken_fsync)
-    with pytest.raises(OSError, match="No space"):
+    with pytest.raises(UnwritableFileError, match="No space"):
         write_atomic(tmp_path / "r.json", b"data")
     assert list(tmp_path.iterdir()) == []

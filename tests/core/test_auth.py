@@ -9,8 +9,8 @@ import pytest
 
 from goldens import generate as g
 from tests.core.helpers import destination, golden, lp
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.crypto import ed25519_public_key, ed25519_verify_strict
-from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import Severity
 from zcf_inspector.core.formats import b64u_decode
 from zcf_inspector.core.packet.auth import AuthStatus, check_authentication, signed_message

@@ -9,7 +9,7 @@ import pytest
 
 from goldens import generate
 from tests.core.helpers import GOLDENS
-from zcf_inspector.core.errors import ErrorCode
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.conformance import check_goldens, x_zephr_keys
 from zcf_inspector.core.reading import read_json

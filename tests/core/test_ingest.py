@@ -6,8 +6,8 @@ import pytest
 
 from goldens import generate as g
 from tests.core.helpers import destination, golden_bytes, lp, plain_canonical, sha, to_bytes
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.crypto import ed25519_public_key
-from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.packet.ingest import admit_beliefs, ingest_bytes
 from zcf_inspector.core.packet.receipt import ReceiptStatus, verify_receipt
 

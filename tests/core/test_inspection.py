@@ -4,7 +4,7 @@ import pytest
 
 from goldens import generate as g
 from tests.core.helpers import destination, golden_bytes, to_bytes
-from zcf_inspector.core.errors import ErrorCode
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.findings import Severity
 from zcf_inspector.core.monitor import Cancelled, Monitor
 from zcf_inspector.core.packet.inspection import Stage, StageStatus, inspect_bytes

@@ -16,7 +16,7 @@ import pytest
 
 from tests.conftest import VECTORS
 from zcf_inspector.core.canonical import canonical, es6_number
-from zcf_inspector.core.errors import ErrorCode
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.reading import ReadError, read_json
 

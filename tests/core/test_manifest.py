@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from tests.core.helpers import golden, lp, plain_canonical, sha
-from zcf_inspector.core.errors import ErrorCode
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.packet.manifest import check_manifest, seal_manifest
 
 ENVELOPE = {

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from zcf_inspector.core import reading
-from zcf_inspector.core.errors import ErrorCode
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.findings import Finding, Severity
 from zcf_inspector.core.reading import (
     DEFAULT_MAX_BYTES,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from zcf_inspector.core import canonical as canonical_module
 from zcf_inspector.core.canonical import canonical
-from zcf_inspector.core.errors import ErrorCode
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.reading import MAX_DEPTH, ReadError, read_json
 

@@ -7,8 +7,8 @@ import pytest
 
 from goldens import generate as g
 from tests.core.helpers import GOLDENS
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.crypto import ed25519_public_key
-from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.packet.receipt import ReceiptStatus, finish_receipt, verify_receipt
 from zcf_inspector.core.reading import read_json
 

@@ -8,17 +8,17 @@ import pytest
 
 from goldens import generate as g
 from tests.core.helpers import GOLDENS, destination, golden_bytes
+from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.crypto import ed25519_public_key
+from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.packet.receipt import ReceiptStatus, receipt_bytes, verify_receipt
 from zcf_inspector.core.packet.receipt_shape import check_receipt_shape
 from zcf_inspector.core.review.decisions import (
     Decision,
     DecisionRequest,
-    ReviewCode,
     ReviewError,
     ReviewSession,
-    ReviewState,
     ReviewTarget,
     apply_decisions,
     check_request,

@@ -10,12 +10,12 @@ import pytest
 
 from goldens import generate as g
 from tests.core.helpers import destination, golden_bytes
+from zcf_inspector.core.codes import ReviewCode
+from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.review.decisions import (
     DecisionRequest,
-    ReviewCode,
     ReviewError,
-    ReviewState,
     ReviewTarget,
 )
 from zcf_inspector.core.review.journal import (

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.digest import is_digest
-from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import Finding, Severity
 from zcf_inspector.core.formats import b64u_encode, is_id
 from zcf_inspector.core.packet import structure_models as models

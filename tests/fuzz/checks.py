@@ -7,10 +7,9 @@ from typing import Any
 from goldens import generate
 from tests.fuzz.harness import check_findings, is_pointer, locatable
 from zcf_inspector.core.canonical import canonical
-from zcf_inspector.core.continuation.codes import PlanCode
+from zcf_inspector.core.codes import ErrorCode, PlanCode
 from zcf_inspector.core.continuation.results import DocumentKind, InspectionResult
 from zcf_inspector.core.digest import is_digest
-from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import Severity, has_error
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.ingest import IngestResult, ingest_bytes

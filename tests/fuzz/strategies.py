@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 from goldens import generate
 from tests.conftest import CONTINUATION_SPEC, REPO
 from zcf_inspector.core.packet.destination import Destination, parse_destination
-from zcf_inspector.core.packet.producer import AuthKind, seal_packet
+from zcf_inspector.core.packet.producer import AuthKind, SealError, seal_packet
 
 Tree = Any  # a JSON value, possibly holding the markers below
 PathT = tuple[str | int, ...]
@@ -773,7 +773,7 @@ def reseal(tree: Tree, kind: str) -> Tree:
         if kind == "source":
             return seal_packet(tree, AuthKind.SOURCE_SIGNATURE, signing_seed=generate.SOURCE_SEED)
         return seal_packet(tree, AuthKind.UNSIGNED)
-    except ValueError:  # the producer refuses what canonical() cannot write (a SealError too)
+    except SealError:  # the producer refuses what it cannot seal (or canonical() cannot write)
         return tree
 
 

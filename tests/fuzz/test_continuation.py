@@ -17,7 +17,7 @@ from tests.fuzz.strategies import (
     mutated_continuations,
     render,
 )
-from zcf_inspector.core.continuation.codes import PlanCode
+from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.timestamps import parse_datetime
 

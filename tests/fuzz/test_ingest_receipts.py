@@ -24,8 +24,8 @@ from tests.fuzz.strategies import (
     receipt_corpus,
     render,
 )
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.crypto import ed25519_public_key
-from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import has_error
 from zcf_inspector.core.packet.destination import (
     Destination,

@@ -23,7 +23,7 @@ from tests.fuzz.strategies import (
     render,
 )
 from zcf_inspector.core.canonical import canonical
-from zcf_inspector.core.errors import ErrorCode
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError, read_json, read_packet
 
 _READ_CODES = {

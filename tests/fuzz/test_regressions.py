@@ -13,7 +13,7 @@ import pytest
 
 from tests.fuzz.checks import check_continuation
 from tests.fuzz.strategies import example_files
-from zcf_inspector.core.continuation.codes import PlanCode
+from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
 

@@ -24,8 +24,8 @@ from tests.gui.driving import (
     wait_idle,
 )
 from tests.gui.review.conftest import ScriptedPrompter
+from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.receipt import verify_receipt
-from zcf_inspector.core.review.decisions import ReviewState
 from zcf_inspector.gui.document_tab import DocumentTab
 from zcf_inspector.gui.main_window import MainWindow
 from zcf_inspector.gui.review.pane import ReviewPane

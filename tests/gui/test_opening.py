@@ -20,7 +20,7 @@ from tests.gui.driving import (
     rows,
     wait_idle,
 )
-from zcf_inspector.cli import build_parser, main, window_arguments
+from zcf_inspector.cli import asks_for_window, build_parser, main, split_qt_options
 from zcf_inspector.gui.documents import PacketDocument
 from zcf_inspector.gui.icons import example_packet_path
 from zcf_inspector.gui.main_window import MainWindow
@@ -214,14 +214,23 @@ def test_unreadable_file_is_reported_plainly(qtbot, window: MainWindow, tmp_path
 
 
 def test_command_line_routes_files_and_no_arguments_to_the_window() -> None:
-    parser = build_parser()
-    assert window_arguments(parser, []) == ["gui"]
-    assert window_arguments(parser, ["a.json", "b.json"]) == ["gui", "a.json", "b.json"]
-    for argv in (["validate", "x.json"], ["--help"], ["--version"], ["gui"], ["plan", "x"]):
-        assert window_arguments(parser, argv) is None
-    args = parser.parse_args(window_arguments(parser, ["a.json"]))
+    assert asks_for_window([])
+    assert asks_for_window(["a.json", "b.json"])
+    assert asks_for_window(["gui", "a.json"])
+    assert asks_for_window(["-style", "Fusion", "a.json"])
+    for argv in (["validate", "x.json"], ["--help"], ["--version"], ["plan", "x"]):
+        assert not asks_for_window(argv)
+    args = build_parser("gui").parse_args(["gui", "a.json"])
     assert args.command == "gui"
     assert args.files == ["a.json"]
+
+
+def test_qt_options_are_set_apart_for_qt() -> None:
+    qt, ours = split_qt_options(
+        ["-style", "Fusion", "a.json", "-reverse", "-platform=xcb", "b.json", "-qwindowtitle", "T"]
+    )
+    assert qt == ["-style", "Fusion", "-reverse", "-platform=xcb", "-qwindowtitle", "T"]
+    assert ours == ["a.json", "b.json"]
 
 
 def test_help_and_subcommands_still_work(capsys: pytest.CaptureFixture[str]) -> None:

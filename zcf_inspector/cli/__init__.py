@@ -1,67 +1,132 @@
-"""The headless twin of the window: `zcf-inspector SUBCOMMAND ...`.
+"""The headless twin of the window: `zcf-inspector COMMAND ...`, or `zcf-inspector [FILE...]`.
 
-Every subcommand lives in its own module with ``register(subparsers)``; each sets
-``func`` to a callable taking the parsed arguments and returning an exit code.
+Each command lives in its own module, imported only when it runs (`commands.COMMANDS`);
+its ``register`` adds the parser and sets ``func``, a callable taking the parsed arguments
+and returning an exit code. A `ZcfError` escaping a command becomes a message on stderr
+and the exit code `exitcodes.for_error` gives it: never a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 
 from zcf_inspector import __version__
 from zcf_inspector.cli import exitcodes
+from zcf_inspector.cli.commands import COMMANDS
+from zcf_inspector.core.errors import ZcfError
+
+WINDOW = "gui"
+# Qt's own command-line options (QApplication, QGuiApplication, X11): single-dash words,
+# which none of ours are. Those that take a value take the next argument, or `-name=value`.
+QT_OPTIONS_WITH_VALUE = frozenset(
+    {
+        "-style", "-stylesheet", "-platform", "-platformpluginpath", "-platformtheme",
+        "-plugin", "-qwindowgeometry", "-qwindowtitle", "-qwindowicon", "-session",
+        "-display", "-geometry", "-name", "-title", "-visual", "-ncols", "-cmap", "-font",
+        "-fn", "-bg", "-background", "-fg", "-foreground", "-btn", "-button", "-im",
+        "-inputstyle", "-qmljsdebugger",
+    }
+)  # fmt: skip
+QT_FLAGS = frozenset({"-reverse", "-widgetcount", "-nograb", "-dograb", "-sync"})
 
 
-def build_parser() -> argparse.ArgumentParser:
-    from zcf_inspector.cli import commands  # noqa: PLC0415  (keeps `--help` import-light)
-
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser, with the full arguments of ``command`` only; the other commands appear
+    by name and help line, so that `--help` imports no command module."""
     parser = argparse.ArgumentParser(
         prog="zcf-inspector",
         description="Inspect Continuity Format (ZCF v1) packets, receipts and ASIF "
         "continuation plans.",
         epilog="Without a COMMAND, or given FILEs instead (zcf-inspector FILE...), it opens the "
-        "inspector window.",
+        "inspector window; Qt's own options (-style Fusion, -platform xcb, ...) are passed to Qt.",
     )
     parser.add_argument("--version", action="version", version=f"zcf-inspector {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.register_all(sub)
+    registered: set[str] = set()
+    for name, entry in COMMANDS.items():
+        if name == command:
+            module = importlib.import_module(f"zcf_inspector.cli.{entry.module}")
+            getattr(module, entry.register)(sub)
+            registered.add(name)
+        elif name not in registered:
+            sub.add_parser(name, help=entry.help, add_help=False)
     return parser
 
 
-def subcommand_names(parser: argparse.ArgumentParser) -> set[str]:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return set(action.choices)
-    return set()
+def split_qt_options(arguments: Sequence[str]) -> tuple[list[str], list[str]]:
+    """``arguments`` as (Qt's options, ours), keeping the order within each."""
+    qt: list[str] = []
+    ours: list[str] = []
+    pending = False
+    for argument in arguments:
+        if pending:
+            qt.append(argument)
+            pending = False
+        elif argument in QT_FLAGS or argument.split("=", 1)[0] in QT_OPTIONS_WITH_VALUE:
+            qt.append(argument)
+            pending = argument in QT_OPTIONS_WITH_VALUE
+        else:
+            ours.append(argument)
+    return qt, ours
 
 
-def window_arguments(parser: argparse.ArgumentParser, argv: Sequence[str]) -> list[str] | None:
-    """``argv`` as `gui` arguments when it asks for the window, else None.
+def asks_for_window(arguments: Sequence[str]) -> bool:
+    if not arguments or arguments[0] == WINDOW:
+        return True
+    first = arguments[0]
+    if first in QT_FLAGS or first.split("=", 1)[0] in QT_OPTIONS_WITH_VALUE:
+        return True
+    return not first.startswith("-") and first not in COMMANDS
 
-    No arguments opens the window; so does a first argument that is neither an option nor
-    a subcommand (it is a file to open). Everything else is parsed as before.
-    """
-    if not argv:
-        return ["gui"]
-    first = argv[0]
-    if first.startswith("-") or first in subcommand_names(parser):
-        return None
-    return ["gui", *argv]
+
+def missing_file_problem(files: Sequence[str], *, bare: bool) -> str | None:
+    """Why the window should not open on ``files``: one that does not exist (a mistyped
+    command, most likely, when it comes first with no command)."""
+    for index, name in enumerate(files):
+        if name.startswith("-") or os.path.lexists(name):
+            continue
+        if bare and index == 0 and not any(c in name for c in "/\\."):
+            close = difflib.get_close_matches(name, COMMANDS, n=1)
+            hint = f"; did you mean '{close[0]}'?" if close else ""
+            return f"'{name}' is neither a command nor a file{hint}"
+        return f"no such file: '{name}'"
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    # pydantic looks for plugins in every installed distribution's entry points the first
+    # time it builds a validator; this process uses none, so skip the scan (start-up time).
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     arguments = list(sys.argv[1:] if argv is None else argv)
-    args = parser.parse_args(window_arguments(parser, arguments) or arguments)
+    qt_arguments: list[str] = []
+    if asks_for_window(arguments):
+        qt_arguments, arguments = split_qt_options(arguments)
+        bare = not arguments or arguments[0] != WINDOW
+        files = arguments if bare else arguments[1:]
+        problem = missing_file_problem(files, bare=bare)
+        if problem is not None:
+            build_parser().print_usage(sys.stderr)
+            sys.stderr.write(f"zcf-inspector: error: {problem}\n")
+            return exitcodes.USAGE
+        arguments = [WINDOW, *files]
+    command = arguments[0] if arguments and arguments[0] in COMMANDS else None
+    parser = build_parser(command)
+    args = parser.parse_args(arguments)
+    args.qt_arguments = qt_arguments
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help()
         return exitcodes.OK
     try:
         code: int = func(args)
+    except ZcfError as error:
+        sys.stderr.write(f"zcf-inspector: {error}\n")
+        return exitcodes.for_error(error)
     except BrokenPipeError:
         # The reader went away (`... | head`): nothing is wrong with the input, so no
         # traceback; stdout is pointed at /dev/null so the interpreter's final flush is

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from zcf_inspector.cli import exitcodes
-from zcf_inspector.cli.output import fail
+from zcf_inspector.cli.commands import help_of
+from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.packet.conformance import check_goldens
 
 # The goldens ship with the package (zcf_inspector/goldens links to the repository's
@@ -18,7 +19,7 @@ PROJECT_GOLDENS = Path(__file__).resolve().parents[1] / "goldens"
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "check-goldens",
-        help="run the conformance vectors (profile §7)",
+        help=help_of("check-goldens"),
         description="Every publication golden must validate, ingest to exactly its receipt "
         "and hold no x-zephr-* key; every negative golden must be refused with its code.",
     )
@@ -29,8 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     directory = Path(args.directory) if args.directory else PROJECT_GOLDENS
     if not directory.is_dir():
-        fail(f"{directory} is not a folder of goldens")
-        return exitcodes.USAGE
+        raise InputError(f"{directory} is not a folder of goldens")
     results = check_goldens(directory)
     for result in results:
         mark = "ok  " if result.passed else "FAIL"

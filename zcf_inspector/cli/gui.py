@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from zcf_inspector.cli.commands import help_of
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "gui",
-        help="open the inspector window (the default when no subcommand is given)",
+        help=help_of("gui"),
         description="Open the inspector window with FILEs (packets, receipts, ASIF sessions, "
         "continuation profiles, destination reports — recognised by content); with none, "
         "the start page. `zcf-inspector FILE...` does the same.",
@@ -20,4 +22,4 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from zcf_inspector.gui.app import run_app  # noqa: PLC0415 - Qt loads only for the window
 
-    return run_app(args.files)
+    return run_app(args.files, args.qt_arguments)

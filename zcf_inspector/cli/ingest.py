@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 
 from zcf_inspector.cli import exitcodes
-from zcf_inspector.cli.output import add_receipt_out_arguments, emit, fail, print_refused
-from zcf_inspector.core.files import UnreadableFileError, read_bounded
-from zcf_inspector.core.packet.destination import DestinationError, load_destination
+from zcf_inspector.cli.commands import help_of
+from zcf_inspector.cli.output import add_receipt_out_arguments, emit, print_refused
+from zcf_inspector.core.files import read_bounded
+from zcf_inspector.core.packet.destination import load_destination
 from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.packet.receipt import receipt_bytes
 
@@ -15,7 +16,7 @@ from zcf_inspector.core.packet.receipt import receipt_bytes
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "ingest",
-        help="ingest a packet at a destination and emit its transfer receipt",
+        help=help_of("ingest"),
         description="Run every check under the destination, then admit the packet (profile §6). "
         "Exit 0 with the receipt JSON on stdout (or written atomically to --out); exit 1 with "
         "the findings when the packet is refused; 2 for a usage error or an unreadable file.",
@@ -28,12 +29,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        destination = load_destination(args.destination)
-        data = read_bounded(args.packet)
-    except (DestinationError, UnreadableFileError) as exc:
-        fail(str(exc))
-        return exitcodes.USAGE
+    destination = load_destination(args.destination)
+    data = read_bounded(args.packet)
     result = ingest_bytes(data, destination)
     if result.receipt is None:
         print_refused(args.packet, result.inspection, as_json=args.json)

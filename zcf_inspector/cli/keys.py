@@ -5,24 +5,25 @@ from __future__ import annotations
 import argparse
 
 from zcf_inspector.cli import exitcodes
-from zcf_inspector.cli.output import emit, fail, json_bytes
-from zcf_inspector.core.files import UnreadableFileError, read_bounded
+from zcf_inspector.cli.commands import help_of
+from zcf_inspector.cli.output import emit, json_bytes
+from zcf_inspector.core.errors import InputError
+from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.keyfile import (
-    KeyFileError,
     load_ed25519_key,
     load_installation_key,
     new_ed25519_key,
     new_installation_key,
 )
-from zcf_inspector.core.packet.producer import AuthKind, SealError, seal_packet
-from zcf_inspector.core.reading import ReadError, read_packet
+from zcf_inspector.core.packet.producer import AuthKind, seal_packet
+from zcf_inspector.core.reading import read_packet
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register_keygen(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     keygen = sub.add_parser(
         "keygen",
-        help="make an Ed25519 signing key or an installation key",
+        help=help_of("keygen"),
         description="Write a new Ed25519 key file (seed, public key, fingerprint), or with "
         "--installation-key-id an installation key file, to --out (never overwritten) or stdout.",
     )
@@ -31,10 +32,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     keygen.add_argument("--public-out", metavar="FILE", help="also write the public half (Ed25519)")
     keygen.set_defaults(func=run_keygen)
 
+
+def register_seal(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     seal = sub.add_parser(
         "seal",
-        help="fill a packet's manifest and authenticate it "
-        "(unsigned, source-signature, recipient-bound-mac)",
+        help=help_of("seal"),
         description="Recompute the manifest of PACKET and set its authentication of --kind. "
         "The sealed packet goes to --out (never overwritten) or stdout.",
     )
@@ -56,13 +58,10 @@ def _emit(value: JsonValue, out: str | None) -> int:
 def run_keygen(args: argparse.Namespace) -> int:
     if args.installation_key_id is not None:
         if args.public_out:
-            fail("--public-out is for Ed25519 keys; an installation key is secret as a whole")
-            return exitcodes.USAGE
-        try:
-            installation = new_installation_key(args.installation_key_id)
-        except KeyFileError as exc:
-            fail(str(exc))
-            return exitcodes.USAGE
+            raise InputError(
+                "--public-out is for Ed25519 keys; an installation key is secret as a whole"
+            )
+        installation = new_installation_key(args.installation_key_id)
         return _emit(installation.to_json(), args.out)
     key = new_ed25519_key()
     code = _emit(key.to_json(), args.out)
@@ -73,38 +72,25 @@ def run_keygen(args: argparse.Namespace) -> int:
 
 def run_seal(args: argparse.Namespace) -> int:
     kind = AuthKind(args.kind)
-    try:
-        data = read_bounded(args.packet)
-        signing = (
-            None if args.signing_key is None else load_ed25519_key(args.signing_key, need_seed=True)
-        )
-        source = (
-            None
-            if args.source_installation_key is None
-            else load_installation_key(args.source_installation_key)
-        )
-        dest = (
-            None
-            if args.destination_installation_key is None
-            else load_installation_key(args.destination_installation_key)
-        )
-    except (UnreadableFileError, KeyFileError) as exc:
-        fail(str(exc))
-        return exitcodes.USAGE
-    try:
-        packet = read_packet(data)
-    except ReadError as exc:
-        fail(f"{args.packet}: {exc.code}: {exc.message}")
-        return exitcodes.REFUSED
-    try:
-        sealed = seal_packet(
-            packet,
-            kind,
-            signing_seed=None if signing is None else signing.seed,
-            source_installation_key=None if source is None else source.key,
-            destination_installation_key=None if dest is None else dest.key,
-        )
-    except SealError as exc:
-        fail(str(exc))
-        return exitcodes.USAGE
+    data = read_bounded(args.packet)
+    signing = (
+        None if args.signing_key is None else load_ed25519_key(args.signing_key, need_seed=True)
+    )
+    source = (
+        None
+        if args.source_installation_key is None
+        else load_installation_key(args.source_installation_key)
+    )
+    dest = (
+        None
+        if args.destination_installation_key is None
+        else load_installation_key(args.destination_installation_key)
+    )
+    sealed = seal_packet(
+        read_packet(data),  # a ReadError here is a refusal of the draft (exit 1)
+        kind,
+        signing_seed=None if signing is None else signing.seed,
+        source_installation_key=None if source is None else source.key,
+        destination_installation_key=None if dest is None else dest.key,
+    )
     return _emit(sealed, args.out)

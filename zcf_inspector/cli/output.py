@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import TextIO
 
 from zcf_inspector.cli import exitcodes
-from zcf_inspector.core.atomic import write_atomic
+from zcf_inspector.core.atomic import TargetExistsError, write_atomic
 from zcf_inspector.core.findings import Finding
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import PacketInspection, StageStatus
@@ -50,13 +50,9 @@ def emit(data: bytes, out: str | None, *, force: bool = False, what: str = "outp
         return exitcodes.OK
     try:
         write_atomic(out, data, overwrite=force)
-    except FileExistsError:
+    except TargetExistsError as exc:
         hint = "use --force to replace it" if not force else "it appeared while writing"
-        fail(f"{out} already exists; {hint}")
-        return exitcodes.USAGE
-    except OSError as exc:
-        fail(f"cannot write {out}: {exc.strerror or exc}")
-        return exitcodes.USAGE
+        raise TargetExistsError(f"{out} already exists; {hint}") from exc
     sys.stderr.write(f"{what} written to {out}\n")
     return exitcodes.OK
 

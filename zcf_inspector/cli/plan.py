@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from zcf_inspector.cli import exitcodes
+from zcf_inspector.cli.commands import help_of
 from zcf_inspector.core.continuation.export.to_dot import plan_dot
 from zcf_inspector.core.continuation.export.to_json import inspection_json
 from zcf_inspector.core.continuation.inspection import inspect_continuation
@@ -24,13 +25,16 @@ from zcf_inspector.core.continuation.results import (
     ReportResult,
 )
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
+from zcf_inspector.core.errors import InputError
+from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.findings import Finding
+from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "plan",
-        help="check ASIF continuation plans (and a destination report)",
+        help=help_of("plan"),
         description="Read an ASIF 0.4 session, a bare continuation profile or a destination "
         "report; derive each plan's prerequisite closure and required flags (§10a); "
         "optionally check a destination report against the session's exact bytes.",
@@ -51,16 +55,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.set_defaults(func=run)
 
 
-def _usage(message: str) -> int:
-    print(f"zcf-inspector plan: {message}", file=sys.stderr)
-    return exitcodes.USAGE
-
-
-def _read(path: Path, what: str) -> bytes | str:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        return f"cannot read {what} {str(path)!r}: {exc.strerror or exc}"
+def _read(path: Path) -> bytes:
+    """At most the reader's limit and one byte more: the reader refuses a larger file."""
+    return read_bounded(path, DEFAULT_MAX_BYTES)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,26 +66,19 @@ def run(args: argparse.Namespace) -> int:
         try:
             now = parse_datetime(args.now)
         except TimestampError as exc:
-            return _usage(f"--now: {exc}")
-    data = _read(args.file, "FILE")
-    if isinstance(data, str):
-        return _usage(data)
-    report: bytes | None = None
-    if args.report is not None:
-        read = _read(args.report, "REPORT")
-        if isinstance(read, str):
-            return _usage(read)
-        report = read
+            raise InputError(f"--now: {exc}") from exc
+    data = _read(args.file)
+    report = None if args.report is None else _read(args.report)
     result = inspect_continuation(data, now=now, plan_id=args.plan, report=report)
     if args.report is not None and result.kind is DocumentKind.CONTINUATION_REPORT:
-        return _usage("--report needs FILE to be the session the report binds")
+        raise InputError("--report needs FILE to be the session the report binds")
     if (
         args.plan is not None
         and result.kind in (DocumentKind.ASIF_SESSION, DocumentKind.CONTINUATION_PROFILE)
         and not result.plans
         and result.ok
     ):
-        return _usage(f"FILE has no plan {args.plan!r}")
+        raise InputError(f"FILE has no plan {args.plan!r}")
     if args.json:
         json.dump(inspection_json(result), sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")

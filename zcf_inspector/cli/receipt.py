@@ -6,9 +6,10 @@ import argparse
 import sys
 
 from zcf_inspector.cli import exitcodes
-from zcf_inspector.cli.output import fail, print_findings, print_json
-from zcf_inspector.core.files import UnreadableFileError, read_bounded
-from zcf_inspector.core.keyfile import KeyFileError, load_ed25519_key
+from zcf_inspector.cli.commands import help_of
+from zcf_inspector.cli.output import print_findings, print_json
+from zcf_inspector.core.files import read_bounded
+from zcf_inspector.core.keyfile import load_ed25519_key
 from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus, verify_receipt
 from zcf_inspector.core.reading import ReadError, read_json
 
@@ -23,7 +24,7 @@ _VERDICTS = {
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    parser = sub.add_parser("receipt", help="work with transfer receipts")
+    parser = sub.add_parser("receipt", help=help_of("receipt"))
     actions = parser.add_subparsers(dest="receipt_command", metavar="ACTION", required=True)
     verify = actions.add_parser(
         "verify",
@@ -38,12 +39,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    try:
-        key = None if args.key is None else load_ed25519_key(args.key, need_seed=False)
-        data = read_bounded(args.receipt)
-    except (KeyFileError, UnreadableFileError) as exc:
-        fail(str(exc))
-        return exitcodes.USAGE
+    key = None if args.key is None else load_ed25519_key(args.key, need_seed=False)
+    data = read_bounded(args.receipt)
     try:
         value = read_json(data)
     except ReadError as exc:

@@ -7,17 +7,18 @@ import argparse
 import sys
 
 from zcf_inspector.cli import exitcodes
+from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import (
     add_receipt_out_arguments,
     emit,
-    fail,
     print_findings,
     print_json,
     print_refused,
 )
-from zcf_inspector.core.files import UnreadableFileError, read_bounded
+from zcf_inspector.core.errors import InputError
+from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.findings import Finding
-from zcf_inspector.core.packet.destination import DestinationError, load_destination
+from zcf_inspector.core.packet.destination import load_destination
 from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.packet.receipt import receipt_bytes
 from zcf_inspector.core.reading import ReadError, read_json
@@ -35,7 +36,7 @@ DECISIONS_MAX_BYTES = 64 * 1024 * 1024
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "review",
-        help="apply a reviewer's decisions to an ingested packet and emit the receipt",
+        help=help_of("review"),
         description="Ingest PACKET at the destination, apply the decisions file "
         '([{"portableRef", "state", "note"?, "supersededBy"?}, ...], in order) as REVIEWER, '
         "and write the profile §6 receipt with review.decisions and review.completedAt, "
@@ -54,18 +55,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        destination = load_destination(args.destination)
-        data = read_bounded(args.packet)
-        decisions_data = read_bounded(args.decisions, DECISIONS_MAX_BYTES)
-    except (DestinationError, UnreadableFileError) as exc:
-        fail(str(exc))
-        return exitcodes.USAGE
+    destination = load_destination(args.destination)
+    data = read_bounded(args.packet)
+    decisions_data = read_bounded(args.decisions, DECISIONS_MAX_BYTES)
     try:
         decisions_value = read_json(decisions_data, max_bytes=DECISIONS_MAX_BYTES)
     except ReadError as exc:
-        fail(f"{args.decisions}: {exc.code}: {exc.message}")
-        return exitcodes.USAGE
+        # The decisions file is the caller's instructions, not the input under review.
+        raise InputError(f"{args.decisions}: {exc}") from exc
     result = ingest_bytes(data, destination)
     if result.receipt is None:
         print_refused(args.packet, result.inspection, as_json=args.json)

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from zcf_inspector.cli import exitcodes
+from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import (
     fail,
     inspection_json,
@@ -15,15 +16,14 @@ from zcf_inspector.cli.output import (
 )
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.packet.destination import DestinationError, load_destination
+from zcf_inspector.core.packet.destination import load_destination
 from zcf_inspector.core.packet.inspection import inspect_bytes
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "validate",
-        help="check packets: bytes, structure, manifest, authentication "
-        "(and policy with a destination)",
+        help=help_of("validate"),
         description="Check ZCF v1 packets. Without --destination: profile §1-§4 and the key-free "
         "part of §5. With one: everything, MAC verification and policy included. Exit 0 when "
         "every packet is valid, 1 when any is refused, 2 for a usage error or an unreadable file.",
@@ -37,19 +37,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        destination = None if args.destination is None else load_destination(args.destination)
-    except DestinationError as exc:
-        fail(str(exc))
-        return exitcodes.USAGE
+    destination = None if args.destination is None else load_destination(args.destination)
     results: list[JsonValue] = []
-    unreadable = refused = False
+    unreadable: UnreadableFileError | None = None
+    refused = False
     for path in args.packets:
         try:
             data = read_bounded(path)
         except UnreadableFileError as exc:
+            # Reported at once; the other packets are still checked.
             fail(str(exc))
-            unreadable = True
+            unreadable = exc
             continue
         inspection = inspect_bytes(data, destination)
         refused |= not inspection.valid
@@ -60,6 +58,6 @@ def run(args: argparse.Namespace) -> int:
             print_findings(inspection.findings)
     if args.json:
         print_json(results)
-    if unreadable:
-        return exitcodes.USAGE
+    if unreadable is not None:
+        return exitcodes.for_error(unreadable)
     return exitcodes.REFUSED if refused else exitcodes.OK

@@ -6,9 +6,20 @@ import os
 import tempfile
 from pathlib import Path
 
+from zcf_inspector.core.errors import InputError
 
-class TargetExistsError(FileExistsError):
-    pass
+
+class TargetExistsError(InputError):
+    """The output file exists and replacing it was not asked for."""
+
+
+class UnwritableFileError(InputError):
+    """The output could not be written (no permission, no space, no such folder…)."""
+
+    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+        super().__init__(f"cannot write {path}: {reason}")
+        self.path = str(path)
+        self.reason = reason
 
 
 def write_atomic(path: str | os.PathLike[str], data: bytes, *, overwrite: bool = False) -> None:
@@ -17,7 +28,15 @@ def write_atomic(path: str | os.PathLike[str], data: bytes, *, overwrite: bool =
     Without ``overwrite`` an existing target is never replaced, even one that appears
     between the check and the rename (``os.link`` fails instead of clobbering).
     """
-    target = Path(path)
+    try:
+        _write(Path(path), data, overwrite)
+    except TargetExistsError:
+        raise
+    except OSError as exc:
+        raise UnwritableFileError(path, exc.strerror or str(exc)) from exc
+
+
+def _write(target: Path, data: bytes, overwrite: bool) -> None:
     folder = target.parent if str(target.parent) else Path(".")
     if not overwrite and target.exists():
         raise TargetExistsError(f"{target} already exists")

@@ -31,7 +31,8 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.errors import FormatError
+from zcf_inspector.core.jsontypes import MAX_SAFE_INTEGER, JsonValue
 
 __all__ = ["canonical", "canonical_chunked", "es6_number"]
 
@@ -43,7 +44,6 @@ except ImportError:  # pragma: no cover - the test environment has orjson
 _orjson_enabled = True
 
 _MAX_DEPTH: Final = 128
-_MAX_SAFE_INTEGER: Final = 2**53 - 1
 _INF: Final = math.inf
 
 _ENCODER: Final = json.JSONEncoder(
@@ -149,7 +149,7 @@ def _chunked_into(
 def es6_number(value: float) -> str:
     """``value`` as ECMAScript ``Number.prototype.toString`` writes it (finite values only)."""
     if not math.isfinite(value):
-        raise ValueError(f"{value!r} is not a JSON number")
+        raise FormatError(f"{value!r} is not a JSON number")
     if value == 0:
         return "0"
     sign = "-" if value < 0 else ""
@@ -201,17 +201,17 @@ def _check(value: object, depth: int, holders: set[int]) -> int:
 # of a 50 MB packet, and a shared per-item helper would add a Python call per value.
 def _check_dict(obj: dict[object, object], depth: int, holders: set[int]) -> int:
     if depth > _MAX_DEPTH:
-        raise ValueError(f"nesting deeper than {_MAX_DEPTH} arrays/objects (or a cycle)")
+        raise FormatError(f"nesting deeper than {_MAX_DEPTH} arrays/objects (or a cycle)")
     flags = 0
     for key, item in obj.items():
         if type(key) is not str and not isinstance(key, str):
-            raise ValueError(f"object key {key!r} is not a string")
+            raise FormatError(f"object key {key!r} is not a string")
         kind = type(item)
         if kind is str or item is None or kind is bool:
             continue
         if kind is int:
-            if not -_MAX_SAFE_INTEGER <= item <= _MAX_SAFE_INTEGER:  # type: ignore[operator]
-                raise ValueError(_too_large(item))
+            if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:  # type: ignore[operator]
+                raise FormatError(_too_large(item))
         elif kind is dict:
             flags |= _check_dict(item, depth + 1, holders)  # type: ignore[arg-type]
         elif kind is list:
@@ -225,15 +225,15 @@ def _check_dict(obj: dict[object, object], depth: int, holders: set[int]) -> int
 
 def _check_list(items: list[object], depth: int, holders: set[int]) -> int:
     if depth > _MAX_DEPTH:
-        raise ValueError(f"nesting deeper than {_MAX_DEPTH} arrays/objects (or a cycle)")
+        raise FormatError(f"nesting deeper than {_MAX_DEPTH} arrays/objects (or a cycle)")
     flags = 0
     for item in items:
         kind = type(item)
         if kind is str or item is None or kind is bool:
             continue
         if kind is int:
-            if not -_MAX_SAFE_INTEGER <= item <= _MAX_SAFE_INTEGER:  # type: ignore[operator]
-                raise ValueError(_too_large(item))
+            if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:  # type: ignore[operator]
+                raise FormatError(_too_large(item))
         elif kind is dict:
             flags |= _check_dict(item, depth + 1, holders)  # type: ignore[arg-type]
         elif kind is list:
@@ -252,22 +252,22 @@ def _check_other(value: object, depth: int, holders: set[int]) -> int:
     if isinstance(value, float):
         return _HAS_FLOAT | _NEEDS_CARE if _float_needs_care(value) else _HAS_FLOAT
     if isinstance(value, int):
-        if not -_MAX_SAFE_INTEGER <= value <= _MAX_SAFE_INTEGER:
-            raise ValueError(_too_large(value))
+        if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+            raise FormatError(_too_large(value))
         return 0
     if isinstance(value, dict):
         return _check_dict(value, depth + 1, holders)
     if isinstance(value, list):
         return _check_list(value, depth + 1, holders)
-    raise ValueError(f"{type(value).__name__} is not a JSON value")
+    raise FormatError(f"{type(value).__name__} is not a JSON value")
 
 
 def _float_needs_care(value: float) -> bool:
     if not math.isfinite(value):
-        raise ValueError(f"{value!r} is not a JSON number")
+        raise FormatError(f"{value!r} is not a JSON number")
     if value.is_integer():
-        if abs(value) > _MAX_SAFE_INTEGER:
-            raise ValueError(_too_large(value))
+        if abs(value) > MAX_SAFE_INTEGER:
+            raise FormatError(_too_large(value))
         return True
     # Non-integral doubles are below 2^52, so repr never uses a positive exponent; it uses
     # a negative one (1e-05) below 1e-4, where ECMAScript still writes 0.00001.
@@ -382,6 +382,6 @@ def _utf8(text: str) -> bytes:
         return text.encode("utf-8")
     except UnicodeEncodeError as exc:
         code = ord(text[exc.start])
-        raise ValueError(
+        raise FormatError(
             f"a string holds the lone surrogate U+{code:04X}, which UTF-8 cannot encode"
         ) from None

@@ -20,6 +20,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 )
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
+from zcf_inspector.core.errors import FormatError
+
 ED25519_PUBLIC_KEY_BYTES = 32
 ED25519_SIGNATURE_BYTES = 64
 ED25519_SEED_BYTES = 32
@@ -50,7 +52,7 @@ _SMALL_ORDER_Y = frozenset({0, 1, _P - 1, _Y_ORDER_8, _P - _Y_ORDER_8})
 
 def _require_length(name: str, value: bytes, length: int) -> None:
     if len(value) != length:
-        raise ValueError(f"{name} must be {length} bytes, got {len(value)}")
+        raise FormatError(f"{name} must be {length} bytes, got {len(value)}")
 
 
 def ed25519_public_key(seed: bytes) -> bytes:
@@ -124,7 +126,7 @@ def hkdf_sha256(ikm: bytes, salt: bytes, info: bytes, length: int) -> bytes:
     Raises ``ValueError`` unless ``1 <= length <= 8160`` (255 * HashLen).
     """
     if not 1 <= length <= HKDF_SHA256_MAX_LENGTH:
-        raise ValueError(f"HKDF-SHA-256 length must be 1..{HKDF_SHA256_MAX_LENGTH}, got {length}")
+        raise FormatError(f"HKDF-SHA-256 length must be 1..{HKDF_SHA256_MAX_LENGTH}, got {length}")
     # HMAC pads its key with zeros to the block size, so b"" and None (HashLen zero bytes,
     # RFC 5869 §2.2) give the same PRK; None just states the RFC's default explicitly.
     return HKDF(algorithm=hashes.SHA256(), length=length, salt=salt or None, info=info).derive(ikm)

@@ -1,47 +1,30 @@
-"""The closed set of ZCF v1 refusal codes (profile §1-§6), as stable strings."""
+"""The one root of every exception the program raises on purpose, and its two kinds.
+
+Callers catch `ZcfError` (or a kind) and never a built-in: a message a person can act on is
+in ``str(error)``; findings, where there are any, travel with the error. The CLI turns each
+kind into its exit status in one place (`zcf_inspector.cli.exitcodes.for_error`).
+"""
 
 from __future__ import annotations
 
-from enum import StrEnum
+
+class ZcfError(Exception):
+    """The root: something the program refused to do, said in words."""
 
 
-class ErrorCode(StrEnum):
-    """Every code the profile names, and no other: scripts match on these strings."""
+class InputError(ZcfError):
+    """An input cannot be used as given: a file that cannot be read, a key, destination or
+    decisions file that is not what it must be, a bad option value, an output target that
+    may not be written. Nothing was judged; the caller has to change what it handed over."""
 
-    # §1 reading bytes
-    PACKET_TOO_LARGE = "packet_too_large"
-    INVALID_ENCODING = "invalid_encoding"
-    INVALID_JSON = "invalid_json"
-    DUPLICATE_KEY = "duplicate_key"
-    NESTING_TOO_DEEP = "nesting_too_deep"
-    NUMBER_OUT_OF_RANGE = "number_out_of_range"
-    NOT_AN_OBJECT = "not_an_object"
-    # §3 structure
-    UNKNOWN_FIELD = "unknown_field"
-    MISSING_FIELD = "missing_field"
-    INVALID_VALUE = "invalid_value"
-    UNSUPPORTED_FORMAT = "unsupported_format"
-    UNSUPPORTED_FORMAT_VERSION = "unsupported_format_version"
-    UNSUPPORTED_CANONICALIZATION_PROFILE = "unsupported_canonicalization_profile"
-    ARTIFACT_CONTENT_MISMATCH = "artifact_content_mismatch"
-    SECTION_MISSING_UNACCOUNTED = "section_missing_unaccounted"
-    DUPLICATE_ID = "duplicate_id"
-    DANGLING_REFERENCE = "dangling_reference"
-    UNKNOWN_CAPABILITY = "unknown_capability"
-    PACKET_EXPIRED = "packet_expired"
-    # §4 manifest
-    MANIFEST_SECTION_MISSING = "manifest_section_missing"
-    MANIFEST_SECTION_UNEXPECTED = "manifest_section_unexpected"
-    SECTION_DIGEST_MISMATCH = "section_digest_mismatch"
-    MANIFEST_ROOT_MISMATCH = "manifest_root_mismatch"
-    # §5 authentication
-    UNSIGNED_REFUSED = "unsigned_refused"
-    SOURCE_SIGNATURE_UNVERIFIABLE = "source_signature_unverifiable"
-    RECIPIENT_INTENT_CONFLICT = "recipient_intent_conflict"
-    RECIPIENT_MISMATCH = "recipient_mismatch"
-    SOURCE_KEY_UNKNOWN = "source_key_unknown"
-    INSTALLATION_KEY_UNAVAILABLE = "installation_key_unavailable"
-    SIGNATURE_INVALID = "signature_invalid"
-    MAC_INVALID = "mac_invalid"
-    # §6 ingest
-    HIGH_RISK_TOOL_REFUSED = "high_risk_tool_refused"
+
+class RefusalError(ZcfError):
+    """An input was read and refused by a rule of the profile or of review, with a code."""
+
+
+class FormatError(InputError, ValueError):
+    """A value the profile cannot take where it was given: not one of its small formats
+    (timestamp, base64url), a key of the wrong length, a non-JSON value to canonicalize.
+
+    Also a ``ValueError`` because pydantic validators report a ``ValueError`` raised inside
+    them as a validation error of that field (and let anything else escape)."""

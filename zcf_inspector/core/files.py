@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
 
 
-class UnreadableFileError(OSError):
+class UnreadableFileError(InputError):
     """A file that cannot be read at all (missing, a folder, no permission)."""
 
 

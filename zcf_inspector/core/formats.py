@@ -6,12 +6,30 @@ import base64
 import binascii
 import re
 from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Literal
+
+from zcf_inspector.core.errors import FormatError
 
 _TIMESTAMP_RE = re.compile(
     r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?Z", re.ASCII
 )
 _B64U_RE = re.compile(r"[A-Za-z0-9_-]*", re.ASCII)
 ID_MAX_CHARS = 256
+
+
+class ReviewState(StrEnum):
+    """A belief's review state (profile §3 ``reviewState``, §6 ``review.decisions``)."""
+
+    UNREVIEWED = "unreviewed"
+    CONFIRMED = "confirmed"
+    REJECTED = "rejected"
+    SUPERSEDED = "superseded"
+
+
+# The same four, as the schemas spell them (a test keeps the two equal): pydantic's strict
+# mode takes an enum member only, and packets hold strings.
+ReviewStateName = Literal["unreviewed", "confirmed", "rejected", "superseded"]
 
 
 def is_id(value: object) -> bool:
@@ -23,7 +41,7 @@ def is_id(value: object) -> bool:
     )
 
 
-class TimestampError(ValueError):
+class TimestampError(FormatError):
     pass
 
 
@@ -66,7 +84,7 @@ def format_timestamp(moment: datetime) -> str:
     return text + "Z"
 
 
-class Base64UrlError(ValueError):
+class Base64UrlError(FormatError):
     pass
 
 

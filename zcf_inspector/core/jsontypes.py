@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 # The strict reader returns integral numbers as ``int`` and only non-integral ones as
 # ``float`` (profile §2), so an ``int`` is always the canonical spelling of its value.
 JsonValue: TypeAlias = "dict[str, JsonValue] | list[JsonValue] | str | int | float | bool | None"
 JsonObject: TypeAlias = "dict[str, JsonValue]"
+
+# The largest integer every JSON reader represents exactly (an IEEE double's 53 bits): the
+# profile refuses integral values beyond it (§1), and ASIF counts stay within it.
+MAX_SAFE_INTEGER: Final = 2**53 - 1

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from zcf_inspector.core.crypto import ed25519_public_key, generate_seed, public_key_fingerprint
+from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.formats import Base64UrlError, b64u_decode, b64u_encode, is_id
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.reading import ReadError, read_json
@@ -19,7 +20,7 @@ from zcf_inspector.core.reading import ReadError, read_json
 KEY_FILE_MAX_BYTES = 64 * 1024
 
 
-class KeyFileError(ValueError):
+class KeyFileError(InputError):
     pass
 
 

@@ -10,8 +10,10 @@ import threading
 import time
 from collections.abc import Callable
 
+from zcf_inspector.core.errors import ZcfError
 
-class Cancelled(Exception):  # noqa: N818 - a signal, not an error condition
+
+class Cancelled(ZcfError):  # noqa: N818 - a signal, not an error condition
     """The caller asked the work to stop; nothing it had started is returned."""
 
 

@@ -36,9 +36,10 @@ from itertools import accumulate
 from typing import Final
 
 from zcf_inspector.core import pointer as jpointer
-from zcf_inspector.core.errors import ErrorCode
+from zcf_inspector.core.codes import ErrorCode
+from zcf_inspector.core.errors import RefusalError, ZcfError
 from zcf_inspector.core.findings import Finding, Severity
-from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.jsontypes import MAX_SAFE_INTEGER, JsonValue
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -55,14 +56,13 @@ __all__ = [
 
 DEFAULT_MAX_BYTES: Final = 64 * 1024 * 1024
 MAX_DEPTH: Final = 128
-MAX_SAFE_INTEGER: Final = 2**53 - 1
 
 _BOM: Final = b"\xef\xbb\xbf"
 _JSON_WS: Final = b" \t\n\r"
 _INF: Final = float("inf")
 
 
-class ReadError(Exception):
+class ReadError(RefusalError):
     """A §1 refusal: one code, a specific message, and where in the input it was found."""
 
     code: ErrorCode
@@ -294,7 +294,7 @@ _UP_TO_LONE_SURROGATE: Final = re.compile(
 _WS_RE: Final = re.compile(r"[ \t\n\r]*")
 
 
-class _ConstantError(Exception):
+class _ConstantError(ZcfError):
     """Raised inside the parser to stop at ``NaN``/``Infinity``, which RFC 8259 lacks."""
 
 

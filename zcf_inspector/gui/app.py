@@ -20,8 +20,10 @@ def make_window(files: Sequence[str] = ()) -> MainWindow:
     return window
 
 
-def run_app(files: Sequence[str] = ()) -> int:
-    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "zcf-inspector"])
+def run_app(files: Sequence[str] = (), qt_arguments: Sequence[str] = ()) -> int:
+    """Open the window on ``files``; ``qt_arguments`` (``-style Fusion``…) go to Qt."""
+    program = sys.argv[0] if sys.argv else "zcf-inspector"
+    app = QApplication.instance() or QApplication([program, *qt_arguments])
     assert isinstance(app, QApplication)
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)

@@ -2,46 +2,41 @@
 
 Every string from a document is shown through these helpers and then only in plain-text
 widgets (``Qt.TextFormat.PlainText`` labels, item views, plain-text editors). Characters
-that would hide or reorder text — controls, bidi overrides, zero-width characters, line
-and paragraph separators — are shown as ``\\uXXXX`` escapes in previews.
+that would hide or reorder text are escaped by the core's one rule
+(`zcf_inspector.core.visible_text`), which the CLI uses too.
 """
 
 from __future__ import annotations
 
 import json
-import unicodedata
 from typing import Final
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.visible_text import clip, shown, visible
 
-_HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs"})
-_SHORT_ESCAPES: Final = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+__all__ = [
+    "PREVIEW_CHARS",
+    "TOOLTIP_CHARS",
+    "clip",
+    "one_line",
+    "plain_label",
+    "preview",
+    "scalar_json",
+    "type_name",
+    "visible",
+]
+
 PREVIEW_CHARS: Final = 240
+ONE_LINE_CHARS: Final = 120
 TOOLTIP_CHARS: Final = 4000
 
 
-def visible(text: str) -> str:
-    """``text`` with every invisible or reordering character written as an escape."""
-    if text.isprintable():
-        return text
-    out: list[str] = []
-    for char in text:
-        if char in _SHORT_ESCAPES:
-            out.append(_SHORT_ESCAPES[char])
-        elif unicodedata.category(char) in _HIDDEN_CATEGORIES or (
-            unicodedata.category(char) == "Zs" and char != " "
-        ):
-            out.append(f"\\u{ord(char):04x}" if ord(char) <= 0xFFFF else f"\\U{ord(char):08x}")
-        else:
-            out.append(char)
-    return "".join(out)
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"
+def one_line(text: str, limit: int = ONE_LINE_CHARS) -> str:
+    """A single-line preview: cut to ``limit``, newlines, controls and bidi marks escaped."""
+    return shown(text, limit)
 
 
 def preview(value: JsonValue, limit: int = PREVIEW_CHARS) -> str:

@@ -15,7 +15,7 @@ from tests.gui.review.conftest import (
     ScriptedPrompter,
     focus_table,
 )
-from zcf_inspector.core.review.decisions import ReviewState
+from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.gui.review.dialogs import Prompter
 from zcf_inspector.gui.review.pane import ReviewPane
 

@@ -15,8 +15,8 @@ from goldens import generate as g
 from tests.core.helpers import GOLDENS
 from tests.gui.review.conftest import OFFSCREEN_NOISE, PaneFactory
 from zcf_inspector.core.crypto import ed25519_public_key, public_key_fingerprint
+from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.keyfile import new_ed25519_key
-from zcf_inspector.core.review.decisions import ReviewState
 from zcf_inspector.gui.review.dialogs import (
     NoteDialog,
     Prompter,

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from tests.gui.review.conftest import OFFSCREEN_NOISE, PaneFactory, ScriptedPrompter
-from zcf_inspector.core.review.decisions import ReviewState
+from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.gui.review.pane import ReviewPane
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)

@@ -20,9 +20,9 @@ from tests.core.helpers import GOLDENS, destination
 from tests.gui.review.conftest import OFFSCREEN_NOISE, PaneFactory, ScriptedPrompter
 from zcf_inspector.cli import main
 from zcf_inspector.core.crypto import ed25519_public_key
+from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.keyfile import new_ed25519_key
 from zcf_inspector.core.packet.receipt import ReceiptStatus, verify_receipt
-from zcf_inspector.core.review.decisions import ReviewState
 from zcf_inspector.core.review.journal import journal_path
 from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.settings import save_identity

@@ -4,7 +4,7 @@ Pure Python (no Qt). Entry point: :func:`inspect_continuation`, which returns a 
 :class:`InspectionResult` the CLI prints and the graph view renders.
 """
 
-from zcf_inspector.core.continuation.codes import PlanCode
+from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.results import (
     Closure,

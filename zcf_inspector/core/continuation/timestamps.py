@@ -9,14 +9,14 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
+from zcf_inspector.core.formats import TimestampError
+
+__all__ = ["TimestampError", "parse_datetime"]
+
 _RFC3339 = re.compile(
     r"(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})",
     re.ASCII,
 )
-
-
-class TimestampError(ValueError):
-    pass
 
 
 def parse_datetime(value: str) -> datetime:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.crypto import (
     constant_time_equal,
     ed25519_public_key,
@@ -16,7 +17,6 @@ from zcf_inspector.core.crypto import (
     recipient_mac_key,
 )
 from zcf_inspector.core.digest import lp_concat
-from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import Finding, Severity, error
 from zcf_inspector.core.formats import Base64UrlError, b64u_decode, b64u_encode
 from zcf_inspector.core.jsontypes import JsonValue

@@ -10,6 +10,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from zcf_inspector.core.crypto import ed25519_public_key, public_key_fingerprint
+from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.formats import (
     Base64UrlError,
@@ -21,6 +22,7 @@ from zcf_inspector.core.formats import (
 )
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.structure import CAPABILITIES
+from zcf_inspector.core.pydantic_findings import issue_message, validation_issues
 from zcf_inspector.core.reading import ReadError, read_packet
 
 DEFAULT_MAX_BELIEFS = 10_000
@@ -28,7 +30,7 @@ DEFAULT_MAX_BELIEF_BYTES = 16_384
 DESTINATION_FILE_MAX_BYTES = 1024 * 1024
 
 
-class DestinationError(ValueError):
+class DestinationError(InputError):
     """A destination file that cannot be used; the message says which field and why."""
 
 
@@ -54,7 +56,8 @@ NonNegative = Annotated[int, Field(ge=0)]
 class DestinationFile(BaseModel):
     """The JSON destination file: a closed object; only ``installationKeyId`` is required."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    # Built on first use: `validate` without a destination never reads one.
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
 
     installationKeyId: str  # noqa: N815 - the file's own spelling
     installationKey: str | None = None  # noqa: N815
@@ -169,8 +172,8 @@ def parse_destination(value: JsonValue) -> Destination:
         model = DestinationFile.model_validate(value)
     except ValidationError as exc:
         problems = "; ".join(
-            f"{'/'.join(str(p) for p in e['loc']) or '(top level)'}: {e['msg']}"
-            for e in exc.errors(include_url=False)
+            f"{issue.pointer or '(top level)'}: {issue_message(issue)}"
+            for issue in validation_issues(exc)
         )
         raise DestinationError(f"invalid destination file: {problems}") from None
     return Destination.from_file_model(model)

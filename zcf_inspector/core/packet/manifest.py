@@ -6,8 +6,8 @@ import hashlib
 from dataclasses import dataclass
 
 from zcf_inspector.core.canonical import canonical_chunked
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.digest import lp, sha256_digest
-from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor

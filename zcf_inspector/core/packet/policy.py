@@ -3,7 +3,7 @@ recipient binding for every authentication kind, and high-risk tools in strict m
 
 from __future__ import annotations
 
-from zcf_inspector.core.errors import ErrorCode
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.formats import format_timestamp, parse_timestamp
 from zcf_inspector.core.jsontypes import JsonValue

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.auth import (
     make_recipient_bound_mac,
@@ -20,7 +21,7 @@ class AuthKind(StrEnum):
     RECIPIENT_BOUND_MAC = "recipient-bound-mac"
 
 
-class SealError(ValueError):
+class SealError(InputError):
     """The inputs cannot make the requested kind (a missing key, a wrong recipient intent)."""
 
 
@@ -37,6 +38,23 @@ def seal_packet(
     Key order of the result follows the input, with ``manifest`` and ``authentication``
     replaced in place (or appended), so a sealed file reads like the one it came from.
     """
+    try:
+        return _sealed(
+            packet, kind, signing_seed, source_installation_key, destination_installation_key
+        )
+    except ValueError as exc:
+        # canonical() refusing a value (FormatError), a key of the wrong length, or a
+        # recipient-bound MAC on a packet that is not addressed to a recipient.
+        raise SealError(str(exc)) from exc
+
+
+def _sealed(
+    packet: dict[str, JsonValue],
+    kind: AuthKind,
+    signing_seed: bytes | None,
+    source_installation_key: bytes | None,
+    destination_installation_key: bytes | None,
+) -> dict[str, JsonValue]:
     sealed = dict(packet)
     sealed["manifest"] = seal_manifest(sealed)
     if kind is AuthKind.UNSIGNED:
@@ -49,10 +67,7 @@ def seal_packet(
         return sealed
     if source_installation_key is None or destination_installation_key is None:
         raise SealError("recipient-bound-mac needs the source and destination installation keys")
-    try:
-        sealed["authentication"] = make_recipient_bound_mac(
-            sealed, signing_seed, source_installation_key, destination_installation_key
-        )
-    except ValueError as exc:
-        raise SealError(str(exc)) from exc
+    sealed["authentication"] = make_recipient_bound_mac(
+        sealed, signing_seed, source_installation_key, destination_installation_key
+    )
     return sealed

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from zcf_inspector.core.canonical import canonical
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.crypto import (
     ed25519_public_key,
     ed25519_sign,
@@ -15,7 +16,6 @@ from zcf_inspector.core.crypto import (
     public_key_fingerprint,
 )
 from zcf_inspector.core.digest import is_digest, lp_concat, sha256_digest
-from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import Finding, Severity, error, has_error
 from zcf_inspector.core.formats import Base64UrlError, b64u_decode, b64u_encode
 from zcf_inspector.core.jsontypes import JsonValue

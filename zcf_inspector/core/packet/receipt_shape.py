@@ -6,10 +6,10 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.digest import is_digest
-from zcf_inspector.core.errors import ErrorCode
 from zcf_inspector.core.findings import Finding, error
-from zcf_inspector.core.formats import is_b64u, is_id, is_timestamp
+from zcf_inspector.core.formats import ReviewStateName, is_b64u, is_id, is_timestamp
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.pydantic_findings import findings_from_validation_error
 
@@ -34,7 +34,6 @@ Count = Annotated[int, Field(ge=0)]
 Disposition = Literal[
     "native", "narrated", "dropped", "refused", "omitted", "unsupported", "not_captured", "redacted"
 ]
-ReviewState = Literal["unreviewed", "confirmed", "rejected", "superseded"]
 
 
 class _Closed(BaseModel):
@@ -57,7 +56,7 @@ class _Closed(BaseModel):
 
 class Decision(_Closed):
     portableRef: Id  # noqa: N815 - wire spelling
-    state: ReviewState
+    state: ReviewStateName
     reviewer: Id
     at: Timestamp
     note: str | None = None

@@ -56,9 +56,8 @@ from collections.abc import Set
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
-from pydantic_core import ErrorDetails
 
-from zcf_inspector.core.errors import ErrorCode
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.findings import Finding, Severity
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.structure_models import (
@@ -84,6 +83,7 @@ from zcf_inspector.core.packet.structure_models import (
     KindedObject,
 )
 from zcf_inspector.core.pointer import exists, join
+from zcf_inspector.core.pydantic_findings import IssueKind, ValidationIssue, validation_issues
 
 __all__ = [
     "CAPABILITIES",
@@ -495,8 +495,8 @@ class _Report:
         try:
             adapter.validate_python(value)  # the validated copy is dropped at once
         except ValidationError as exc:
-            for details in exc.errors(include_url=False):
-                self._translate(details, loc, offset)
+            for issue in validation_issues(exc, base=loc, offset=offset):
+                self._report_issue(issue)
             return False
         return True
 
@@ -529,21 +529,14 @@ class _Report:
                 self.duplicate((*loc, index, field), ident, first[ident])
         return first.keys() if complete else None
 
-    def _translate(self, details: ErrorDetails, base: Loc, offset: int) -> None:
-        loc = details["loc"]
-        if offset:
-            head = loc[0]
-            assert isinstance(head, int)  # a chunk is a list: its errors start at an index
-            loc = (head + offset, *loc[1:])
-        loc = (*base, *loc)
-        kind = details["type"]
-        if kind == "extra_forbidden":
-            self.unknown_field(loc)
-        elif kind == "missing":
-            self.missing_field(loc)
+    def _report_issue(self, issue: ValidationIssue) -> None:
+        if issue.kind is IssueKind.UNKNOWN_FIELD:
+            self.unknown_field(issue.loc)
+        elif issue.kind is IssueKind.MISSING_FIELD:
+            self.missing_field(issue.loc)
         else:
-            expected, detail = _expectation(details)
-            self.invalid(loc, expected, details["input"], detail)
+            expected, detail = _expectation(issue)
+            self.invalid(issue.loc, expected, issue.input, detail)
 
 
 # What each pydantic error type expected, phrased for a reader of the packet.
@@ -556,9 +549,9 @@ _EXPECTATIONS = {
 }
 
 
-def _expectation(details: ErrorDetails) -> tuple[str, str]:
-    kind = details["type"]
-    ctx: dict[str, Any] = details.get("ctx") or {}
+def _expectation(issue: ValidationIssue) -> tuple[str, str]:
+    kind = issue.error_type
+    ctx = issue.context
     if kind == FORMAT_ERROR:
         return str(ctx["expected"]), str(ctx.get("detail", ""))
     if kind in _EXPECTATIONS:
@@ -574,7 +567,7 @@ def _expectation(details: ErrorDetails) -> tuple[str, str]:
         return f"a string of at most {ctx['max_length']} characters", ""
     if kind == "greater_than_equal":
         return f"an integer ≥ {ctx['ge']}", ""
-    return "valid", f" ({details['msg']})"
+    return "valid", f" ({issue.message})"
 
 
 def _label(loc: Loc) -> str:

@@ -39,6 +39,7 @@ from typing_extensions import TypedDict  # pydantic needs this one below Python 
 
 from zcf_inspector.core.formats import (
     Base64UrlError,
+    ReviewStateName,
     TimestampError,
     b64u_decode,
     is_portable_path,
@@ -51,7 +52,6 @@ ArtifactKind = Literal["session-handoff", "continuity-archive"]
 ClientKind = Literal["claude-code", "cursor", "codex", "opencode", "console"]
 CaptureQuality = Literal["complete", "partial", "degraded"]
 LifecycleCoverage = Literal["native", "consented-manual", "derived", "unavailable"]
-ReviewState = Literal["unreviewed", "confirmed", "rejected", "superseded"]
 EvidenceSourceKind = Literal["local", "external"]
 ReceiptKind = Literal["patch", "verification"]
 VerificationStatus = Literal["passed", "failed", "skipped", "error"]
@@ -88,7 +88,7 @@ CONTENT_SECTIONS_CORE: tuple[str, ...] = CONTENT_SECTIONS[:-1]
 ARCHIVE_SECTION = "archiveRefs"
 CAPABILITIES: tuple[str, ...] = get_args(Capability)
 HIGH_RISK_TOOLS: frozenset[str] = frozenset({"zephr_admin", "zephr_rules"})
-REVIEW_STATES: tuple[str, ...] = get_args(ReviewState)
+REVIEW_STATES: tuple[str, ...] = get_args(ReviewStateName)
 
 FORMAT = "zephr-continuity"
 FORMAT_VERSION = 1
@@ -312,7 +312,7 @@ class Belief(TypedDict):
     portableRef: Id
     sourceId: Id
     content: str
-    reviewState: NotRequired[ReviewState]
+    reviewState: NotRequired[ReviewStateName]
 
 
 @with_config(CLOSED)
@@ -345,8 +345,8 @@ class ReviewEvent(TypedDict):
     id: Id
     beliefRef: Id
     reviewer: Id
-    fromState: ReviewState
-    toState: ReviewState
+    fromState: ReviewStateName
+    toState: ReviewStateName
     at: Timestamp
     note: NotRequired[str]
 

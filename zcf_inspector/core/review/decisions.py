@@ -13,8 +13,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from zcf_inspector.core.codes import ReviewCode
+from zcf_inspector.core.errors import RefusalError
 from zcf_inspector.core.findings import Finding, error
-from zcf_inspector.core.formats import is_id, is_timestamp
+from zcf_inspector.core.formats import ReviewState, is_id, is_timestamp
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.ingest import IngestResult, ingest_bytes, ingest_inspection
@@ -22,39 +24,11 @@ from zcf_inspector.core.packet.inspection import PacketInspection, Stage, StageS
 from zcf_inspector.core.packet.receipt import finish_receipt
 from zcf_inspector.core.pointer import join
 
-
-class ReviewCode(StrEnum):
-    """Every refusal the review work makes, as stable strings scripts can match on."""
-
-    UNKNOWN_PORTABLE_REF = "unknown_portable_ref"  # names no admitted belief
-    ILLEGAL_STATE = "illegal_state"  # not one of the four review states
-    NOTE_REQUIRED = "note_required"  # reject and supersede need a non-blank note
-    SUPERSEDED_BY_INVALID = "superseded_by_invalid"  # missing, extra, self or not admitted
-    INVALID_DECISION = "invalid_decision"  # not an object, unknown key, wrong type
-    INVALID_REVIEWER = "invalid_reviewer"  # the reviewer name is not an id
-    PACKET_REFUSED = "packet_refused"  # the packet did not ingest: nothing to review
-    NOTHING_TO_UNDO = "nothing_to_undo"  # no step, or only steps sealed by an export
-    NOTHING_TO_REDO = "nothing_to_redo"
-    JOURNAL_CORRUPT = "journal_corrupt"  # unreadable, failed integrity or checksum, bad rows
-    JOURNAL_MISMATCH = "journal_mismatch"  # rows of another packet or another admission
-    JOURNAL_UNSUPPORTED_VERSION = "journal_unsupported_version"  # written by a newer schema
-    JOURNAL_CONFLICT = "journal_conflict"  # changed by someone else since it was read
-    JOURNAL_UNAVAILABLE = "journal_unavailable"  # cannot be created, read or written
-    RECEIPT_MISMATCH = "receipt_mismatch"  # a receipt that belongs to another packet
-
-
-class ReviewState(StrEnum):
-    UNREVIEWED = "unreviewed"
-    CONFIRMED = "confirmed"
-    REJECTED = "rejected"
-    SUPERSEDED = "superseded"
-
-
 NOTE_REQUIRED_STATES = frozenset({ReviewState.REJECTED, ReviewState.SUPERSEDED})
 DECISION_KEYS = frozenset({"portableRef", "state", "note", "supersededBy"})
 
 
-class ReviewError(ValueError):
+class ReviewError(RefusalError):
     """A refused review operation; ``findings`` holds every reason, each with its code."""
 
     def __init__(self, findings: Sequence[Finding]) -> None:

@@ -22,16 +22,15 @@ from pathlib import Path
 from typing import NamedTuple
 
 from zcf_inspector.core.canonical import canonical
+from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.digest import sha256_digest
-from zcf_inspector.core.formats import is_id, is_timestamp
+from zcf_inspector.core.formats import ReviewState, is_id, is_timestamp
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.review.decisions import (
     Decision,
     DecisionRequest,
-    ReviewCode,
     ReviewError,
     ReviewSession,
-    ReviewState,
     ReviewTarget,
     Step,
     check_request,

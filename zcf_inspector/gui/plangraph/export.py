@@ -16,12 +16,13 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from zcf_inspector.core.continuation.export.to_dot import plan_dot
 from zcf_inspector.core.continuation.results import PlanResult
+from zcf_inspector.core.errors import InputError
 
 MAX_PNG_SIDE = 8000  # a 5,000-node plan is shrunk to fit rather than allocating gigabytes
 PNG_SCALE = 2.0  # crisp on high-density screens when the plan is small enough
 
 
-class ExportError(Exception):
+class ExportError(InputError):
     """The image could not be written (the message says where and why)."""
 
 

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
-from zcf_inspector.gui.review.plain import one_line, plain_label
+from zcf_inspector.gui.plain_text import one_line, plain_label
 
 
 def _objects(packet: Mapping[str, JsonValue], section: str) -> list[dict[str, JsonValue]]:
@@ -41,7 +41,7 @@ class BeliefDetail(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._packet: Mapping[str, JsonValue] = {}
-        self.title = plain_label()
+        self.title = plain_label(wrap=True, selectable=True)
         self.content = QPlainTextEdit()
         self.content.setReadOnly(True)  # a plain-text editor never interprets markup
         self.evidence = QTreeWidget()

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector.core.formats import is_id
-from zcf_inspector.gui.review.plain import one_line, plain_label
+from zcf_inspector.gui.plain_text import one_line, plain_label
 from zcf_inspector.gui.review.settings import load_identity, save_identity
 
 
@@ -47,7 +47,7 @@ class NoteDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(plain_label(prompt))
+        layout.addWidget(plain_label(prompt, wrap=True, selectable=True))
         layout.addWidget(self.editor)
         layout.addWidget(self.buttons)
         self.editor.textChanged.connect(self._update)
@@ -88,10 +88,12 @@ class SupersedeDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(plain_label(f"Which belief replaces {one_line(ref)}?"))
+        layout.addWidget(
+            plain_label(f"Which belief replaces {one_line(ref)}?", wrap=True, selectable=True)
+        )
         layout.addWidget(self.search)
         layout.addWidget(self.choices)
-        layout.addWidget(plain_label("Note (required):"))
+        layout.addWidget(plain_label("Note (required):", wrap=True, selectable=True))
         layout.addWidget(self.editor)
         layout.addWidget(self.buttons)
         self.search.textChanged.connect(self._filter)
@@ -141,7 +143,7 @@ class ReviewerSettingsDialog(QDialog):
         key_row = QHBoxLayout()
         key_row.addWidget(self.key_file)
         key_row.addWidget(browse)
-        self.problem = plain_label()
+        self.problem = plain_label(wrap=True, selectable=True)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )

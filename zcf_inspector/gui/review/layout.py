@@ -20,9 +20,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from zcf_inspector.core.review.decisions import ReviewState
+from zcf_inspector.core.formats import ReviewState
+from zcf_inspector.gui.plain_text import plain_label
 from zcf_inspector.gui.review.detail import BeliefDetail
-from zcf_inspector.gui.review.plain import plain_label
 from zcf_inspector.gui.review.table_model import (
     Column,
     Filters,
@@ -126,10 +126,10 @@ def build_widgets(pane: QWidget) -> PaneWidgets:
     note_field = QLineEdit()
     note_field.setPlaceholderText("Note for the next decision (Enter returns to the table)")
     w = PaneWidgets(
-        problem=plain_label(),
+        problem=plain_label(wrap=True, selectable=True),
         set_aside=QPushButton("Set the saved review aside and start over"),
-        self_review=plain_label(),
-        reviewer=plain_label(wrap=False),
+        self_review=plain_label(wrap=True, selectable=True),
+        reviewer=plain_label(selectable=True),
         settings_button=QToolButton(),
         state_filter=_combo([("Any state", ANY)] + [(str(s), str(s)) for s in ReviewState]),
         demoted_filter=_combo(
@@ -145,9 +145,9 @@ def build_widgets(pane: QWidget) -> PaneWidgets:
         proxy=proxy,
         detail=BeliefDetail(),
         note_field=note_field,
-        summary=plain_label(),
-        status=plain_label(),
-        receipt_status=plain_label(),
+        summary=plain_label(wrap=True, selectable=True),
+        status=plain_label(wrap=True, selectable=True),
+        receipt_status=plain_label(wrap=True, selectable=True),
         undo_button=QToolButton(),
         redo_button=QToolButton(),
         export_button=QToolButton(),
@@ -179,7 +179,7 @@ def _lay_out(pane: QWidget, w: PaneWidgets) -> None:
     filters = _row(w.state_filter, w.demoted_filter, w.evidence_filter, stretch_after=False)
     filters.addWidget(w.text_filter, 1)
     layout.addLayout(filters)
-    bulk_label = plain_label("Bulk (selected rows, or all shown):", wrap=False)
+    bulk_label = plain_label("Bulk (selected rows, or all shown):", selectable=True)
     layout.addLayout(_row(bulk_label, *w.bulk_buttons.values()))
     right = QWidget()
     right_layout = QVBoxLayout(right)

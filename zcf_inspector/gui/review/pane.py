@@ -12,16 +12,16 @@ from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, QStandar
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QTableView, QWidget
 
-from zcf_inspector.core.atomic import write_atomic
+from zcf_inspector.core.atomic import TargetExistsError, UnwritableFileError, write_atomic
+from zcf_inspector.core.codes import ReviewCode
+from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.receipt import receipt_bytes
 from zcf_inspector.core.review.decisions import (
     DecisionRequest,
-    ReviewCode,
     ReviewError,
     ReviewPreparation,
-    ReviewState,
     ReviewTarget,
     prepare_review,
 )
@@ -155,11 +155,16 @@ class ReviewPane(QWidget):
         receipt = review.session.receipt(completed, destination.signing_key)
         try:
             write_atomic(path, receipt_bytes(receipt), overwrite=overwrite)
-        except OSError as exc:
+        except (UnwritableFileError, TargetExistsError) as exc:
+            reason = (
+                exc.reason
+                if isinstance(exc, UnwritableFileError)
+                else "a file of that name appeared meanwhile"
+            )
             self.prompter.warn(
                 self,
                 "Receipt not written",
-                f"The receipt could not be written to {path}: {exc.strerror or exc}.\n"
+                f"The receipt could not be written to {path}: {reason}.\n"
                 "Nothing was written; the review is kept and can be exported again.",
             )
             return

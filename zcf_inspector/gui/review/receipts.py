@@ -7,11 +7,11 @@ from pathlib import Path
 
 from zcf_inspector.core.crypto import public_key_fingerprint
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
+from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.receipt import ReceiptStatus, verify_receipt
 from zcf_inspector.core.reading import ReadError, read_json
 from zcf_inspector.core.review.decisions import (
-    ReviewState,
     ReviewSummary,
     ReviewTarget,
     match_receipt,

@@ -16,8 +16,9 @@ from PySide6.QtCore import (
     Qt,
 )
 
-from zcf_inspector.core.review.decisions import AdmittedBelief, Decision, ReviewState
-from zcf_inspector.gui.review.plain import one_line
+from zcf_inspector.core.formats import ReviewState
+from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
+from zcf_inspector.gui.plain_text import one_line
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 REF_ROLE = Qt.ItemDataRole.UserRole + 1  # the belief's portableRef, whatever the column

@@ -12,12 +12,12 @@ from typing import Annotated, Any, ClassVar, TypeVar
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from zcf_inspector.core.continuation.codes import PlanCode
+from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.jsontypes import MAX_SAFE_INTEGER
 
 T = TypeVar("T")
 
 # JSON integers the profile bounds to the interoperable range 0 … 2^53 - 1.
-MAX_SAFE_INTEGER = 9_007_199_254_740_991
 
 
 def _unique(items: list[T]) -> list[T]:

@@ -1,49 +1,37 @@
-"""Pydantic validation turned into findings with JSON pointers, never raw errors."""
+"""Continuation documents validated by their pydantic models, problems as findings.
+
+The translation itself is the program's one (`core.pydantic_findings`); here only the code:
+a conditional rule raised with a `PlanCode` as its error type keeps that code, every other
+pydantic error (type, enum, length, missing or unknown field) is a schema violation.
+"""
 
 from __future__ import annotations
 
 from typing import TypeVar
 
 from pydantic import ValidationError
-from pydantic_core import ErrorDetails
 
-from zcf_inspector.core import pointer
-from zcf_inspector.core.continuation.codes import PlanCode
+from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.models.base import SpecModel
-from zcf_inspector.core.findings import Finding, error
+from zcf_inspector.core.findings import Finding
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.pydantic_findings import (
+    ValidationIssue,
+    findings_from_validation_error,
+)
 
 M = TypeVar("M", bound=SpecModel)
 
 _CODES = {code.value: code for code in PlanCode}
 
 
-def _finding(detail: ErrorDetails, prefix: str) -> Finding:
-    # A conditional rule raised with a PlanCode as its error type keeps that code; every
-    # other pydantic error (type, enum, length, missing field) is a schema violation.
-    code = _CODES.get(detail["type"], PlanCode.SCHEMA_VIOLATION)
-    loc = detail["loc"]
-    message = detail["msg"]
-    if detail["type"] == "missing":
-        message = f"required field {loc[-1]!r} is missing"
-        loc = loc[:-1]
-    elif detail["type"] in ("literal_error", "enum"):
-        message = f"{message}, got {detail.get('input')!r}"
-    where = prefix + pointer.join(*(str(p) for p in loc))
-    return error(code, where, message)
+def _plan_code(issue: ValidationIssue) -> PlanCode:
+    return _CODES.get(issue.error_type, PlanCode.SCHEMA_VIOLATION)
 
 
 def findings_of(exc: ValidationError, prefix: str = "") -> list[Finding]:
-    """One finding per pydantic error, each pinned to the pointer of the offending value."""
-    seen: set[tuple[str, str, str]] = set()
-    out: list[Finding] = []
-    for detail in exc.errors(include_url=False):
-        finding = _finding(detail, prefix)
-        key = (str(finding.code), finding.pointer, finding.message)
-        if key not in seen:
-            seen.add(key)
-            out.append(finding)
-    return out
+    """One finding per pydantic error, each pinned to the pointer of the offending member."""
+    return findings_from_validation_error(exc, prefix=prefix, code_of=_plan_code)
 
 
 def validate_at(

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Protocol
 
 from zcf_inspector.core import pointer
-from zcf_inspector.core.continuation.codes import PlanCode
+from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
 from zcf_inspector.core.continuation.models.profile import Operation
 from zcf_inspector.core.continuation.models.session import Part, Requirement

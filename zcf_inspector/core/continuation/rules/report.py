@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from zcf_inspector.core import pointer
-from zcf_inspector.core.continuation.codes import PlanCode
+from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.models.report import DestinationReport, Subject
 from zcf_inspector.core.continuation.results import ReportResult, SubjectAssessment
 from zcf_inspector.core.continuation.subjects import SubjectKey

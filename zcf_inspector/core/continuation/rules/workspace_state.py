@@ -6,7 +6,7 @@ import fnmatch
 from dataclasses import dataclass
 
 from zcf_inspector.core import pointer
-from zcf_inspector.core.continuation.codes import PlanCode
+from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.index import Located, ProfileIndex
 from zcf_inspector.core.continuation.models.profile import Workspace, WorkspaceEntry
 from zcf_inspector.core.findings import Finding, error
