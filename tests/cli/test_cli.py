@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -381,38 +382,44 @@ def test_qt_options_are_not_ours(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert "unrecognized arguments" not in err
 
 
-def test_help_imports_no_command_module_no_model_and_no_qt() -> None:
+def modules_loaded_by(argv: list[str], prefixes: tuple[str, ...]) -> tuple[str, list[str]]:
+    """Run ``main(argv)`` in a fresh interpreter: its stdout, and which of the modules
+    starting with ``prefixes`` it had imported by the end."""
     probe = (
         "import sys\n"
         "from zcf_inspector.cli import main\n"
         "try:\n"
-        "    main(['--help'])\n"
+        f"    main({argv!r})\n"
         "except SystemExit:\n"
         "    pass\n"
-        "loaded = sorted(m for m in sys.modules if m.startswith(('pydantic', 'PySide6',"
-        " 'zcf_inspector.core.packet', 'zcf_inspector.core.continuation', 'cryptography')))\n"
-        "sys.stderr.write(repr(loaded))\n"
+        f"sys.stderr.write(repr(sorted(m for m in sys.modules if m.startswith({prefixes!r}))))\n"
     )
     proc = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=False
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == "[]"
-    assert "validate" in proc.stdout
+    return proc.stdout, ast.literal_eval(proc.stderr)
+
+
+def test_help_imports_no_command_module_no_model_and_no_qt() -> None:
+    out, loaded = modules_loaded_by(
+        ["--help"],
+        (
+            "pydantic",
+            "PySide6",
+            "cryptography",
+            "zcf_inspector.core.packet",
+            "zcf_inspector.core.continuation",
+        ),
+    )
+    assert loaded == []
+    assert "validate" in out
 
 
 def test_a_command_imports_only_its_own_module() -> None:
-    probe = (
-        "import sys\n"
-        "from zcf_inspector.cli import main\n"
-        f"code = main(['validate', {str(PUB / 'minimal.json')!r}])\n"
-        "loaded = sorted(m for m in sys.modules if m.startswith(('PySide6',"
-        " 'zcf_inspector.core.continuation', 'zcf_inspector.cli.plan')))\n"
-        "sys.stderr.write(repr(loaded))\n"
-        "sys.exit(code)\n"
+    out, loaded = modules_loaded_by(
+        ["validate", str(PUB / "minimal.json")],
+        ("PySide6", "zcf_inspector.core.continuation", "zcf_inspector.cli.plan"),
     )
-    proc = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, check=False
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == "[]"
+    assert loaded == []
+    assert ": valid" in out
