@@ -8,6 +8,7 @@ import argparse
 def register_all(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from zcf_inspector.cli import (  # noqa: PLC0415
         canonicalize,
+        diff,
         goldens,
         gui,
         ingest,
@@ -18,5 +19,5 @@ def register_all(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         validate,
     )
 
-    for module in (validate, ingest, canonicalize, receipt, review, keys, goldens, plan, gui):
+    for module in (validate, ingest, canonicalize, diff, receipt, review, keys, goldens, plan, gui):
         module.register(sub)
