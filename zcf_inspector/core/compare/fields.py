@@ -152,7 +152,7 @@ class _Fields:
                 self.add(FieldChange(jpointer.child(path, index_b), ABSENT, b[index_b]))
         for index_a in removed:
             self.add(FieldChange(jpointer.child(path, index_a), a[index_a], ABSENT))
-        for index_a, index_b in found.pairs:
+        for index_a, index_b in found.pairs if found.moved else ():
             if index_b in found.moved:
                 item = b[index_b]
                 self.add(

@@ -31,16 +31,25 @@ _REPEAT: Final = _Repeat()
 
 @dataclass(frozen=True, slots=True)
 class Matching:
-    pairs: tuple[tuple[int, int], ...]  # (index in A, index in B), in B's order
     removed: tuple[int, ...]  # indexes in A with no partner, ascending
     added: tuple[int, ...]  # indexes in B with no partner, ascending
     moved: frozenset[int]  # indexes in B of pairs whose relative order changed
     occurrence_a: dict[int, int]  # index in A -> 1-based occurrence, for repeated keys only
     occurrence_b: dict[int, int]
     repeated: frozenset[Hashable]  # keys (None included) that occur more than once on a side
-    # The pairs as runs (start in A, start in B, length) of consecutive indexes on both
-    # sides: a caller compares a run's elements in slices rather than one by one.
+    # The pairs, in B's order, as runs (start in A, start in B, length) of consecutive
+    # indexes on both sides: a caller compares a run's elements in slices, and a large
+    # section in the same order on both sides is one run, not 200,000 tuples.
     runs: tuple[tuple[int, int, int], ...]
+
+    @property
+    def pairs(self) -> list[tuple[int, int]]:
+        """(index in A, index in B) of every pair, in B's order."""
+        return [
+            (start_a + k, start_b + k)
+            for start_a, start_b, length in self.runs
+            for k in range(length)
+        ]
 
 
 def _occurrences(keys: Sequence[Hashable]) -> tuple[Sequence[Hashable], dict[Hashable, int]]:
@@ -58,14 +67,11 @@ def _occurrences(keys: Sequence[Hashable]) -> tuple[Sequence[Hashable], dict[Has
 
 def match(keys_a: Sequence[Hashable], keys_b: Sequence[Hashable]) -> Matching:
     """Pair ``keys_a`` with ``keys_b`` (see the module docstring); O(n log n)."""
-    unique_a, counts_a = _occurrences(keys_a)
-    unique_b, counts_b = _occurrences(keys_b)
-    if not counts_a and not counts_b and keys_a == keys_b:
+    if keys_a == keys_b and len(set(keys_a)) == len(keys_a):
         # The same identities in the same order (a packet and its next generation, most
         # often): every element pairs with the one at its own index.
         count = len(keys_a)
         return Matching(
-            tuple(zip(range(count), range(count), strict=True)),
             (),
             (),
             frozenset(),
@@ -74,6 +80,8 @@ def match(keys_a: Sequence[Hashable], keys_b: Sequence[Hashable]) -> Matching:
             frozenset(),
             ((0, 0, count),) if count else (),
         )
+    unique_a, counts_a = _occurrences(keys_a)
+    unique_b, counts_b = _occurrences(keys_b)
     where_a = {key: index for index, key in enumerate(unique_a)}
     pairs: list[tuple[int, int]] = []
     added: list[int] = []
@@ -86,7 +94,6 @@ def match(keys_a: Sequence[Hashable], keys_b: Sequence[Hashable]) -> Matching:
     removed = sorted(where_a.values())
     repeated = frozenset(k for counts in (counts_a, counts_b) for k, n in counts.items() if n > 1)
     return Matching(
-        tuple(pairs),
         tuple(removed),
         tuple(added),
         _moved(pairs),

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Final
 
 from zcf_inspector.core import pointer as jpointer
@@ -74,7 +75,7 @@ def budget_for(size_a: int, size_b: int) -> int:
     return BUDGET_FLOOR + (size_a + size_b) // BUDGET_BYTES_PER_UNIT
 
 
-class _Scaled(Monitor):
+class ScaledMonitor(Monitor):
     """One stretch [start, end] of an outer monitor's progress; cancelling either stops it."""
 
     def __init__(self, outer: Monitor, start: float, end: float, prefix: str = "") -> None:
@@ -102,16 +103,16 @@ def compare(
 ) -> Comparison:
     """Read, check and compare two packets' bytes; `Cancelled` only if ``monitor`` was."""
     first = inspect_bytes(
-        a, destination, max_bytes=max_bytes, monitor=_Scaled(monitor, 0.0, 0.4, "A: ")
+        a, destination, max_bytes=max_bytes, monitor=ScaledMonitor(monitor, 0.0, 0.4, "A: ")
     )
     second = inspect_bytes(
-        b, destination, max_bytes=max_bytes, monitor=_Scaled(monitor, 0.4, 0.8, "B: ")
+        b, destination, max_bytes=max_bytes, monitor=ScaledMonitor(monitor, 0.4, 0.8, "B: ")
     )
     return compare_inspections(
         first,
         second,
         budget=budget_for(len(a), len(b)) if budget is None else budget,
-        monitor=_Scaled(monitor, 0.8, 1.0),
+        monitor=ScaledMonitor(monitor, 0.8, 1.0),
     )
 
 
@@ -223,6 +224,13 @@ def _keys(part: _Part, items: list[JsonValue]) -> list[Hashable]:
     """How the elements of an array-valued part are known (see the module docstring)."""
     if part.covered and part.name in ARRAY_SECTIONS:
         field = ARRAY_SECTIONS[part.name].id_field
+        try:  # the common case, in C: every element an object with a string identity
+            keys: list[Hashable] = list(map(itemgetter(field), items))  # type: ignore[arg-type]
+        except (KeyError, TypeError):
+            pass
+        else:
+            if set(map(type, keys)) <= {str}:
+                return keys
         # None: paired in order with the other elements lacking an identity.
         return [
             key if type(item) is dict and type(key := item.get(field)) is str else None
