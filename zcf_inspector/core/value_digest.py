@@ -36,8 +36,7 @@ def is_small(value: JsonValue, budget: int = SMALL_BUDGET) -> bool:
         if isinstance(item, str):
             left -= len(item)
         elif isinstance(item, dict | list):
-            left -= len(item)  # checked before the members are looked at
-            if left < 0:
+            if len(item) > left:  # decided before a huge container's members are visited
                 return False
             if isinstance(item, dict):
                 left -= sum(len(key) for key in item)
