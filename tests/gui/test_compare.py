@@ -23,6 +23,7 @@ from tests.gui.conftest import OFFSCREEN_NOTICE
 from tests.gui.driving import PUBLICATION, WAIT_MS, drop_and_wait, wait_idle
 from zcf_inspector.core.canonical import canonical
 from zcf_inspector.gui.compare_view import ADDED_BACKGROUND, REMOVED_BACKGROUND, CompareView
+from zcf_inspector.gui.compare_work import release_in_slices
 from zcf_inspector.gui.document_tab import DocumentTab
 from zcf_inspector.gui.element_digests import COMPUTING
 from zcf_inspector.gui.main_window import MainWindow
@@ -451,3 +452,17 @@ def test_a_large_elements_digest_is_made_on_a_worker(
     expected = short_digest(sha(p["content"]["capsule"]["decisions"]))
     assert first in (COMPUTING, expected)
     qtbot.waitUntil(lambda: cell.data() == expected, timeout=WAIT_MS)
+
+
+def test_b_is_let_go_in_slices_but_never_what_a_change_still_holds() -> None:
+    beliefs = [g.belief(f"b-{n}", "x") for n in range(10_000)]
+    kept = [f"decision {n}" for n in range(10_000)]
+    held_elsewhere = kept  # as a change's field may hold an array of B
+    packet: dict[str, Any] = {"content": {"beliefs": beliefs, "decisions": kept, "small": [1]}}
+    del beliefs
+    breaths: list[int] = []
+    release_in_slices(packet, lambda: breaths.append(1))
+    assert packet["content"]["beliefs"] == []
+    assert len(breaths) == 3  # 10,000 elements, 4,096 at a time
+    assert held_elsewhere == [f"decision {n}" for n in range(10_000)]
+    assert packet["content"]["small"] == [1]

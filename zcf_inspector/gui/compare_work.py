@@ -8,6 +8,8 @@ texts and highlights are made here too (`change_detail`): a field may be megabyt
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -16,6 +18,7 @@ from zcf_inspector.core.compare.model import Change, Comparison
 from zcf_inspector.core.compare.packets import ScaledMonitor, budget_for, compare_inspections
 from zcf_inspector.core.compare.render import FieldLine, field_lines
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
+from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import inspect_read
@@ -24,6 +27,7 @@ from zcf_inspector.gui.documents import PacketDocument, UnreadableDocument
 from zcf_inspector.gui.file_checks import content_problem, file_problem, permission_denied
 
 DETAIL_CHARS: Final = 4_000  # of each side of a field in the detail view
+RELEASE_SLICE: Final = 4_096  # array elements freed at a time
 
 
 @dataclass(frozen=True)
@@ -73,9 +77,33 @@ def compare_with(request: CompareRequest, monitor: Monitor) -> ComparedPackets |
         request.a.inspection,
         inspection,
         budget=budget_for(len(request.a.data), len(data)),
-        monitor=ScaledMonitor(monitor, 0.7, 1.0),
+        monitor=ScaledMonitor(monitor, 0.7, 0.95),
     )
+    monitor.step(f"letting go of {name}", 0.95)
+    if inspection.value is not None:
+        release_in_slices(inspection.value, monitor.breathe)
     return ComparedPackets(request.a.path, path, comparison)
+
+
+def release_in_slices(packet: dict[str, JsonValue], between: Callable[[], None]) -> None:
+    """Free B's long arrays a slice at a time, breathing in between.
+
+    Only the comparison is kept, so B's parsed packet is freed when this work ends, on
+    the worker, holding the GIL: 200,000 beliefs take 50-100 ms, a stall the window
+    would feel. An array still held by anything but its section (a change's field may
+    hold one) is left alone: only this packet's own references are dropped.
+    """
+    content = packet.get("content")
+    if not isinstance(content, dict):
+        return
+    for key in list(content):
+        items = content[key]
+        # Held by the content object, ``items`` and getrefcount's argument only.
+        if isinstance(items, list) and len(items) > RELEASE_SLICE and sys.getrefcount(items) <= 3:
+            while items:
+                del items[-RELEASE_SLICE:]
+                between()
+        del items
 
 
 def change_detail(change: Change, monitor: Monitor) -> tuple[FieldLine, ...]:

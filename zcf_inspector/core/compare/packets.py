@@ -310,9 +310,13 @@ class _Collector:
     def _array(self, a: _Part | None, b: _Part | None, here: _Part) -> Iterator[ChangeKind]:
         items_a: list[JsonValue] = a.value if a is not None else []  # type: ignore[assignment]
         items_b: list[JsonValue] = b.value if b is not None else []  # type: ignore[assignment]
+        # Each of these is one long C call on a large section: a window repaints between.
         keys_a = _keys(here, items_a)
+        self.monitor.breathe()
         keys_b = _keys(here, items_b)
+        self.monitor.breathe()
         found = match(keys_a, keys_b)
+        self.monitor.breathe()
         pointer_a = a.pointer if a is not None else here.pointer
         pointer_b = b.pointer if b is not None else here.pointer
 
