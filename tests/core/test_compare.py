@@ -608,3 +608,17 @@ def test_cancelling_stops_the_comparison() -> None:
     with pytest.raises(Cancelled):
         compare(to_bytes(a), to_bytes(b), monitor=monitor)
     assert steps[0].startswith("A: ")
+
+
+def test_a_null_field_is_a_value_not_an_absence() -> None:
+    a = g.full_handoff()
+    a["authentication"] = None
+    a["extensions"] = None
+    b = copy.deepcopy(a)
+    b["extensions"] = {"k": "v"}
+    result = run(a, b)
+    assert changed_parts(result) == {"extensions": PartStatus.CHANGED}
+    [change] = result.changes
+    assert (change.change, change.pointer) == (ChangeKind.CHANGED, "/extensions")
+    assert change.fields == (FieldChange("", None, {"k": "v"}),)
+    assert run(b, a).changes[0].fields == (FieldChange("", {"k": "v"}, None),)

@@ -142,3 +142,14 @@ def test_field_line_highlights_changed_characters() -> None:
     assert (added.a, added.a_spans, added.b_spans) == ("(absent)", (), ((0, 5),))
     moved = field_line(FieldChange("/1", "x", "x", (3, 1)), 100)
     assert moved.note == "moved from 3 to 1"
+
+
+def test_visible_escapes_exactly_what_isprintable_refuses() -> None:
+    for code in [*range(0x3000), *range(0xE000, 0xE100), 0x18CD6, 0xE0001, 0x10FFFD]:
+        char = chr(code)
+        shown = visible(char)
+        if char.isprintable():
+            assert shown == char
+        else:
+            assert shown.isprintable()
+            assert shown.startswith("\\")

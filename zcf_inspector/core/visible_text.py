@@ -2,9 +2,11 @@
 
 Characters that would hide or reorder text, or that a terminal would obey — controls
 (ESC starts terminal escape sequences), bidi overrides and other format characters,
-zero-width characters, line and paragraph separators, private-use and surrogate code
-points, spaces other than U+0020 — are written as ``\\uXXXX`` (``\\n``, ``\\r``, ``\\t``
-for the usual three). The window's `gui.plain_text.visible` follows the same rule.
+zero-width characters, line and paragraph separators, private-use, surrogate and
+unassigned code points (a terminal's newer Unicode may give them a meaning), spaces other
+than U+0020 — are written as ``\\uXXXX`` (``\\n``, ``\\r``, ``\\t`` for the usual three):
+exactly the characters ``str.isprintable`` refuses. The window's `gui.plain_text.visible`
+follows the same rule, unassigned code points aside.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Final
 
-_HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs"})
+_HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
 _SHORT_ESCAPES: Final = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 

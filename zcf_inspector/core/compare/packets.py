@@ -296,15 +296,10 @@ class _Collector:
         )
 
     def _elements(self, a: _Part | None, b: _Part | None, here: _Part) -> Iterator[ChangeKind]:
-        value_a = None if a is None else a.value
-        value_b = None if b is None else b.value
-        if isinstance(here.value, list) and all(
-            isinstance(v, list) for v in (value_a, value_b) if v is not None
-        ):
+        values = [p.value for p in (a, b) if p is not None]  # a part's value may be null
+        if all(isinstance(v, list) for v in values):
             yield from self._array(a, b, here)
-        elif isinstance(here.value, dict) and all(
-            isinstance(v, dict) for v in (value_a, value_b) if v is not None
-        ):
+        elif all(isinstance(v, dict) for v in values):
             yield from self._object(a, b, here)
 
     def _array(self, a: _Part | None, b: _Part | None, here: _Part) -> Iterator[ChangeKind]:
