@@ -24,6 +24,7 @@ except ImportError:  # pragma: no cover - the test environment has orjson
 
 MAX_FIELDS: Final = 64  # differences listed per element; the rest are counted
 SLICE: Final = 1024  # paired elements compared at once before one by one
+SHORT_RUN: Final = 8  # runs shorter than this are compared one by one straight away
 
 
 def same(a: JsonValue, b: JsonValue) -> bool:
@@ -70,13 +71,18 @@ def differing_pairs(
     by one. Any other slice is checked element by element with `same`.
     """
     found_b: dict[int, int] = {}  # index in B -> index in A
+    visited = 0
     for start_a, start_b, length in found.runs:
         for offset in range(0, length, SLICE):
             count = min(SLICE, length - offset)
             slice_a = items_a[start_a + offset : start_a + offset + count]
             slice_b = items_b[start_b + offset : start_b + offset + count]
-            between()
-            if _same_encoding(slice_a, slice_b):
+            visited += count
+            if visited >= SLICE:
+                visited = 0
+                between()
+            # Short runs (a reordered section is many runs of one) go one by one.
+            if count >= SHORT_RUN and _same_encoding(slice_a, slice_b):
                 continue
             for k in range(count):
                 if not same(slice_a[k], slice_b[k]):
@@ -101,9 +107,15 @@ def _same_encoding(a: list[JsonValue], b: list[JsonValue]) -> bool:
 
 def content_key(value: JsonValue) -> str | bytes | int:
     """An identity for an element that has none: its content. Strings are their own
-    key; anything else its canonical bytes (``true`` and ``1`` differ, as they must)."""
+    key; anything else its JSON with sorted members, which tells ``true`` from ``1``
+    (orjson's, when it is there: the keys need only be distinct, not canonical)."""
     if isinstance(value, str):
         return value
+    if _orjson is not None:
+        try:
+            return bytes(_orjson.dumps(value, option=_orjson.OPT_SORT_KEYS))
+        except (_orjson.JSONEncodeError, TypeError):
+            pass  # a lone surrogate or a huge integer: canonical() decides
     try:
         return canonical(value)
     except ValueError:

@@ -61,6 +61,7 @@ from zcf_inspector.core.packet.inspection import PacketInspection, StageStatus, 
 from zcf_inspector.core.packet.manifest import ARCHIVE_SECTION, uncovered_fields
 from zcf_inspector.core.packet.structure_models import ARRAY_SECTIONS
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
+from zcf_inspector.core.value_digest import value_digest
 
 # Listed units per byte of input, and a floor so that small packets list everything.
 BUDGET_BYTES_PER_UNIT: Final = 256
@@ -202,7 +203,8 @@ def _uncovered_pointers(packet: dict[str, JsonValue]) -> Iterator[str]:
         yield from (jpointer.join("content", k) for k in content if k != ARCHIVE_SECTION)
 
 
-def _digest(value: JsonValue, between: Callable[[], None] | None = None) -> str | None:
+def _digest(value: JsonValue, between: Callable[[], None]) -> str | None:
+    """A part's digest, made in pieces (a field outside the root may be megabytes)."""
     try:
         return sha256_digest(canonical_chunked(value, between=between))
     except ValueError:  # not a value the strict reader makes (a caller-built inspection)
@@ -337,6 +339,10 @@ class _Collector:
         for n, (kind, index_a, index_b) in enumerate(_in_order(found, differing)):
             if n % _BREATHE_EVERY == 0:
                 self.monitor.breathe()
+            if self.left <= 0:  # past the budget: counted, and nothing is made for it
+                self.omitted += 1
+                yield kind
+                continue
             old = None if index_a is None else element_a(index_a)
             new = None if index_b is None else element_b(index_b)
             occurrence = None
@@ -365,6 +371,12 @@ class _Collector:
         for n, key in enumerate(sorted(members_a.keys() | members_b.keys())):
             if n % _BREATHE_EVERY == 0:
                 self.monitor.breathe()
+            if self.left <= 0 and key in members_a and key in members_b:
+                if same(members_a[key], members_b[key]):
+                    continue
+                self.omitted += 1  # past the budget: counted, and nothing is made for it
+                yield ChangeKind.CHANGED
+                continue
             old = new = None
             if key in members_a:
                 old = _Element(
@@ -415,8 +427,8 @@ class _Collector:
                 new.id if new.id is not None else old.id,
                 old.pointer,
                 new.pointer,
-                _digest(old.value),
-                _digest(new.value),
+                value_digest(old.value),
+                value_digest(new.value),
                 fields,
                 omitted,
                 moved,
@@ -431,7 +443,7 @@ class _Collector:
         if not self._room():
             return
         self.left -= 1
-        digest = _digest(element.value)
+        digest = value_digest(element.value)
         added = kind is ChangeKind.ADDED
         self.changes.append(
             Change(
