@@ -79,3 +79,20 @@ def test_verify_receipt_from_a_path_and_from_bytes() -> None:
     broken = api.verify_receipt(b'{"a": 1, "a": 2}')
     assert broken.status is api.ReceiptStatus.INVALID
     assert [str(f.code) for f in broken.findings] == ["duplicate_key"]
+
+
+def test_compare_names_what_changed() -> None:
+    same = api.compare(
+        REPO / "goldens/publication/full-handoff.json",
+        REPO / "goldens/publication/full-handoff.json",
+    )
+    assert same.readable
+    assert same.identical
+    changed = api.compare(
+        REPO / "goldens/publication/full-handoff.json",
+        REPO / "goldens/negative/tampered-capsule.json",
+    )
+    assert not changed.identical
+    capsule = [c for c in changed.changes if c.section == "capsule"]
+    assert capsule
+    assert {c.change for c in capsule} == {api.ChangeKind.CHANGED}

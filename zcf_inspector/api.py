@@ -27,6 +27,8 @@ from pathlib import Path
 
 from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.codes import ErrorCode, PlanCode, ReviewCode, describe
+from zcf_inspector.core.compare.model import Change, ChangeKind, Comparison, PartStatus
+from zcf_inspector.core.compare.packets import compare as _compare
 from zcf_inspector.core.continuation.inspection import inspect_continuation as _continuation
 from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.errors import FormatError, InputError, RefusalError, ZcfError
@@ -51,6 +53,9 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "AuthKind",
     "Cancelled",
+    "Change",
+    "ChangeKind",
+    "Comparison",
     "Destination",
     "ErrorCode",
     "Finding",
@@ -60,6 +65,7 @@ __all__ = [
     "InspectionResult",
     "Monitor",
     "PacketInspection",
+    "PartStatus",
     "PlanCode",
     "ReadError",
     "ReceiptReport",
@@ -73,6 +79,7 @@ __all__ = [
     "StageStatus",
     "ZcfError",
     "canonicalize",
+    "compare",
     "describe",
     "ingest",
     "inspect_continuation",
@@ -160,6 +167,15 @@ def seal(
 def canonicalize(value: JsonValue | bytes) -> bytes:
     """The ZCF-JSON-v1 bytes (profile §2) of a value, or of a JSON text read strictly."""
     return canonical(read_json(value) if isinstance(value, bytes) else value)
+
+
+def compare(a: Source, b: Source, *, monitor: Monitor | None = None) -> Comparison:
+    """What changed from packet ``a`` to packet ``b``: every covered section by digest, then
+    inside each changed one every element by its identity (beliefs by ``portableRef``,
+    other items by ``id``…), and the fields outside the root, marked so. Either packet may
+    be refused at a later stage; one refused at the byte stage leaves nothing to compare
+    (``comparison.readable`` is False)."""
+    return _compare(_bytes(a), _bytes(b), monitor=monitor or NULL_MONITOR)
 
 
 def inspect_continuation(

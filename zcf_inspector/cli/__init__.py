@@ -19,6 +19,7 @@ from zcf_inspector import __version__
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import COMMANDS
 from zcf_inspector.core.errors import ZcfError
+from zcf_inspector.core.visible_text import visible
 
 WINDOW = "gui"
 # Qt's own command-line options (QApplication, QGuiApplication, X11): single-dash words,
@@ -111,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         problem = missing_file_problem(files, bare=bare)
         if problem is not None:
             build_parser().print_usage(sys.stderr)
-            sys.stderr.write(f"zcf-inspector: error: {problem}\n")
+            sys.stderr.write(f"zcf-inspector: error: {visible(problem)}\n")
             return exitcodes.USAGE
         arguments = [WINDOW, *files]
     command = arguments[0] if arguments and arguments[0] in COMMANDS else None
@@ -125,7 +126,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = func(args)
     except ZcfError as error:
-        sys.stderr.write(f"zcf-inspector: {error}\n")
+        # Messages quote file names and values from input: escaped, never obeyed.
+        sys.stderr.write(f"zcf-inspector: {visible(str(error))}\n")
         return exitcodes.for_error(error)
     except BrokenPipeError:
         # The reader went away (`... | head`): nothing is wrong with the input, so no

@@ -46,6 +46,9 @@ COMMANDS: Final[dict[str, Command]] = {
     ),
     "check-goldens": Command("goldens", "register", "run the conformance vectors (profile §7)"),
     "plan": Command("plan", "register", "check ASIF continuation plans (and a destination report)"),
+    "diff": Command(
+        "diff", "register", "compare two packets: sections by digest, then elements by identity"
+    ),
     "gui": Command(
         "gui", "register", "open the inspector window (the default when no command is given)"
     ),

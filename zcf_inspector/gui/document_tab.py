@@ -41,6 +41,7 @@ from zcf_inspector.gui.load_worker import TaskRunner, Work
 from zcf_inspector.gui.manifest_pane import ManifestPane
 from zcf_inspector.gui.packet_tree_model import (
     KEY_COLUMN,
+    STATUS_COLUMN,
     TYPE_COLUMN,
     VALUE_COLUMN,
     JsonNode,
@@ -199,8 +200,9 @@ class DocumentTab(QWidget):
             document.inspection.manifest if isinstance(document, PacketDocument) else None,
         )
         old = self.model
-        self.model = PacketTreeModel(value, annotations, self)
+        self.model = PacketTreeModel(value, annotations, self, run=self._run)
         self.tree.setModel(self.model)
+        old.digests.close()
         old.deleteLater()
         self.tree.selectionModel().selectionChanged.connect(self._tree_selection_changed)
         self._size_columns()
@@ -309,6 +311,7 @@ class DocumentTab(QWidget):
             return
         self._disposed = True
         self._full_value_ticket += 1
+        self.model.digests.close()
         if self.plan_graph_pane is not None:
             self.plan_graph_pane.clear()
         if self.full_value_dialog is not None:
@@ -351,7 +354,8 @@ class DocumentTab(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.tree.setColumnWidth(KEY_COLUMN, 210)
         self.tree.setColumnWidth(VALUE_COLUMN, 280)
-        self.tree.setColumnWidth(TYPE_COLUMN, 64)  # the status column stretches
+        self.tree.setColumnWidth(TYPE_COLUMN, 64)
+        self.tree.setColumnWidth(STATUS_COLUMN, 220)  # the digest column stretches
 
     def _initial_selection(self, findings: tuple[Finding, ...], elsewhere: tuple[str, ...]) -> None:
         content = self.model.index_for_pointer("/content", nearest=False)

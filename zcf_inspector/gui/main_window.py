@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QFileSystemWatcher, Qt
+from PySide6.QtCore import QFileSystemWatcher, QPoint, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -28,6 +28,8 @@ from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.destination import Destination, DestinationError, load_destination
 from zcf_inspector.core.review.decisions import ReviewTarget
 from zcf_inspector.gui.clipboard import CopyKind, shortcut
+from zcf_inspector.gui.compare_view import CompareView
+from zcf_inspector.gui.compare_work import ComparedPackets, CompareRequest, compare_with
 from zcf_inspector.gui.document_tab import (
     PANE_CANONICAL,
     PANE_FINDINGS,
@@ -39,6 +41,7 @@ from zcf_inspector.gui.document_tab import (
 from zcf_inspector.gui.documents import (
     ContinuationDocument,
     OpenRequest,
+    PacketDocument,
     ReceiptDocument,
     ShownDocument,
     UnreadableDocument,
@@ -62,6 +65,8 @@ APP_TITLE = "ZCF Inspector"
 # switch interval a repaint that calls data() a hundred times can wait 100 times 5 ms; 1 ms
 # keeps such convoys short at a small cost in worker throughput.
 GIL_SWITCH_INTERVAL_S = 0.001
+# Holding one of these while dropping a file on a packet's tab compares the two.
+COMPARE_DROP_MODIFIERS = Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier
 
 
 def message_box(
@@ -100,6 +105,8 @@ class MainWindow(QMainWindow):
         self.reload_prompt: QMessageBox | None = None
         self.message: QMessageBox | None = None
         self.shortcuts_dialog: ShortcutsDialog | None = None
+        self.compare_file_dialog: QFileDialog | None = None
+        self.tab_menu: QMenu | None = None
         self._receipt_generation = 0
         self._closed = False  # closeEvent ran (it may run again: close() twice)
         self._prompted: set[str] = set()
@@ -109,6 +116,8 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.tabs.tabCloseRequested.connect(self.close_tab)
         self.tabs.currentChanged.connect(self._current_tab_changed)
+        self.tabs.tabBar().setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tabs.tabBar().customContextMenuRequested.connect(self._tab_context_menu)
         self.start_page = StartPage()
         self.start_page.openRequested.connect(self.open_dialog)
         self.start_page.exampleRequested.connect(self.open_example)
@@ -166,6 +175,13 @@ class MainWindow(QMainWindow):
         self.open_action = self._action("&Open…", self.open_dialog, QKeySequence(std.Open))
         self.example_action = self._action("Open the &Example Packet", self.open_example)
         self.reload_action = self._action("&Reload", self.reload_current, "F5")
+        self.compare_action = self._action("Compare &With…", self.compare_dialog)
+        self.next_change_action = self._action(
+            "Next C&hange", lambda: self._with_compare(CompareView.next_change), "F7"
+        )
+        self.previous_change_action = self._action(
+            "Previous Ch&ange", lambda: self._with_compare(CompareView.previous_change), "Shift+F7"
+        )
         self.export_action = self._action("&Export Receipt…", self.export_receipt, "Ctrl+E")
         self.close_action = self._action("&Close Tab", self.close_current, QKeySequence(std.Close))
         self.settings_action = self._action("&Settings…", self.open_settings, "Ctrl+,")
@@ -223,6 +239,7 @@ class MainWindow(QMainWindow):
         file_menu.addMenu(self.recent_menu)
         file_menu.addAction(self.example_action)
         file_menu.addAction(self.reload_action)
+        file_menu.addAction(self.compare_action)
         file_menu.addSeparator()
         file_menu.addAction(self.export_action)
         file_menu.addSeparator()
@@ -242,6 +259,9 @@ class MainWindow(QMainWindow):
         view_menu.addAction(self.tree_action)
         for action in self.pane_actions:
             view_menu.addAction(action)
+        view_menu.addSeparator()
+        view_menu.addAction(self.next_change_action)
+        view_menu.addAction(self.previous_change_action)
         view_menu.addSeparator()
         view_menu.addAction(self.details_action)
         view_menu.addAction(self.collapse_action)
@@ -268,14 +288,28 @@ class MainWindow(QMainWindow):
         if tab is not None:
             action(tab)
 
+    def current_compare(self) -> CompareView | None:
+        widget = self.tabs.currentWidget()
+        return widget if isinstance(widget, CompareView) else None
+
+    def _with_compare(self, action: Callable[[CompareView], object]) -> None:
+        view = self.current_compare()
+        if view is not None:
+            action(view)
+
     def _current_tab_changed(self, _index: int = -1) -> None:
         tab = self.current_tab()
+        compare = self.current_compare()
         self.stack.setCurrentWidget(self.tabs if self.tabs.count() else self.start_page)
-        self.setWindowTitle(f"{tab.title} — {APP_TITLE}" if tab else APP_TITLE)
+        shown = tab or compare
+        self.setWindowTitle(f"{shown.title} — {APP_TITLE}" if shown else APP_TITLE)
         has_tab = tab is not None
+        self.close_action.setEnabled(self.tabs.count() > 0)
+        self.compare_action.setEnabled(_comparable(tab))
+        for action in (self.next_change_action, self.previous_change_action):
+            action.setEnabled(compare is not None)
         for action in (
             self.reload_action,
-            self.close_action,
             self.find_action,
             self.find_next_action,
             self.find_previous_action,
@@ -332,6 +366,9 @@ class MainWindow(QMainWindow):
     def close_tab(self, index: int) -> None:
         widget = self.tabs.widget(index)
         self.tabs.removeTab(index)
+        if isinstance(widget, CompareView):
+            widget.dispose()
+            widget.deleteLater()
         if isinstance(widget, DocumentTab):
             widget.dispose()
             still_open = {p for t in self.document_tabs() for p in t.paths}
@@ -458,7 +495,98 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         event.acceptProposedAction()
+        target = self._drop_target(event.position().toPoint())
+        if event.modifiers() & COMPARE_DROP_MODIFIERS and target is not None:
+            self.compare_paths(target, paths[0])
+            if len(paths) > 1:
+                self._status_message(f"Compared with {Path(paths[0]).name} only: one at a time.")
+            return
         self.open_paths(paths)
+
+    def _drop_target(self, position: QPoint) -> DocumentTab | None:
+        """The packet tab a drop at ``position`` (window coordinates) lands on: the tab
+        under it in the tab bar, else the tab shown."""
+        if not self.tabs.count() or self.stack.currentWidget() is not self.tabs:
+            return None
+        bar = self.tabs.tabBar()
+        on_bar = bar.mapFrom(self, position)
+        index = bar.tabAt(on_bar) if bar.rect().contains(on_bar) else self.tabs.currentIndex()
+        widget = self.tabs.widget(index)
+        return widget if isinstance(widget, DocumentTab) and _comparable(widget) else None
+
+    # --- comparing --------------------------------------------------------------------
+
+    def compare_dialog(self, tab: DocumentTab | None = None) -> None:
+        """Ask for packet B to compare with ``tab``'s packet (A; the current tab's)."""
+        tab = tab or self.current_tab()
+        if tab is None or not _comparable(tab):
+            return
+        dialog = QFileDialog(self, f"Compare {Path(tab.document.path).name} with…")
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.setNameFilters(["JSON (*.json)", "All files (*)"])
+        dialog.setDirectory(str(Path(tab.document.path).parent))
+        dialog.fileSelected.connect(lambda path: self.compare_paths(tab, path))
+        self.compare_file_dialog = dialog
+        dialog.open()
+
+    def compare_paths(self, tab: DocumentTab, path: str) -> None:
+        """Compare ``tab``'s packet (A) with the packet at ``path`` (B), off the UI thread."""
+        document = tab.document
+        if not isinstance(document, PacketDocument):
+            return
+        request = CompareRequest(document, os.path.abspath(path), self.destination)
+        self.runner.start(
+            f"comparing {Path(document.path).name} with {Path(path).name}",
+            lambda monitor: compare_with(request, monitor),
+            self._compared,
+        )
+
+    def _compared(self, result: object) -> None:
+        if isinstance(result, UnreadableDocument):
+            self.report_problems([result.message], 1)
+            return
+        assert isinstance(result, ComparedPackets)
+        comparison = result.comparison
+        if not comparison.readable:
+            unreadable = [
+                (path, side)
+                for path, side in ((result.path_a, comparison.a), (result.path_b, comparison.b))
+                if not side.readable
+            ]
+            self.report_problems(
+                [
+                    f"{path} cannot be compared: it was refused at the byte stage"
+                    + (f" ({side.refusal.code}: {side.refusal.message})" if side.refusal else "")
+                    for path, side in unreadable
+                ],
+                len(unreadable),
+            )
+            return
+        view = CompareView(result, self.runner.start)
+        view.statusMessage.connect(self._status_message)
+        index = self.tabs.addTab(view, result.title.replace("&", "&&"))
+        self.tabs.setTabToolTip(index, f"{result.path_a}\n{result.path_b}")
+        self.tabs.setCurrentIndex(index)
+        view.changes.setFocus()
+        self._current_tab_changed()
+
+    def _tab_context_menu(self, position: QPoint) -> None:
+        bar = self.tabs.tabBar()
+        index = bar.tabAt(position)
+        if index < 0:
+            return
+        widget = self.tabs.widget(index)
+        if widget is None:
+            return
+        menu = QMenu(self)
+        compare = menu.addAction("Compare With…")
+        tab = widget if isinstance(widget, DocumentTab) else None
+        compare.setEnabled(_comparable(tab))
+        compare.triggered.connect(lambda _=False: self.compare_dialog(tab))
+        close = menu.addAction("Close Tab")
+        close.triggered.connect(lambda _=False: self.close_tab(self.tabs.indexOf(widget)))
+        self.tab_menu = menu
+        menu.popup(bar.mapToGlobal(position))
 
     # --- files changing on disk -------------------------------------------------------
 
@@ -664,6 +792,11 @@ class MainWindow(QMainWindow):
         self.runner.wait_for_done()
         self.garbage_collector.stop()
         super().closeEvent(event)
+
+
+def _comparable(tab: DocumentTab | None) -> bool:
+    """Whether ``tab`` shows a packet that can be side A of a comparison."""
+    return tab is not None and isinstance(tab.document, PacketDocument)
 
 
 def _review_group(action: QAction) -> str:
