@@ -4,7 +4,8 @@ A developer tool, not part of the test run. The reference checker is an oracle k
 outside this repository: pass its folder (the one holding `reference/` and `tests/`,
 with the upstream `examples/` and `schemas/` beside it), for instance
 
-    .venv/bin/python scripts/compare_reference.py ../shared/external/continuation-spec/reference-checker
+    .venv/bin/python scripts/compare_reference.py \
+        ../shared/external/continuation-spec/reference-checker
 
 It checks the 71 upstream cases (tests/data/asif-0.4/upstream-checks.json) and the public
 example pairs, then `--random` seeded random mutations of the examples drawn from the
@@ -120,13 +121,13 @@ def plan_says(source: bytes, receipt: bytes | None) -> Said:
 def disagreement(ours: Said, theirs: Said) -> str | None:
     if ours.verdict != theirs.verdict:
         return f"reference {theirs.verdict} {theirs.detail!r}; plan {ours.verdict} [{ours.detail}]"
-    if ours.inventory is not None and theirs.inventory is not None:
-        if ours.inventory != theirs.inventory:
-            for plan in sorted(set(ours.inventory) | set(theirs.inventory)):
-                a, b = ours.inventory.get(plan, {}), theirs.inventory.get(plan, {})
-                if a != b:
-                    diff = sorted(set(a.items()) ^ set(b.items()), key=str)[:4]
-                    return f"inventory of plan {plan!r} differs: {diff}"
+    if ours.inventory is None or theirs.inventory is None or ours.inventory == theirs.inventory:
+        return None
+    for plan in sorted(set(ours.inventory) | set(theirs.inventory)):
+        a, b = ours.inventory.get(plan, {}), theirs.inventory.get(plan, {})
+        if a != b:
+            diff = sorted(set(a.items()) ^ set(b.items()), key=str)[:4]
+            return f"inventory of plan {plan!r} differs: {diff}"
     return None
 
 
