@@ -36,9 +36,12 @@ sys.path.insert(0, str(REPO / "scripts"))
 from reference_mutations import Mutation, random_mutations  # noqa: E402
 
 from tests.core.continuation.upstream_cases import (  # noqa: E402
+    FAMILIES,
     case_bytes,
     cases,
     check,
+    differences,
+    materialise,
     verdict,
 )
 from zcf_inspector.core.continuation.results import InspectionResult  # noqa: E402
@@ -67,7 +70,8 @@ def load_oracle(folder: Path) -> Oracle:
     return Oracle(
         continuation.inspect_session,
         continuation.inspect_report,
-        (common.Invalid, jsonschema.ValidationError),
+        # check_schema (tool schemas) raises SchemaError, not a ValidationError.
+        (common.Invalid, jsonschema.ValidationError, jsonschema.SchemaError),
         folder.parent / "examples" / "continuation",
     )
 
@@ -101,7 +105,7 @@ def reference_says(oracle: Oracle, source: bytes, receipt: bytes | None) -> Said
         return Said(str(outcome["outcome"]), "")
     except oracle.refusals as exc:
         return Said("rejected", str(exc).splitlines()[0][:160])
-    except (KeyError, IndexError, TypeError, AttributeError, StopIteration, ValueError) as exc:
+    except Exception as exc:  # noqa: BLE001 - the oracle's crash is an outcome to compare
         # The reference assumes well-formed input in places; a crash is not an acceptance.
         return Said("rejected", f"(reference crashed: {type(exc).__name__}: {exc})"[:160])
 
@@ -161,6 +165,30 @@ def main() -> int:
         source, receipt = case_bytes(case)
         compare(f"upstream {case.name}", source, receipt, case.expect["verdict"])
     print(f"{len(upstream)} upstream cases compared")
+    further = cases(FAMILIES)
+    for case in further:
+        source, receipt = case_bytes(case)
+        compare(f"family {case.family} {case.name}", source, receipt, case.expect["verdict"])
+    print(f"{len(further)} further family mutations compared")
+    documented = differences()
+    for diff in documented:
+        source, receipt = materialise(
+            diff.session, diff.session_patch, diff.report, diff.report_patch
+        )
+        theirs = reference_says(oracle, source, receipt)
+        ours = plan_says(source, receipt)
+        if (theirs.verdict, ours.verdict) == (diff.reference["verdict"], diff.plan["verdict"]):
+            tally["deliberate difference, as documented"] += 1
+            if args.verbose:
+                print(f"as documented {diff.name}: reference {theirs.verdict}, plan {ours.verdict}")
+        else:
+            problems += 1
+            print(
+                f"DISAGREE deliberate {diff.name}: documented reference "
+                f"{diff.reference['verdict']} / plan {diff.plan['verdict']}; now reference "
+                f"{theirs.verdict} {theirs.detail!r} / plan {ours.verdict} [{ours.detail}]"
+            )
+    print(f"{len(documented)} deliberate differences checked")
     rng = random.Random(args.seed)
     mutations: list[Mutation] = random_mutations(rng, args.random)
     families: Counter[str] = Counter()

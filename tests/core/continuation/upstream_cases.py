@@ -14,6 +14,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from tests.conftest import CONTINUATION_SPEC
@@ -24,6 +25,8 @@ from zcf_inspector.core.pointer import split
 
 Json = Any
 CHECKS = CONTINUATION_SPEC / "upstream-checks.json"
+FAMILIES = CONTINUATION_SPEC / "family-mutations.json"
+DIFFERENCES = CONTINUATION_SPEC / "deliberate-differences.json"
 
 
 class PatchError(ValueError):
@@ -79,6 +82,7 @@ def apply_patch(document: Json, operations: list[Json]) -> Json:
 @dataclass(frozen=True)
 class Case:
     name: str
+    family: str | None
     session: str
     session_patch: tuple[Json, ...]
     report: str | None
@@ -88,14 +92,47 @@ class Case:
 
 
 @cache
-def _listing() -> Json:
-    return json.loads(CHECKS.read_text(encoding="utf-8"))
+def _listing(path: Path = CHECKS) -> Json:
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
-def cases() -> list[Case]:
+@dataclass(frozen=True)
+class Difference:
+    """A documented place where `plan` and the reference checker deliberately differ."""
+
+    name: str
+    session: str
+    session_patch: tuple[Json, ...]
+    report: str | None
+    report_patch: tuple[Json, ...]
+    plan: Json  # {"verdict", "code", "severity"}
+    reference: Json  # {"verdict", "message"?}
+    why: str
+
+
+def differences() -> list[Difference]:
+    listing = json.loads(DIFFERENCES.read_text(encoding="utf-8"))
+    return [
+        Difference(
+            name=c["name"],
+            session=c["session"],
+            session_patch=tuple(c.get("session_patch", ())),
+            report=c.get("report"),
+            report_patch=tuple(c.get("report_patch", ())),
+            plan=c["plan"],
+            reference=c["reference"],
+            why=c["why"],
+        )
+        for c in listing["cases"]
+    ]
+
+
+def cases(path: Path = CHECKS) -> list[Case]:
+    """The upstream checks (or, with ``FAMILIES``, our further mutations) as cases."""
     return [
         Case(
             name=c["name"],
+            family=c.get("family"),
             session=c["session"],
             session_patch=tuple(c.get("session_patch", ())),
             report=c.get("report"),
@@ -103,7 +140,7 @@ def cases() -> list[Case]:
             expect=c["expect"],
             reference_message=c.get("reference_message"),
         )
-        for c in _listing()["cases"]
+        for c in _listing(path)["cases"]
     ]
 
 

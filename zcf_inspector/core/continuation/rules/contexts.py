@@ -111,6 +111,7 @@ def _typed_inputs(ctx: JsonObject, where: str) -> list[Record]:
                     item,
                     None,
                     f"{where}/inputs/{j}",
+                    f"{where}/inputs/{j}",
                 )
             )
     return out

@@ -29,13 +29,14 @@ TERMINAL_EXECUTIONS = frozenset({"completed", "failed", "cancelled", "interrupte
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """One event of a fold: its ID, kind, data, supersession (if any) and pointer."""
+    """One event of a fold: its ID, kind, data, supersession (if any) and pointers."""
 
     id: str
     kind: str
     data: JsonObject
     supersedes: JsonObject | None
-    pointer: str
+    pointer: str  # the record
+    data_pointer: str  # where its call/result/decision fields sit
 
 
 @dataclass(slots=True)
@@ -62,6 +63,7 @@ def event_record(event: JsonObject, where: str) -> Record:
         data=cast(JsonObject, event["data"]),
         supersedes=supersedes if isinstance(supersedes, dict) else None,
         pointer=where,
+        data_pointer=where + "/data",
     )
 
 
@@ -109,7 +111,7 @@ class _Fold:
             prior = self.call_events.get(call)
             if prior is None or _local_target(r) != prior or r.supersedes is None:
                 self.bad(
-                    r.pointer + "/data/call_id",
+                    r.data_pointer + "/call_id",
                     f"call {call!r} is already selected"
                     + (f" (by {prior!r})" if prior else " (an external binding)")
                     + " and this one does not supersede it",
@@ -121,18 +123,18 @@ class _Fold:
         call = cast(str, r.data["call_id"])
         index = cast(int, r.data["result_index"])
         if call not in self.state.calls:
-            self.bad(r.pointer + "/data/call_id", f"result for call {call!r}, which has no call")
+            self.bad(r.data_pointer + "/call_id", f"result for call {call!r}, which has no call")
             return
         if call in self.state.closed_calls:
             self.bad(
-                r.pointer + "/data/call_id",
+                r.data_pointer + "/call_id",
                 f"result for call {call!r} after its terminal result",
             )
             return
         last = self.indexes.get(call, -1)
         if index <= last:
             self.bad(
-                r.pointer + "/data/result_index",
+                r.data_pointer + "/result_index",
                 f"result_index {index} of call {call!r} does not follow {last}",
             )
         self.indexes[call] = index
@@ -142,18 +144,18 @@ class _Fold:
     def _decision_request(self, r: Record) -> None:
         request = cast(str, r.data["request_id"])
         if request in self.state.requests:
-            self.bad(r.pointer + "/data/request_id", f"decision request {request!r} repeats")
+            self.bad(r.data_pointer + "/request_id", f"decision request {request!r} repeats")
         self.state.requests[request] = r.data
         call = r.data.get("call_id")
         if isinstance(call, str) and call not in self.state.calls:
-            self.bad(r.pointer + "/data/call_id", f"decision request for call {call!r}, no call")
+            self.bad(r.data_pointer + "/call_id", f"decision request for call {call!r}, no call")
         task = r.data.get("task_id")
         if isinstance(task, str):
             known = self.state.tasks.get(task)
             revision = r.data.get("task_revision")
             if known is None or known["revision"] != revision:
                 self.bad(
-                    r.pointer + "/data/task_revision",
+                    r.data_pointer + "/task_revision",
                     f"decision request for task {task!r} revision {revision!r}, which is not "
                     "the task's selected revision",
                 )
@@ -162,10 +164,10 @@ class _Fold:
         request = cast(str, r.data["request_id"])
         asked = self.state.requests.get(request)
         if asked is None:
-            self.bad(r.pointer + "/data/request_id", f"resolution of {request!r}, never requested")
+            self.bad(r.data_pointer + "/request_id", f"resolution of {request!r}, never requested")
             return
         if request in self.state.decisions:
-            self.bad(r.pointer + "/data/request_id", f"decision {request!r} is resolved twice")
+            self.bad(r.data_pointer + "/request_id", f"decision {request!r} is resolved twice")
             return
         option = r.data.get("selected_option_id")
         options = asked.get("options")
@@ -176,7 +178,7 @@ class _Fold:
         )
         if "selected_option_id" in r.data and option not in ids:
             self.bad(
-                r.pointer + "/data/selected_option_id",
+                r.data_pointer + "/selected_option_id",
                 f"option {option!r} is not an option of request {request!r}",
             )
         self.state.decisions[request] = r.data
@@ -191,13 +193,13 @@ class _Fold:
             self.bad(r.pointer + "/supersedes", "task revisions chain by previous_revision")
         if isinstance(previous, int) and previous >= revision:
             self.bad(
-                r.pointer + "/data/previous_revision",
+                r.data_pointer + "/previous_revision",
                 f"previous_revision {previous} is not before revision {revision}",
             )
         if prior is not None:
             if previous != prior["revision"] or revision <= cast(int, prior["revision"]):
                 self.bad(
-                    r.pointer + "/data/revision",
+                    r.data_pointer + "/revision",
                     f"task {task!r} revision {revision} (previous {previous!r}) does not follow "
                     f"its selected revision {prior['revision']}",
                 )
@@ -206,10 +208,10 @@ class _Fold:
                 and data.get("status") in OPEN_TASKS
                 and not data.get("reopen_reason")
             ):
-                self.bad(r.pointer + "/data/status", f"task {task!r} is reopened without a reason")
+                self.bad(r.data_pointer + "/status", f"task {task!r} is reopened without a reason")
         elif previous is not None and not self.partial_tasks:
             self.bad(
-                r.pointer + "/data/previous_revision",
+                r.data_pointer + "/previous_revision",
                 f"task {task!r} names revision {previous} that is not in the selected history "
                 "(task coverage is not partial)",
             )
@@ -220,7 +222,7 @@ class _Fold:
         while pending:
             other = pending.pop()
             if other == task:
-                self.bad(r.pointer + "/data/dependencies", f"task {task!r} depends on itself")
+                self.bad(r.data_pointer + "/dependencies", f"task {task!r} depends on itself")
                 break
             if other not in seen:
                 seen.add(other)
@@ -230,7 +232,7 @@ class _Fold:
         execution = cast(str, r.data["execution_id"])
         old = self.state.executions.get(execution)
         if old in TERMINAL_EXECUTIONS:
-            self.bad(r.pointer + "/data/status", f"execution {execution!r} was already {old}")
+            self.bad(r.data_pointer + "/status", f"execution {execution!r} was already {old}")
         self.state.executions[execution] = cast(str, r.data["status"])
 
 
