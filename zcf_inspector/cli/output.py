@@ -26,6 +26,20 @@ def json_bytes(value: JsonValue) -> bytes:
     return (json.dumps(value, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
+def terminal_safe(text: str) -> str:
+    """``text`` with every non-printable character (controls, escapes) spelled as \\uXXXX.
+
+    Document strings reach the terminal through this: a hostile ID cannot move the cursor,
+    recolour the screen or hide the text after it.
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        c if c.isprintable() else (f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}")
+        for c in text
+    )
+
+
 def print_findings(findings: Iterable[Finding], stream: TextIO | None = None) -> None:
     out = stream or sys.stdout
     for f in findings:

@@ -6,11 +6,11 @@ report, checks it, and optionally checks a report against the session it binds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import cast
 
-from zcf_inspector.core.continuation.blockers import plan_blockers
+from zcf_inspector.core.continuation.blockers import model_fit_blocker, plan_blockers
 from zcf_inspector.core.continuation.codes import PlanCode
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex, index_core, index_profile
 from zcf_inspector.core.continuation.models.profile import ContinuationProfile
@@ -268,11 +268,28 @@ def inspect_continuation(
         return InspectionResult(read.kind, tuple(findings), (), alone)
     checked = _check_source(data, read.value, read.kind, plan_id, findings)
     report_result: ReportResult | None = None
+    plans = tuple(checked.plans)
     if report is not None:
         report_result = _check_report_bytes(report, checked.binding, now)
         if read.kind is DocumentKind.CONTINUATION_PROFILE:
             report_result = _unbound(report_result)
-    return InspectionResult(read.kind, tuple(findings), tuple(checked.plans), report_result)
+        plans = tuple(_with_report_blockers(p, report_result) for p in plans)
+    return InspectionResult(read.kind, tuple(findings), plans, report_result)
+
+
+def _with_report_blockers(plan: PlanResult, report: ReportResult) -> PlanResult:
+    """The plan the report assesses, with the blocker only the report can show (model fit)."""
+    if report.plan_id != plan.id or report.model_fit is None:
+        return plan
+    found = model_fit_blocker(plan.id, report.model_fit)
+    if found is None:
+        return plan
+    key, blocker = found
+    nodes = tuple(
+        replace(n, blockers=(*n.blockers, blocker)) if n.id == key.node_id else n
+        for n in plan.nodes
+    )
+    return replace(plan, nodes=nodes)
 
 
 def _unbound(result: ReportResult) -> ReportResult:
@@ -282,11 +299,4 @@ def _unbound(result: ReportResult) -> ReportResult:
         "/source/document_sha256",
         "a report binds an ASIF session's bytes; the file is a bare profile",
     )
-    return ReportResult(
-        result.id,
-        result.plan_id,
-        result.outcome,
-        result.recomputed_outcome,
-        result.subjects,
-        (*result.findings, extra),
-    )
+    return replace(result, findings=(*result.findings, extra))

@@ -121,6 +121,7 @@ class ReportResult:
     findings: tuple[Finding, ...]
     blocking_reasons: tuple[BlockingReason, ...] = ()
     times: ReportTimes | None = None
+    model_fit: str | None = None  # the report's model_assessment.fit
 
     @property
     def ok(self) -> bool:

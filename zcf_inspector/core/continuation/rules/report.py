@@ -125,6 +125,7 @@ class _ReportChecker:
                 for i, r in enumerate(self.report.blocking_reasons)
             ),
             times=times,
+            model_fit=self.report.model_assessment.fit,
         )
 
     def _binding(self) -> PlanFacts | None:
