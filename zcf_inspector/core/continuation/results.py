@@ -109,6 +109,7 @@ class ReportTimes:
     expires_at: str
     checked_at: str  # the clock (`--now`, or the window's "Assess at")
     expired: bool  # the clock is at or past expires_at
+    premature: bool = False  # the clock is before assessed_at
 
 
 @dataclass(frozen=True, slots=True)

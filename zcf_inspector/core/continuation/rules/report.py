@@ -193,6 +193,7 @@ class _ReportChecker:
             expires_at=self.report.expires_at,
             checked_at=self.now.isoformat().replace("+00:00", "Z"),
             expired=self.now >= expires,
+            premature=self.now < assessed,
         )
 
     def _inventory(self, inventory: dict[SubjectKey, bool] | None) -> tuple[SubjectAssessment, ...]:
