@@ -116,7 +116,8 @@ def _plan_line(plan: PlanResult) -> str:
     missing = sum(1 for n in plan.nodes if n.missing)
     blocked = sum(1 for n in plan.nodes if n.blockers)
     return (
-        f"plan {plan.id} ({plan.next_action}; scopes {', '.join(plan.active_scopes)}): "
+        f"plan {terminal_safe(plan.id)} ({plan.next_action}; scopes "
+        f"{', '.join(plan.active_scopes)}): "
         f"{verdict} — {len(plan.nodes)} subjects, {required} required, {missing} missing, "
         f"{len(plan.cycles)} cycles, {blocked} known blockers\n"
     )
@@ -160,7 +161,7 @@ def _print_reasons(report: ReportResult, out: TextIO) -> None:
 def _print_human(result: InspectionResult, path: Path, out: TextIO) -> None:
     kind = "unrecognised" if result.kind is None else str(result.kind)
     verdict = "ok" if result.ok else "INVALID"
-    out.write(f"{path}: {kind}: {verdict}\n")
+    out.write(f"{terminal_safe(str(path))}: {kind}: {verdict}\n")
     _print_findings(result.findings, out)
     for plan in result.plans:
         out.write(_plan_line(plan))

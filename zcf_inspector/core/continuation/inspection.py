@@ -29,6 +29,7 @@ from zcf_inspector.core.continuation.rules.contexts import (
     SessionHistory,
     check_checkpoints,
     check_contexts,
+    context_calls,
 )
 from zcf_inspector.core.continuation.rules.core_events import check_core_events
 from zcf_inspector.core.continuation.rules.document import (
@@ -199,6 +200,7 @@ def _check_source(
     _uncovered_cycles(profile, plans, findings)
     if core is not None:
         _bindings(profile, core, findings)
+        _plan_contexts(profile, core, findings)
     binding = None
     if core is not None:
         binding = SessionBinding(
@@ -215,6 +217,16 @@ def _bindings(profile: ProfileIndex, core: CoreIndex, findings: list[Finding]) -
         binding = profile.bindings.get(config_id)
         if config is not None and binding is not None:
             findings.extend(check_binding(config, binding, profile.bindings.at(config_id)))
+
+
+def _plan_contexts(profile: ProfileIndex, core: CoreIndex, findings: list[Finding]) -> None:
+    """§4 for each context some plan selects: its tool inputs agree with their sources."""
+    if core.history is None:
+        return
+    for context_id in dict.fromkeys(p.context_id for p in profile.profile.plans):
+        found = context_calls(core.history, context_id)
+        if found is not None:
+            findings.extend(found.findings)
 
 
 def _uncovered_cycles(

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from functools import cache
+from functools import cache, partial
 from importlib import resources
 from typing import cast
 
@@ -123,9 +123,11 @@ def _short(value: JsonValue) -> str:
     return text if len(text) <= 60 else text[:57] + "…"
 
 
-def _fail(sink: list[Finding] | None, where: str, message: str) -> bool:
+def _fail(sink: list[Finding] | None, where: str, message: Callable[[], str]) -> bool:
     if sink is not None and len(sink) < MAX_FINDINGS:
-        sink.append(error(PlanCode.SCHEMA_VIOLATION, where, message))
+        # The message is built only when findings are collected: a failing `if` condition
+        # or anyOf branch (most of them) costs no formatting.
+        sink.append(error(PlanCode.SCHEMA_VIOLATION, where, message()))
     return False
 
 
@@ -153,7 +155,7 @@ class _Compiler:
         if schema is True:
             return lambda value, where, sink: True
         if schema is False:
-            return lambda value, where, sink: _fail(sink, where, "no value is allowed here")
+            return lambda value, where, sink: _fail(sink, where, lambda: "no value is allowed here")
         if not isinstance(schema, dict):
             raise SchemaError(f"not a schema: {_short(schema)}")
         unknown = set(schema) - KEYWORDS - ANNOTATIONS
@@ -192,8 +194,8 @@ class _Compiler:
             if isinstance(value, str) and len(value) >= least:
                 return True
             if not isinstance(value, str):
-                return _fail(sink, where, f"{_short(value)} is not of type string")
-            return _fail(sink, where, f"{_short(value)} is shorter than {least} characters")
+                return _fail(sink, where, lambda: f"{_short(value)} is not of type string")
+            return _fail(sink, where, lambda: f"{_short(value)} is shorter than {least} characters")
 
         return plain_string
 
@@ -212,25 +214,26 @@ class _Compiler:
                 def one_type(value: JsonValue, where: str, sink: list[Finding] | None) -> bool:
                     if isinstance(value, exact) and not isinstance(value, excluded):
                         return True
-                    return _fail(sink, where, f"{_short(value)} is not of type {wanted}")
+                    return _fail(sink, where, lambda: f"{_short(value)} is not of type {wanted}")
 
                 return one_type
 
             def type_check(value: JsonValue, where: str, sink: list[Finding] | None) -> bool:
                 if any(_is_type(value, n) for n in names):
                     return True
-                return _fail(sink, where, f"{_short(value)} is not of type {wanted}")
+                return _fail(sink, where, lambda: f"{_short(value)} is not of type {wanted}")
 
             return type_check
         if key == "const":
             expected = json_key(arg)
             return lambda v, w, s: (
-                json_key(v) == expected or _fail(s, w, f"{_short(v)} is not {_short(arg)}")
+                json_key(v) == expected or _fail(s, w, lambda: f"{_short(v)} is not {_short(arg)}")
             )
         if key == "enum":
             options = {json_key(x) for x in cast(list[JsonValue], arg)}
             return lambda v, w, s: (
-                json_key(v) in options or _fail(s, w, f"{_short(v)} is not one of {_short(arg)}")
+                json_key(v) in options
+                or _fail(s, w, lambda: f"{_short(v)} is not one of {_short(arg)}")
             )
         if key == "properties":
             props = {k: self.compile(v, base) for k, v in cast(dict[str, JsonValue], arg).items()}
@@ -250,7 +253,9 @@ class _Compiler:
                 ok = True
                 for name in names:
                     if name not in value:
-                        ok = _fail(sink, where, f"required field {name!r} is missing")
+                        ok = _fail(
+                            sink, where, partial("required field {!r} is missing".format, name)
+                        )
                         if sink is None:
                             return False
                 return ok
@@ -267,7 +272,9 @@ class _Compiler:
                     if name in value:
                         for need in needs:
                             if need not in value:
-                                ok = _fail(sink, where, f"{name!r} requires {need!r}")
+                                ok = _fail(
+                                    sink, where, partial("{!r} requires {!r}".format, name, need)
+                                )
                 return ok
 
             return dependent
@@ -300,7 +307,9 @@ class _Compiler:
                     k = json_key(element)
                     if k in seen:
                         return _fail(
-                            sink, where, f"items are not unique: {_short(element)} repeats"
+                            sink,
+                            where,
+                            partial("items are not unique: {} repeats".format, _short(element)),
                         )
                     seen.add(k)
                 return True
@@ -315,7 +324,7 @@ class _Compiler:
             return lambda v, w, s: (
                 not isinstance(v, str)
                 or regex.search(v) is not None
-                or _fail(s, w, f"{_short(v)} does not match {arg!r}")
+                or _fail(s, w, lambda: f"{_short(v)} does not match {arg!r}")
             )
         if key == "allOf":
             parts = [self.compile(x, base) for x in cast(list[JsonValue], arg)]
@@ -334,7 +343,7 @@ class _Compiler:
             parts = [self.compile(x, base) for x in cast(list[JsonValue], arg)]
             return lambda v, w, s: (
                 any(p(v, w, None) for p in parts)
-                or _fail(s, w, f"{_short(v)} matches none of the allowed shapes")
+                or _fail(s, w, lambda: f"{_short(v)} matches none of the allowed shapes")
             )
         if key == "oneOf":
             parts = [self.compile(x, base) for x in cast(list[JsonValue], arg)]
@@ -344,15 +353,19 @@ class _Compiler:
                 if matches == 1:
                     return True
                 if matches == 0:
-                    return _fail(sink, where, f"{_short(value)} matches none of the allowed shapes")
-                return _fail(sink, where, f"{_short(value)} matches more than one allowed shape")
+                    return _fail(
+                        sink, where, lambda: f"{_short(value)} matches none of the allowed shapes"
+                    )
+                return _fail(
+                    sink, where, lambda: f"{_short(value)} matches more than one allowed shape"
+                )
 
             return one_of
         if key == "not":
             inner = self.compile(arg, base)
             return lambda v, w, s: (
                 not inner(v, w, None)
-                or _fail(s, w, f"{_short(v)} has a shape that is not allowed here")
+                or _fail(s, w, lambda: f"{_short(v)} has a shape that is not allowed here")
             )
         if key == "if":
             condition = self.compile(arg, base)
@@ -398,7 +411,7 @@ class _Compiler:
                     continue
                 at = pointer.child(where, name)
                 if closed:
-                    ok = _fail(sink, at, f"field {name!r} is not allowed here")
+                    ok = _fail(sink, at, partial("field {!r} is not allowed here".format, name))
                 elif not extra(member, at, sink):
                     ok = False
                 if not ok and sink is None:
@@ -432,9 +445,9 @@ class _Compiler:
                     return True
                 size = value
             if lower and size < limit:
-                return _fail(sink, where, f"{what(value)}: less than the minimum {limit}")
+                return _fail(sink, where, lambda: f"{what(value)}: less than the minimum {limit}")
             if not lower and size > limit:
-                return _fail(sink, where, f"{what(value)}: more than the maximum {limit}")
+                return _fail(sink, where, lambda: f"{what(value)}: more than the maximum {limit}")
             return True
 
         return bound
@@ -449,9 +462,9 @@ class _Compiler:
                 return True
             count = sum(1 for i, v in enumerate(value) if inner(v, pointer.child(where, i), None))
             if count < low:
-                return _fail(sink, where, f"fewer than {low} items have the required shape")
+                return _fail(sink, where, lambda: f"fewer than {low} items have the required shape")
             if high is not None and count > high:
-                return _fail(sink, where, f"more than {high} items have the required shape")
+                return _fail(sink, where, lambda: f"more than {high} items have the required shape")
             return True
 
         return contains

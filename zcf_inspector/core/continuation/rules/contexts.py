@@ -19,6 +19,8 @@ open calls, each bound to one selected operation whose call is in the context.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import cast
 
 from zcf_inspector.core.continuation.codes import PlanCode
@@ -69,16 +71,31 @@ class SessionHistory:
         self.coverage = {
             cast(str, c["scope"]): cast(str, c["status"]) for c in _objects(doc["coverage"])
         }
+        self.context_calls: dict[str, ContextCalls] = {}
+        self._branch_events: dict[str, list[str]] = {}
+        self._branch_sets: dict[str, frozenset[str]] = {}
 
     def sequence(self, event_id: str) -> int | None:
         index = self.event_index.get(event_id)
         return None if index is None else cast(int, self.events[index]["sequence"])
 
     def branch_events(self, branch_id: str) -> list[str] | None:
+        """The branch's event IDs (one list per branch, built once: do not change it)."""
+        found = self._branch_events.get(branch_id)
+        if found is not None:
+            return found
         index = self.branch_index.get(branch_id)
         if index is None:
             return None
-        return [cast(str, e) for e in cast(list[JsonValue], self.branches[index]["event_ids"])]
+        found = [cast(str, e) for e in cast(list[JsonValue], self.branches[index]["event_ids"])]
+        self._branch_events[branch_id] = found
+        self._branch_sets[branch_id] = frozenset(found)
+        return found
+
+    def in_branch(self, branch_id: str, event_id: object) -> bool:
+        if self.branch_events(branch_id) is None:
+            return False
+        return event_id in self._branch_sets[branch_id]
 
     def prefix_state(
         self, branch_id: str, at_event: str | None, findings: list[Finding]
@@ -124,7 +141,7 @@ def check_contexts(history: SessionHistory, findings: list[Finding]) -> None:
         boundary = ctx["at_event_id"]
         bound: int | None = None
         if isinstance(boundary, str):
-            if events is not None and boundary not in events:
+            if events is not None and not history.in_branch(cast(str, ctx["branch_id"]), boundary):
                 findings.append(
                     error(
                         PlanCode.BOUNDARY_INVALID,
@@ -159,8 +176,15 @@ def check_contexts(history: SessionHistory, findings: list[Finding]) -> None:
         fold_history(_typed_inputs(ctx, at), findings, code=PlanCode.CONTEXT_TOOL_CORRELATION)
 
 
+# Checkpoints over a history with corrections need one fold each (below); past this many
+# folded events in all, the rest are refused as too large to check.
+MAX_PREFIX_WORK = 2_000_000
+
+
 def check_checkpoints(history: SessionHistory, findings: list[Finding]) -> None:
     heads: dict[str, list[str]] = {cast(str, b["id"]): [] for b in history.branches}
+    # branch → (boundary event or None, checkpoint, pointer) of each checkpoint on it
+    stands: dict[str, list[tuple[str | None, JsonObject, str]]] = {}
     for i, cp in enumerate(_objects(history.doc["checkpoints"])):
         at = f"/checkpoints/{i}"
         branch_id = cast(str, cp["branch_id"])
@@ -168,7 +192,7 @@ def check_checkpoints(history: SessionHistory, findings: list[Finding]) -> None:
         if events is None:
             continue  # reported as a dangling reference
         boundary = cp["at_event_id"]
-        if not (boundary is None and not events) and boundary not in events:
+        if not (boundary is None and not events) and not history.in_branch(branch_id, boundary):
             findings.append(
                 error(
                     PlanCode.BOUNDARY_INVALID,
@@ -182,39 +206,22 @@ def check_checkpoints(history: SessionHistory, findings: list[Finding]) -> None:
         head = history.branches[history.branch_index[branch_id]]["head_event_id"]
         if boundary == head:
             heads[branch_id].append(cast(str, cp["id"]))
-        ctx_id = cp["context_id"]
-        if isinstance(ctx_id, str) and ctx_id in history.context_index:
-            ctx = history.contexts[history.context_index[ctx_id]]
-            if ctx["branch_id"] != branch_id:
-                findings.append(
-                    error(
-                        PlanCode.BOUNDARY_INVALID,
-                        at + "/context_id",
-                        f"checkpoint {cp['id']!r} on branch {branch_id!r} names context "
-                        f"{ctx_id!r} of branch {ctx['branch_id']!r}",
-                    )
-                )
-            ctx_at = ctx["at_event_id"]
-            if isinstance(ctx_at, str):
-                newer = boundary is None
-                if isinstance(boundary, str):
-                    a, b = history.sequence(ctx_at), history.sequence(boundary)
-                    newer = a is not None and b is not None and a > b
-                if newer:
-                    findings.append(
-                        error(
-                            PlanCode.BOUNDARY_INVALID,
-                            at + "/context_id",
-                            f"context {ctx_id!r} stands at {ctx_at!r}, after checkpoint "
-                            f"{cp['id']!r}'s boundary {boundary!r}",
-                        )
-                    )
-        # The branch's own fold has reported what this prefix shares with it.
-        prefix: list[Finding] = []
-        state = history.prefix_state(branch_id, cast("str | None", boundary), prefix)
-        known = set(findings)
-        findings.extend(f for f in prefix if f not in known)
-        _open_items(history, cp, at, state, findings)
+        _checkpoint_context(
+            history,
+            cp,
+            at,
+            branch_id=branch_id,
+            boundary=cast("str | None", boundary),
+            findings=findings,
+        )
+        where = (
+            boundary
+            if isinstance(boundary, str) and history.in_branch(branch_id, boundary)
+            else None
+        )
+        stands.setdefault(branch_id, []).append((where, cp, at))
+    for branch_id, listed in stands.items():
+        _open_at_boundaries(history, branch_id, listed, findings)
     for branch_id, found in heads.items():
         if len(found) != 1:
             where = f"/branches/{history.branch_index[branch_id]}/head_event_id"
@@ -226,6 +233,125 @@ def check_checkpoints(history: SessionHistory, findings: list[Finding]) -> None:
                     f"({', '.join(found) or 'none'}); exactly one is required",
                 )
             )
+
+
+def _checkpoint_context(
+    history: SessionHistory,
+    cp: JsonObject,
+    at: str,
+    *,
+    branch_id: str,
+    boundary: str | None,
+    findings: list[Finding],
+) -> None:
+    ctx_id = cp["context_id"]
+    if not isinstance(ctx_id, str) or ctx_id not in history.context_index:
+        return
+    ctx = history.contexts[history.context_index[ctx_id]]
+    if ctx["branch_id"] != branch_id:
+        findings.append(
+            error(
+                PlanCode.BOUNDARY_INVALID,
+                at + "/context_id",
+                f"checkpoint {cp['id']!r} on branch {branch_id!r} names context "
+                f"{ctx_id!r} of branch {ctx['branch_id']!r}",
+            )
+        )
+    ctx_at = ctx["at_event_id"]
+    if isinstance(ctx_at, str):
+        newer = boundary is None
+        if boundary is not None:
+            a, b = history.sequence(ctx_at), history.sequence(boundary)
+            newer = a is not None and b is not None and a > b
+        if newer:
+            findings.append(
+                error(
+                    PlanCode.BOUNDARY_INVALID,
+                    at + "/context_id",
+                    f"context {ctx_id!r} stands at {ctx_at!r}, after checkpoint "
+                    f"{cp['id']!r}'s boundary {boundary!r}",
+                )
+            )
+
+
+def _open_at_boundaries(
+    history: SessionHistory,
+    branch_id: str,
+    listed: list[tuple[str | None, JsonObject, str]],
+    findings: list[Finding],
+) -> None:
+    """What each checkpoint lists as open, against the history through its boundary.
+
+    Without a correction (a superseding event) of anything but a call, the state of every
+    prefix is met on one fold of the branch. With corrections, a prefix may select an
+    event a later correction drops, so each checkpoint gets its own fold (bounded).
+    The branch's own fold has already reported what the prefixes share with it.
+    """
+    records = [
+        event_record(history.events[history.event_index[e]], f"/events/{history.event_index[e]}")
+        for e in history.branch_events(branch_id) or []
+        if e in history.event_index
+    ]
+    position = {r.id: i for i, r in enumerate(records)}
+    known = set(findings)
+    prefix: list[Finding] = []
+
+    def fold(
+        upto: list[Record], stops: dict[int, Callable[[HistoryState], None]] | None
+    ) -> HistoryState:
+        return fold_history(
+            upto,
+            prefix,
+            external_calls=history.external_calls,
+            external_requests=history.external_requests,
+            partial_tasks=history.partial_tasks,
+            stops=stops,
+        )
+
+    kinds = {r.id: r.kind for r in records}
+    corrected = any(
+        r.supersedes is not None
+        and "capture_id" not in r.supersedes
+        and kinds.get(cast(str, r.supersedes["event_id"]), "tool_call") != "tool_call"
+        for r in records
+    )
+    empty = fold([], None)
+    waiting: dict[int, list[tuple[JsonObject, str]]] = {}
+    for boundary, cp, at in listed:
+        if boundary is None or boundary not in position:
+            _open_items(history, cp, at, empty, findings)
+        else:
+            waiting.setdefault(position[boundary], []).append((cp, at))
+    if not corrected:
+
+        def check_group(group: list[tuple[JsonObject, str]]) -> Callable[[HistoryState], None]:
+            def check(state: HistoryState) -> None:
+                for cp, at in group:
+                    _open_items(history, cp, at, state, findings)
+
+            return check
+
+        stops = {index: check_group(group) for index, group in waiting.items()}
+        fold(records, stops)
+    else:
+        work = 0
+        for index, group in sorted(waiting.items()):
+            work += index + 1
+            if work > MAX_PREFIX_WORK:
+                for _, at in group:
+                    findings.append(
+                        error(
+                            PlanCode.HISTORY_STATE_INVALID,
+                            at,
+                            f"too many checkpoints over a corrected history to check within "
+                            f"{MAX_PREFIX_WORK:,} folded events",
+                        )
+                    )
+                continue
+            state = fold(records[: index + 1], None)
+            for cp, at in group:
+                _open_items(history, cp, at, state, findings)
+    findings.extend(f for f in dict.fromkeys(prefix) if f not in known)
 
 
 def _open_items(
@@ -320,24 +446,30 @@ def _open_items(
         )
 
 
-def check_plan_context(
-    history: SessionHistory,
-    context_id: str,
-    open_calls: list[str],
-    bound_calls: dict[str, str],
-    where: str,
-) -> list[Finding]:
-    """§4 correlation of the plan's context with its sources, and open calls (§9).
+@dataclass(frozen=True, slots=True)
+class ContextCalls:
+    """A context's tool calls and the calls its terminal results close."""
 
-    ``open_calls`` are the checkpoint's open call IDs; ``bound_calls`` maps the call ID of
-    each selected operation to that operation's ID.
-    """
-    findings: list[Finding] = []
+    calls: frozenset[str]
+    terminal: frozenset[str]
+    findings: tuple[Finding, ...]  # §4 correlation of its tool inputs with their sources
+
+
+def context_calls(history: SessionHistory, context_id: str) -> ContextCalls | None:
+    """Computed once per context, however many plans select it."""
+    cached = history.context_calls.get(context_id)
+    if cached is not None:
+        return cached
     index = history.context_index.get(context_id)
     if index is None:
-        return findings
-    ctx = history.contexts[index]
-    base = f"/contexts/{index}"
+        return None
+    found = _correlate(history, history.contexts[index], f"/contexts/{index}")
+    history.context_calls[context_id] = found
+    return found
+
+
+def _correlate(history: SessionHistory, ctx: JsonObject, base: str) -> ContextCalls:
+    findings: list[Finding] = []
     calls: set[str] = set()
     terminal: set[str] = set()
     for j, item in enumerate(_objects(ctx["inputs"])):
@@ -382,7 +514,24 @@ def check_plan_context(
                             "transformation is recorded",
                         )
                     )
-    still_open = calls - terminal
+    return ContextCalls(frozenset(calls), frozenset(terminal), tuple(findings))
+
+
+def check_open_calls(
+    found: ContextCalls,
+    context_id: str,
+    open_calls: list[str],
+    bound_calls: dict[str, str],
+    where: str,
+) -> list[Finding]:
+    """§9: the calls the plan's context leaves open are the checkpoint's open calls, and
+    each selected operation's call is in the context.
+
+    ``open_calls`` are the checkpoint's open call IDs; ``bound_calls`` maps the call ID of
+    each selected operation to that operation's ID.
+    """
+    findings: list[Finding] = []
+    still_open = found.calls - found.terminal
     if set(open_calls) != still_open:
         findings.append(
             error(
@@ -393,7 +542,7 @@ def check_plan_context(
             )
         )
     for call, operation in bound_calls.items():
-        if call not in calls:
+        if call not in found.calls:
             findings.append(
                 error(
                     PlanCode.OPEN_CALL_STATE_MISMATCH,

@@ -15,6 +15,7 @@ cycle; a finished execution is not reopened.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import cast
 
@@ -25,6 +26,10 @@ from zcf_inspector.core.jsontypes import JsonObject, JsonValue
 TERMINAL_TASKS = frozenset({"completed", "failed", "cancelled", "superseded"})
 OPEN_TASKS = frozenset({"proposed", "pending", "in_progress"})
 TERMINAL_EXECUTIONS = frozenset({"completed", "failed", "cancelled", "interrupted"})
+# Each task update walks the dependencies it can reach to find a cycle; a hostile history
+# could make that quadratic. Past this many steps in one fold the walk stops and the
+# history is refused as too large to check (no real session comes near it).
+MAX_TASK_WALK = 2_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,20 +94,27 @@ class _Fold:
         self.state = HistoryState(calls=dict(external_calls), requests=dict(external_requests))
         self.call_events: dict[str, str] = {}
         self.indexes: dict[str, int] = {}
+        self.walked = 0
+        self.walk_exhausted = False
 
     def bad(self, where: str, message: str) -> None:
         self.findings.append(error(self.code, where, message))
 
-    def run(self, records: list[Record]) -> HistoryState:
+    def run(
+        self,
+        records: list[Record],
+        stops: dict[int, Callable[[HistoryState], None]] | None = None,
+    ) -> HistoryState:
         superseded = {t for t in (_local_target(r) for r in records) if t is not None}
-        for record in records:
+        for i, record in enumerate(records):
             # Call amendments fold in place: dropping the superseded call could orphan a
             # result or decision recorded before the amendment was captured.
-            if record.kind != "tool_call" and record.id in superseded:
-                continue
-            handler = getattr(self, "_" + record.kind, None)
-            if handler is not None:
-                handler(record)
+            if record.kind == "tool_call" or record.id not in superseded:
+                handler = getattr(self, "_" + record.kind, None)
+                if handler is not None:
+                    handler(record)
+            if stops is not None and i in stops:
+                stops[i](self.state)
         return self.state
 
     def _tool_call(self, r: Record) -> None:
@@ -217,7 +229,7 @@ class _Fold:
             )
         self.state.tasks[task] = data
         # Only this task's changed edges can close a cycle; an unknown task is a leaf.
-        pending = list(_strings(data.get("dependencies")))
+        pending = [] if self.walk_exhausted else list(_strings(data.get("dependencies")))
         seen: set[str] = set()
         while pending:
             other = pending.pop()
@@ -226,6 +238,15 @@ class _Fold:
                 break
             if other not in seen:
                 seen.add(other)
+                self.walked += 1
+                if self.walked > MAX_TASK_WALK:
+                    self.bad(
+                        r.data_pointer + "/dependencies",
+                        f"task dependencies are too large to check for cycles within "
+                        f"{MAX_TASK_WALK:,} steps",
+                    )
+                    self.walk_exhausted = True  # reported once; no further walks
+                    break
                 pending.extend(_strings(self.state.tasks.get(other, {}).get("dependencies")))
 
     def _execution_transition(self, r: Record) -> None:
@@ -248,7 +269,12 @@ def fold_history(
     external_calls: dict[str, JsonObject] | None = None,
     external_requests: dict[str, JsonObject] | None = None,
     partial_tasks: bool = False,
+    stops: dict[int, Callable[[HistoryState], None]] | None = None,
 ) -> HistoryState:
-    """The state after ``records``; each contradiction is a finding with ``code``."""
+    """The state after ``records``; each contradiction is a finding with ``code``.
+
+    ``stops`` maps a record index to a callback that sees the state right after that
+    record (the state of that prefix, when no record of the prefix is superseded later).
+    """
     fold = _Fold(code, findings, external_calls or {}, external_requests or {}, partial_tasks)
-    return fold.run(records)
+    return fold.run(records, stops)

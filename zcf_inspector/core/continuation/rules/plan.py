@@ -8,7 +8,7 @@ from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
 from zcf_inspector.core.continuation.models.profile import ContinuationPlan
 from zcf_inspector.core.continuation.models.session import Checkpoint, Requirement
 from zcf_inspector.core.continuation.rules.bindings import check_rule_roots
-from zcf_inspector.core.continuation.rules.contexts import check_plan_context
+from zcf_inspector.core.continuation.rules.contexts import check_open_calls, context_calls
 from zcf_inspector.core.continuation.rules.paths import path_problem
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonValue
@@ -353,12 +353,19 @@ class PlanRules:
         return bound
 
     def _plan_context(self, core: CoreIndex, checkpoint: Checkpoint) -> None:
-        """§4 and §9 over the selected context: correlation and open calls."""
+        """§9 over the selected context: its open calls and the operations' calls.
+
+        The §4 correlation of the context's inputs with their sources is about the context
+        and is reported once for it (inspection), however many plans select it.
+        """
         if core.history is None:
             return
+        found = context_calls(core.history, self.plan.context_id)
+        if found is None:
+            return
         self.findings.extend(
-            check_plan_context(
-                core.history,
+            check_open_calls(
+                found,
                 self.plan.context_id,
                 [c.call_id for c in checkpoint.open_calls],
                 self._bound_calls(),
