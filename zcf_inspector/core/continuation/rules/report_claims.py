@@ -281,15 +281,11 @@ class ReportClaims:
                 )
             scopes = set(resolved.scopes or []) if resolved else set()
             handles = set(resolved.secret_handles or []) if resolved else set()
-            missing = [
-                f"scopes {_listed(set(service.scopes) - scopes)}"
-                for _ in (0,)
-                if not set(service.scopes) <= scopes
-            ] + [
-                f"secret handles {_listed(set(service.secret_handles) - handles)}"
-                for _ in (0,)
-                if not set(service.secret_handles) <= handles
-            ]
+            missing = []
+            if not set(service.scopes) <= scopes:
+                missing.append(f"scopes {_listed(set(service.scopes) - scopes)}")
+            if not set(service.secret_handles) <= handles:
+                missing.append(f"secret handles {_listed(set(service.secret_handles) - handles)}")
             if not (resolved and resolved.endpoint):
                 missing.append("an endpoint")
             if missing:
