@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 
@@ -55,7 +56,7 @@ from zcf_inspector.gui.plain_text import plain_label, visible
 from zcf_inspector.gui.receipt_match import ReceiptMatchInput, match_row
 from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.settings import AppSettings
-from zcf_inspector.gui.settings_dialog import SettingsDialog
+from zcf_inspector.gui.settings_dialog import SettingsDialog, clock_text
 from zcf_inspector.gui.shortcuts import ShortcutsDialog, shortcut_entries
 from zcf_inspector.gui.start_page import StartPage
 
@@ -100,6 +101,10 @@ class MainWindow(QMainWindow):
         self.runner.taskFailed.connect(self._task_failed)
         self.destination: Destination | None = None
         self.destination_problem: str | None = None
+        # The "Assess at" clock for continuation reports (`plan --now`); None: the current
+        # time. Kept for this window only: a fixed clock remembered across runs would make
+        # an expired report look current later without anyone choosing it again.
+        self.assess_at: datetime | None = None
         self.watcher = QFileSystemWatcher(self)
         self.watcher.fileChanged.connect(self._file_changed)
         self.reload_prompt: QMessageBox | None = None
@@ -154,10 +159,13 @@ class MainWindow(QMainWindow):
         self.cancel_button.setToolTip("Stop waiting for the work in progress (Ctrl+.)")
         self.cancel_button.clicked.connect(self.cancel_work)
         self.destination_label = plain_label()
+        self.clock_label = plain_label()
         bar.addWidget(self.progress_label, 1)
         bar.addWidget(self.progress)
         bar.addWidget(self.cancel_button)
+        bar.addPermanentWidget(self.clock_label)
         bar.addPermanentWidget(self.destination_label)
+        self._show_clock()
         self._busy_changed(False)
 
     def _action(
@@ -394,7 +402,7 @@ class MainWindow(QMainWindow):
         wanted = tuple(os.path.abspath(p) for p in paths)
         if not wanted:
             return
-        request = OpenRequest(wanted, self.destination, report_for)
+        request = OpenRequest(wanted, self.destination, report_for, now=self.assess_at)
         label = Path(wanted[0]).name if len(wanted) == 1 else f"{len(wanted)} files"
         self.runner.start(
             f"opening {label}", lambda monitor: open_documents(request, monitor), self._opened
@@ -665,16 +673,26 @@ class MainWindow(QMainWindow):
             text = "destination: none — MACs not verifiable, policy not checked"
         self.destination_label.setText(text)
 
+    def _show_clock(self) -> None:
+        when = "now" if self.assess_at is None else clock_text(self.assess_at)
+        self.clock_label.setText(f"assess at: {when}")
+
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.settings.destination_path, self)
+        dialog = SettingsDialog(self.settings.destination_path, self, assess_at=self.assess_at)
         self.settings_dialog = dialog
 
         def done(result: int) -> None:
             if result == SettingsDialog.DialogCode.Accepted:
-                self.apply_destination(dialog.chosen_path())
+                self.apply_settings(dialog.chosen_path(), dialog.chosen_clock())
 
         dialog.finished.connect(done)
         dialog.open()
+
+    def apply_settings(self, path: str | None, assess_at: datetime | None) -> None:
+        """Take the destination file and the "Assess at" clock; check every tab again."""
+        self.assess_at = assess_at
+        self._show_clock()
+        self.apply_destination(path)
 
     def apply_destination(self, path: str | None) -> None:
         """Remember ``path`` and verify every open document with it again."""
@@ -685,7 +703,7 @@ class MainWindow(QMainWindow):
             document = tab.document
             self.runner.start(
                 f"re-verifying {tab.title}",
-                partial(_reverify_work, document, destination),
+                partial(_reverify_work, document, destination, self.assess_at),
                 partial(self._reverified, tab),
             )
 
@@ -812,6 +830,9 @@ def _review_group(action: QAction) -> str:
 
 
 def _reverify_work(
-    document: ShownDocument, destination: Destination | None, monitor: Monitor
+    document: ShownDocument,
+    destination: Destination | None,
+    assess_at: datetime | None,
+    monitor: Monitor,
 ) -> ShownDocument:
-    return reverify(document, destination, monitor)
+    return reverify(document, destination, monitor, assess_at)

@@ -28,7 +28,13 @@ def _type_row(kind: style.TypeStyle) -> tuple[str, Painter]:
     return f"{kind.badge} · {kind.label}", draw
 
 
-def _box(pen: QPen, fill: str = "#ffffff", double: bool = False, halo: bool = False) -> Painter:
+def _box(
+    pen: QPen,
+    fill: str = "#ffffff",
+    double: bool = False,
+    halo: bool = False,
+    badge: bool = False,
+) -> Painter:
     def draw(painter: QPainter, rect: QRectF) -> None:
         if halo:
             painter.setPen(QPen(QColor(style.BLOCKING_COLOUR), 2.0))
@@ -41,6 +47,13 @@ def _box(pen: QPen, fill: str = "#ffffff", double: bool = False, halo: bool = Fa
             painter.setPen(QPen(QColor("#555555"), 1.0))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(rect.adjusted(3, 3, -3, -3), 3, 3)
+        if badge:
+            disc = QRectF(rect.right() - 9, rect.top() - 4, 12, 12)
+            painter.setPen(QPen(QColor("#ffffff"), 1.2))
+            painter.setBrush(QBrush(QColor(style.KNOWN_BLOCKER_COLOUR)))
+            painter.drawEllipse(disc)
+            painter.setPen(QColor("#ffffff"))
+            painter.drawText(disc, Qt.AlignmentFlag.AlignCenter, "!")
 
     return draw
 
@@ -88,6 +101,10 @@ def _sections() -> list[tuple[str, list[tuple[str, Painter]]]]:
         ("selected by the plan (double border)", _box(QPen(QColor(grey), 1.0), double=True)),
         ("missing (dashed ghost)", _box(_dashed(style.GHOST_BORDER, 1.4), style.GHOST_FILL)),
         ("blocks the report (⚑, red halo)", _box(QPen(QColor(grey), 1.4), halo=True)),
+        (
+            f"known blocker ({style.KNOWN_BLOCKER_MARK}, ! badge): never supported",
+            _box(QPen(QColor(grey), 1.4), badge=True),
+        ),
         ("needs (prerequisite edge)", _line(style.EDGE_COLOUR, 1.3, Qt.PenStyle.SolidLine)),
         ("in a cycle (↻, red dash-dot)", _line(style.CYCLE_COLOUR, 2.2, Qt.PenStyle.DashDotLine)),
         ("closure of the clicked node", _line(style.HIGHLIGHT_COLOUR, 2.5, Qt.PenStyle.SolidLine)),
