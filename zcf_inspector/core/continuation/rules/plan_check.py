@@ -16,9 +16,11 @@ from zcf_inspector.core.findings import Finding, error
 
 
 def _incoming(edges: list[Edge]) -> dict[SubjectKey, list[Edge]]:
+    """The prerequisite edges into each subject (selection edges need nothing)."""
     into: dict[SubjectKey, list[Edge]] = {}
     for edge in edges:
-        into.setdefault(edge.target, []).append(edge)
+        if edge.kind.prerequisite:
+            into.setdefault(edge.target, []).append(edge)
     return into
 
 
@@ -60,7 +62,7 @@ def _cycles(
         inside = set(members)
         first: Edge | None = None
         for edge in graph.edges:
-            if edge.source in inside and edge.target in inside:
+            if edge.kind.prerequisite and edge.source in inside and edge.target in inside:
                 cycle_edges.add((edge.source, edge.target))
                 first = first or edge
         findings.append(
@@ -100,6 +102,19 @@ def plan_result(
     into = _incoming(graph.edges)
     closure = _closure(graph, into, findings)
     found, cycle_edges = _cycles(graph, findings)
+    # Keyed by identity: the walk's edges are distinct objects, and hashing 20,000
+    # dataclasses by value would cost more than the rest of this function.
+    edges: dict[int, PlanEdge] = {
+        id(e): PlanEdge(
+            e.source.node_id,
+            e.target.node_id,
+            str(e.kind),
+            e.pointer,
+            e.kind.prerequisite and (e.source, e.target) in cycle_edges,
+            e.kind.prerequisite,
+        )
+        for e in graph.edges
+    }
     nodes = tuple(
         PlanNode(
             id=key.node_id,
@@ -112,18 +127,9 @@ def plan_result(
             pointer=state.pointer,
             referenced_by=tuple(dict.fromkeys(e.source.node_id for e in into.get(key, []))),
             blockers=tuple(blockers.get(key, ())) if blockers else (),
+            via=None if state.via is None else edges[id(state.via)],
         )
         for key, state in graph.nodes.items()
-    )
-    edges = tuple(
-        PlanEdge(
-            e.source.node_id,
-            e.target.node_id,
-            str(e.kind),
-            e.pointer,
-            (e.source, e.target) in cycle_edges,
-        )
-        for e in graph.edges
     )
     return PlanResult(
         id=plan.id,
@@ -131,7 +137,7 @@ def plan_result(
         next_action=plan.next_action.kind,
         active_scopes=scopes,
         nodes=nodes,
-        edges=edges,
+        edges=tuple(edges.values()),
         closure=closure,
         cycles=tuple(tuple(m.node_id for m in members) for members in found),
         findings=tuple(findings),
