@@ -162,12 +162,16 @@ def test_clicking_a_node_highlights_exactly_its_closure(
     plan = expected["plans"][index]
     _click(qtbot, pane, node_id)
     assert pane.current_node == node_id
-    closure = _closure(plan["edges"], node_id)
+    closure = _closure([e for e in plan["edges"] if e["prerequisite"]], node_id)
     assert pane.scene is not None
     assert pane.scene.highlighted == closure
     for other, item in _drawn(pane).items():
         assert item.opacity() == (1.0 if other in closure else pytest.approx(DIMMED_OPACITY))
-    lit = {(e["from"], e["to"]) for e in plan["edges"] if {e["from"], e["to"]} <= closure}
+    lit = {
+        (e["from"], e["to"])
+        for e in plan["edges"]
+        if e["prerequisite"] and {e["from"], e["to"]} <= closure
+    }
     assert {(d.edge.source, d.edge.target) for d in pane.scene.lit} == lit
     assert all(b.opacity() == pytest.approx(DIMMED_OPACITY) for b in pane.scene.bundles)
     assert pane.details.toPlainText().startswith(node_id)

@@ -83,10 +83,15 @@ class EdgeBundle(QGraphicsPathItem):
     control points plus the pen, not Qt's default, which strokes the whole path (120,000
     segments on a large plan) just to find its outline and took a quarter of a second."""
 
-    def __init__(self, edges: Sequence[DrawnEdge], pen: QPen, z: float = 0.0) -> None:
+    def __init__(
+        self, edges: Sequence[DrawnEdge], pen: QPen, z: float = 0.0, *, whole: bool = False
+    ) -> None:
+        # Edges on a bus share its trunk: the base picture draws each one's own piece
+        # (route.drawn), a highlight (``whole``) the edge's whole way.
         path = QPainterPath()
         for drawn in edges:
-            add_route(path, drawn.route.points)
+            route = drawn.route
+            add_route(path, route.points if whole or not route.drawn else route.drawn)
         super().__init__(path)
         self.edges = tuple(edges)
         margin = pen.widthF() + _ARROW
@@ -123,5 +128,7 @@ def overlay(edges: Sequence[DrawnEdge], colour: str) -> list[EdgeBundle]:
     for kind in EdgeStyle:
         group = [d for d in edges if d.style is kind]
         if group:
-            out.append(EdgeBundle(group, edge_pen(kind, colour, extra_width=1.2), z=0.5))
+            out.append(
+                EdgeBundle(group, edge_pen(kind, colour, extra_width=1.2), z=0.5, whole=True)
+            )
     return out

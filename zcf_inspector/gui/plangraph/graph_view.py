@@ -46,8 +46,19 @@ class GraphView(QGraphicsView):
     def zoom(self) -> float:
         return self.transform().m11()
 
+    def _fit_zoom(self) -> float:
+        scene = self.scene()
+        rect = scene.sceneRect() if scene is not None else None
+        if rect is None or rect.width() <= 0 or rect.height() <= 0:
+            return _MIN_SCALE
+        area = self.viewport().rect()
+        return min(area.width() / rect.width(), area.height() / rect.height())
+
     def zoom_by(self, factor: float) -> None:
-        target = min(_MAX_SCALE, max(_MIN_SCALE, self.zoom * factor))
+        # Never further out than needed to see everything (a 5,000-subject column is
+        # taller than 1 % zoom shows), never closer than 6:1.
+        floor = min(_MIN_SCALE, self._fit_zoom())
+        target = min(_MAX_SCALE, max(floor, self.zoom * factor))
         if self.zoom > 0:
             self.scale(target / self.zoom, target / self.zoom)
         self.zoom_changed.emit(self.zoom)

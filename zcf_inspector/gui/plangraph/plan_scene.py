@@ -115,7 +115,7 @@ class PlanScene(QGraphicsScene):
         pairs = {
             (e.source, e.target)
             for e in self.facts.plan.edges
-            if e.source in closure and e.target in closure
+            if e.prerequisite and e.source in closure and e.target in closure
         }
         self._emphasise(closure, pairs, style.HIGHLIGHT_COLOUR)
         for member in closure:
