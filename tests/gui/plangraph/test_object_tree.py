@@ -63,7 +63,10 @@ def test_no_object_says_why(qtbot: Any) -> None:
 
 def test_hostile_objects_are_bounded_and_plain(qtbot: Any) -> None:
     tree = _tree(qtbot)
-    huge = {"items": [{"k": i} for i in range(ROW_LIMIT * 2)], "<b>bold</b>\u202e": "x\u202ey"}
+    huge: dict[str, Any] = {
+        "items": [{"k": i} for i in range(ROW_LIMIT * 2)],
+        "<b>bold</b>\u202e": "x\u202ey",
+    }
     tree.show_object({"o": huge}, "/o")
     rows = _rows(tree)
     assert "<b>bold</b>\\u202e" in rows  # shown escaped, never interpreted
