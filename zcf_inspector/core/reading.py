@@ -365,6 +365,10 @@ def _level_values(
     dicts: list[dict[str, JsonValue]], lists: list[list[JsonValue]]
 ) -> Iterator[JsonValue]:
     """The values the containers of one level hold: the next level down."""
+    if not lists:  # most levels hold one kind: one iterator less per value
+        return chain.from_iterable(map(dict.values, dicts))
+    if not dicts:
+        return chain.from_iterable(lists)
     return chain(chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(lists))
 
 
