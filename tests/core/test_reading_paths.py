@@ -29,6 +29,7 @@ REPO = Path(__file__).resolve().parents[2]
 SUITE = VECTORS / "jsontestsuite" / "test_parsing"
 GOLDENS = REPO / "goldens"
 MAX_SAFE = 2**53 - 1
+_WIDE = reading._FEW_CONTAINERS + 1
 
 # What the fast path declines on purpose, so that the exact reader reads it: a number
 # with a fraction or an exponent (floats), or a surrogate escape (lone or paired).
@@ -197,6 +198,16 @@ HOSTILE: dict[str, bytes] = {
     "top-level null": b"null",
     "empty object": b"{}",
     "control character": b'["\x01"]',
+    # levels held by many containers (the walk takes them as one group)
+    "many objects, one repeats": b"[" + b'{"a":1},' * 100 + b'{"b":1,"b":2}]',
+    "many objects, none repeats": b"[" + b'{"a":1,"b":[2]},' * 100 + b'{"b":1}]',
+    "many objects, one big int": b"[" + b'{"a":1},' * 100 + b'{"b":9007199254740992}]',
+    "many arrays, one too deep": b"[" + b"[[1]]," * 100 + nest(MAX_DEPTH) + b"]",
+    "many arrays, deepest allowed": b"[" + b"[[1]]," * 100 + nest(MAX_DEPTH - 1) + b"]",
+    "many mixed values": b"[" + b'"s",{"a":{"b":[1,null]}},[true,{}],-5,' * 40 + b"0]",
+    "many mixed values, one repeats": b"["
+    + b'"s",{"a":{"b":[1,null]}},[true,{}],-5,' * 40
+    + b'{"a":{"c":1,"c":1}}]',
 }
 
 
@@ -227,6 +238,10 @@ def test_hostile_inputs_both_paths_agree(name: str) -> None:
         "integral float",
         "fraction",
         "surrogate pair",
+        "many objects, one repeats",
+        "many objects, one big int",
+        "many arrays, one too deep",
+        "many mixed values, one repeats",
     ],
 )
 def test_the_fast_path_declines_what_it_cannot_vouch_for(name: str) -> None:
@@ -246,6 +261,9 @@ def test_the_fast_path_declines_what_it_cannot_vouch_for(name: str) -> None:
         "top-level int",
         "top-level string",
         "escaped backslash before u",
+        "many objects, none repeats",
+        "many arrays, deepest allowed",
+        "many mixed values",
     ],
 )
 def test_the_fast_path_accepts_clean_inputs(name: str) -> None:
@@ -324,3 +342,20 @@ def test_both_paths_agree_on_objects_with_repeated_keys(data: bytes) -> None:
     exact = exact_outcome(data)
     if isinstance(exact, ReadError) and exact.code == "duplicate_key":
         assert fast is None
+
+
+@SETTINGS
+@given(
+    st.lists(objects_with_repeats(), min_size=1, max_size=4),
+    st.integers(_WIDE, _WIDE + 20),
+    st.booleans(),
+)
+def test_both_paths_agree_on_wide_documents(kinds: list[bytes], width: int, keyed: bool) -> None:
+    # Levels held by more containers than the walk takes one by one (a few drawn values,
+    # repeated: drawing 65 of them each time would make the test slow, not stronger).
+    parts = [kinds[i % len(kinds)] for i in range(width)]
+    if keyed:
+        data = b"{" + b",".join(b'"k%d":%s' % (i, part) for i, part in enumerate(parts)) + b"}"
+    else:
+        data = b"[" + b",".join(parts) + b"]"
+    assert_paths_agree(data)

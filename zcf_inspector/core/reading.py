@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, repeat
 from typing import Final
@@ -319,6 +319,7 @@ def _first_too_deep(chunk: bytes, depth: int, in_string: bool) -> int:
 #   object repeats a key.
 
 _ALLOWED_KINDS: Final = frozenset({dict, list, str, int, bool, type(None)})
+_FEW_CONTAINERS: Final = 64
 
 
 def _read_clean(data: bytes) -> ReadDocument | None:
@@ -340,25 +341,48 @@ def _plain_members(value: JsonValue) -> int | None:
 
     Breadth-first, a level at a time: each level is a few passes of ``map``, ``set`` and
     ``compress`` over the values the level above holds, so no Python code runs per value.
+    A level held by few containers is taken container by container (a large array of
+    objects is then seen to hold only objects without sorting it out from its siblings).
     """
-    # The root, as the one item of a pretend array one level up.
-    dicts: list[dict[str, JsonValue]] = []
-    lists: list[list[JsonValue]] = [[value]]
+    groups: list[Iterable[JsonValue]] = [(value,)]  # each can be iterated again
     members = 0
-    level = 0  # of the containers in dicts and lists
+    level = 0  # of the containers the groups' values may include
     while True:
-        kinds = set(map(type, _level_values(dicts, lists)))
-        if not kinds <= _ALLOWED_KINDS:
-            return None
-        if int in kinds and not _safe_ints(_level_values(dicts, lists)):
-            return None
-        if dict not in kinds and list not in kinds:
+        dicts: list[dict[str, JsonValue]] = []
+        lists: list[list[JsonValue]] = []
+        for group in groups:
+            kinds = set(map(type, group))
+            if not kinds <= _ALLOWED_KINDS:
+                return None
+            if int in kinds and not _safe_ints(iter(group)):
+                return None
+            if dict in kinds or list in kinds:
+                found_dicts, found_lists = _containers(iter(group), kinds)
+                dicts += found_dicts
+                lists += found_lists
+        if not dicts and not lists:
             return members
         level += 1
         if level > MAX_DEPTH:
             return None
-        dicts, lists = _containers(_level_values(dicts, lists), kinds)
         members += sum(map(len, dicts))
+        if len(dicts) + len(lists) <= _FEW_CONTAINERS:
+            groups = [*map(dict.values, dicts), *lists]
+        else:
+            groups = [_LevelValues(dicts, lists)]
+
+
+class _LevelValues:
+    """The values many containers hold, as one group that can be iterated again."""
+
+    __slots__ = ("dicts", "lists")
+
+    def __init__(self, dicts: list[dict[str, JsonValue]], lists: list[list[JsonValue]]) -> None:
+        self.dicts = dicts
+        self.lists = lists
+
+    def __iter__(self) -> Iterator[JsonValue]:
+        return _level_values(self.dicts, self.lists)
 
 
 def _level_values(
