@@ -4,8 +4,9 @@
 
 Runs the installed `zcf-inspector` script (as a user would) for `--help` and for
 `validate goldens/publication/minimal.json`, RUNS times each (default 21), interleaved with
-`python -c pass` and `python -c "import pydantic"` for reference, and prints the best and
-the median wall time and CPU time (user + system, from the child's rusage) of each.
+three references (`python -c pass`, `import pydantic`, and a process that validates one
+value against one strict pydantic TypedDict: pydantic's own start-up floor), and prints
+the best and the median wall time and CPU time (user + system, from the child's rusage).
 
 Bytecode is enabled, as in a real install: the variable PYTHONDONTWRITEBYTECODE (which
 this development environment sets) is removed from the children's environment, and one
@@ -36,9 +37,21 @@ def script() -> list[str]:
     return [sys.executable, "-m", "zcf_inspector"]  # not installed: the module itself
 
 
+# What any process that validates with pydantic pays before it does anything of its own:
+# the import, pydantic's plugin lookup (importlib.metadata) and one strict TypedDict schema.
+PYDANTIC_FLOOR = """
+from typing_extensions import TypedDict
+from pydantic import ConfigDict, TypeAdapter, with_config
+@with_config(ConfigDict(strict=True, extra="forbid"))
+class Item(TypedDict):
+    name: str
+TypeAdapter(list[Item]).validate_python([{"name": "x"}])
+"""
+
 CASES: dict[str, list[str]] = {
     "python -c pass": [sys.executable, "-c", "pass"],
     "python -c 'import pydantic'": [sys.executable, "-c", "import pydantic"],
+    "pydantic: one TypedDict validated": [sys.executable, "-c", PYDANTIC_FLOOR],
     "zcf-inspector --help": [*script(), "--help"],
     "zcf-inspector validate minimal.json": [*script(), "validate", str(MINIMAL)],
 }
@@ -48,6 +61,7 @@ CHECKED = ("zcf-inspector --help", "zcf-inspector validate minimal.json")
 def environment() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYDANTIC_DISABLE_PLUGINS"] = "__all__"  # as the CLI sets it for itself
     return env
 
 
