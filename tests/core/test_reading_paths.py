@@ -359,3 +359,26 @@ def test_both_paths_agree_on_wide_documents(kinds: list[bytes], width: int, keye
     else:
         data = b"[" + b",".join(parts) + b"]"
     assert_paths_agree(data)
+
+
+def test_fast_path_limit_sends_larger_inputs_to_the_exact_reader(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The fast path's parse holds the GIL in one call; under a limit, larger inputs are read
+    # by the exact reader alone, with the same results.
+    tried: list[int] = []
+    real = reading._read_clean
+
+    def spy(data: bytes) -> ReadDocument | None:
+        tried.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(reading, "_read_clean", spy)
+    small, large = b'{"a":1}', b'{"a":"' + b"x" * 100 + b'"}'
+    with reading.fast_path_limit(len(small)):
+        assert read_document(small).value == {"a": 1}
+        assert read_document(large).value == {"a": "x" * 100}
+        with pytest.raises(ReadError):
+            read_document(b'{"a":1,"a":2}' + b" " * 100)
+    assert read_document(large).value == {"a": "x" * 100}  # the limit is gone again
+    assert tried == [len(small), len(large)]

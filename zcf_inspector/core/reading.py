@@ -37,6 +37,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, repeat
 from typing import Final
@@ -58,6 +60,7 @@ __all__ = [
     "MAX_SAFE_INTEGER",
     "ReadDocument",
     "ReadError",
+    "fast_path_limit",
     "packet_document",
     "read_document",
     "read_json",
@@ -131,10 +134,33 @@ def read_document(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ReadDoc
             f"{len(data)} bytes exceed the size limit of {max_bytes} bytes",
             offset=max_bytes,
         )
-    clean = _read_clean(data)
-    if clean is not None:
-        return clean
+    limit = _FAST_PATH_MAX_BYTES.get()
+    if limit is None or len(data) <= limit:
+        clean = _read_clean(data)
+        if clean is not None:
+            return clean
     return _read_exact(data)
+
+
+# The fast path's parse is one C call that holds the GIL throughout (about 3 ms per MB on
+# the development machine); the exact reader's parser lets other threads run between
+# objects. A process with a UI thread caps the fast path to what the UI can wait for.
+_FAST_PATH_MAX_BYTES: ContextVar[int | None] = ContextVar("fast_path_max_bytes", default=None)
+
+
+@contextmanager
+def fast_path_limit(max_bytes: int) -> Iterator[None]:
+    """Within the block (in this thread's context), read larger inputs than ``max_bytes``
+    with the exact reader only, so that no single call holds the GIL for long.
+
+    Same results either way; only the time and how long other threads wait differ. The
+    window's worker reads files under such a limit.
+    """
+    token = _FAST_PATH_MAX_BYTES.set(max_bytes)
+    try:
+        yield
+    finally:
+        _FAST_PATH_MAX_BYTES.reset(token)
 
 
 def _read_exact(data: bytes) -> ReadDocument:
