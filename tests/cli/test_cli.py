@@ -416,6 +416,30 @@ def test_help_imports_no_command_module_no_model_and_no_qt() -> None:
     assert "validate" in out
 
 
+def test_validating_an_unsigned_packet_loads_no_crypto_and_no_destination_model() -> None:
+    # Start-up time (issue 14): cryptography is loaded where a key is used, the destination
+    # file's model only when a destination is given, and a section's validator on first use.
+    probe = (
+        "import sys\n"
+        "from zcf_inspector.cli import main\n"
+        f"code = main(['validate', {str(PUB / 'minimal.json')!r}])\n"
+        "from zcf_inspector.core.packet import structure_models as m\n"
+        "built = sorted(k for k, a in m.ENVELOPE_ADAPTERS.items() if a.pydantic_complete)\n"
+        "unused = m.ARRAY_SECTIONS['beliefs'].chunk_adapter.pydantic_complete\n"
+        "loaded = sorted(x for x in sys.modules if x.startswith(('cryptography',"
+        " 'zcf_inspector.core.packet.destination_file', 'difflib')))\n"
+        "sys.stderr.write(repr((loaded, built, unused)))\n"
+        "sys.exit(code)\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0, proc.stderr
+    # minimal.json has no scopeProof and an empty beliefs array: neither validator is built.
+    built = ["manifest", "omissionManifest", "packet", "redactionManifest", "retention", "source"]
+    assert proc.stderr == repr(([], built, False))
+
+
 def test_a_command_imports_only_its_own_module() -> None:
     out, loaded = modules_loaded_by(
         ["validate", str(PUB / "minimal.json")],

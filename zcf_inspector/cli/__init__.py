@@ -9,7 +9,6 @@ and the exit code `exitcodes.for_error` gives it: never a traceback.
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 import os
 import sys
@@ -92,6 +91,8 @@ def missing_file_problem(files: Sequence[str], *, bare: bool) -> str | None:
         if name.startswith("-") or os.path.lexists(name):
             continue
         if bare and index == 0 and not any(c in name for c in "/\\."):
+            import difflib  # noqa: PLC0415 - only for this hint, not on every start
+
             close = difflib.get_close_matches(name, COMMANDS, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             return f"'{name}' is neither a command nor a file{hint}"
