@@ -9,6 +9,7 @@ and the exit code `exitcodes.for_error` gives it: never a traceback.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import sys
@@ -124,6 +125,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return exitcodes.OK
+    # A command builds acyclic trees (parsed JSON, findings) that reference counting frees
+    # on its own; the cyclic collector would only walk them again and again as they grow.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         code: int = func(args)
     except ZcfError as error:
@@ -136,6 +141,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # quiet too, and the exit code is the shell's for SIGPIPE.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return exitcodes.BROKEN_PIPE
+    finally:
+        if collecting:
+            gc.enable()
     return code
 
 
