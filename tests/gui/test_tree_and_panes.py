@@ -247,7 +247,7 @@ def test_rich_text_in_a_belief_is_shown_literally(
     qtbot, window: MainWindow, tmp_path: Path
 ) -> None:
     tab = drop_and_wait(qtbot, window, [rich_packet(tmp_path)])
-    assert tab.verdict.headline == "VALID"
+    assert tab.verdict.headline == "VALID · UNSIGNED"
     pointer = "/content/beliefs/0/content"
     _select(tab, pointer)
     index = tab.tree.currentIndex()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -333,7 +334,7 @@ class DocumentTab(QWidget):
     def _with_match(self, verdict: Verdict) -> Verdict:
         if self._receipt_match is None:
             return verdict
-        return Verdict(verdict.headline, verdict.ok, (*verdict.rows, self._receipt_match))
+        return replace(verdict, rows=(*verdict.rows, self._receipt_match))
 
     def show_pane(self, name: str) -> bool:
         for i in range(self.panes.count()):

@@ -55,6 +55,7 @@ from zcf_inspector.gui.settings import AppSettings
 from zcf_inspector.gui.settings_dialog import SettingsDialog
 from zcf_inspector.gui.shortcuts import ShortcutsDialog, shortcut_entries
 from zcf_inspector.gui.start_page import StartPage
+from zcf_inspector.gui.verdict_header import LEVEL_STATES, state_icon
 
 APP_TITLE = "ZCF Inspector"
 # Workers run Python code (the core's hooks and checks) while the UI thread paints, and
@@ -430,7 +431,7 @@ class MainWindow(QMainWindow):
 
     @staticmethod
     def _verdict_icon(tab: DocumentTab) -> QIcon:
-        return icon(IconName.PASS if tab.verdict.ok else IconName.FAIL)
+        return state_icon(LEVEL_STATES[tab.verdict.level])
 
     def reload_current(self) -> None:
         tab = self.current_tab()

@@ -16,6 +16,7 @@ from zcf_inspector.core.packet.auth import AuthStatus
 from zcf_inspector.core.packet.inspection import PacketInspection, Stage, StageResult, StageStatus
 from zcf_inspector.core.packet.manifest import SectionDigest
 from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus
+from zcf_inspector.core.packet.trust import TrustLevel, packet_trust, short_fingerprint
 
 
 class CheckState(StrEnum):
@@ -36,9 +37,20 @@ class VerdictRow:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    headline: str  # e.g. "VALID" or "REFUSED at manifest"
+    headline: str  # e.g. "VALID · UNSIGNED" or "REFUSED at manifest"
     ok: bool
     rows: tuple[VerdictRow, ...]
+    # Green only for CHECKED: valid, and everything the document claims was checked.
+    level: TrustLevel = TrustLevel.CHECKED
+    full_headline: str = ""  # the headline with nothing shortened (keys in full)
+
+    @property
+    def tooltip(self) -> str:
+        return self.full_headline or self.headline
+
+
+def _level(ok: bool) -> TrustLevel:
+    return TrustLevel.CHECKED if ok else TrustLevel.REFUSED
 
 
 _STAGE_STATE = {
@@ -173,12 +185,14 @@ def packet_verdict(inspection: PacketInspection) -> Verdict:
                 policy, "the destination's policy admits the packet", "an earlier stage failed"
             )
         )
-    if inspection.valid:
-        headline = "VALID"
-    else:
-        failed = [s.stage.value for s in inspection.stages if s.status is StageStatus.FAILED]
-        headline = f"REFUSED at {', '.join(failed)}"
-    return Verdict(headline, inspection.valid, tuple(rows))
+    trust = packet_trust(inspection)
+    return Verdict(
+        trust.headline(short_fingerprint),
+        inspection.valid,
+        tuple(rows),
+        trust.level,
+        trust.headline(),
+    )
 
 
 _RECEIPT_SIGNATURE = {
@@ -236,8 +250,13 @@ def receipt_verdict(report: ReceiptReport) -> Verdict:
             rows.append(
                 VerdictRow("signature", CheckState.NOT_RUN, "not run", "an earlier check failed")
             )
+    if report.status is ReceiptStatus.VALID_SIGNATURE_NOT_CHECKED:
+        # The receipt claims a signer that could not be checked here: not green.
+        return Verdict(
+            "INTACT RECEIPT · SIGNATURE NOT CHECKED", True, tuple(rows), TrustLevel.PARTIAL
+        )
     headline = "VALID RECEIPT" if report.valid else "INVALID RECEIPT"
-    return Verdict(headline, report.valid, tuple(rows))
+    return Verdict(headline, report.valid, tuple(rows), _level(report.valid))
 
 
 def continuation_verdict(result: InspectionResult) -> Verdict:
@@ -287,4 +306,4 @@ def continuation_verdict(result: InspectionResult) -> Verdict:
             )
         )
     headline = f"{kind.upper()}: {'OK' if result.ok else 'INVALID'}"
-    return Verdict(headline, result.ok, tuple(rows))
+    return Verdict(headline, result.ok, tuple(rows), _level(result.ok))
