@@ -112,9 +112,7 @@ def test_destination_without_signing_key_is_a_usage_error(
         assert "has no signingKey: its receipts are unsigned" in err
 
 
-def test_key_and_destination_exclude_each_other(
-    capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> None:
+def test_key_and_destination_exclude_each_other(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["receipt", "verify", str(RECEIPT), "--key", "k", "--destination", str(DEST)])
     assert exit_info.value.code == 2

@@ -59,6 +59,7 @@ from zcf_inspector.gui.verdict_header import VerdictHeader
 from zcf_inspector.gui.verdicts import (
     Verdict,
     VerdictRow,
+    admission_row,
     continuation_verdict,
     packet_verdict,
     receipt_verdict,
@@ -225,7 +226,12 @@ class DocumentTab(QWidget):
             inspection = document.inspection
             findings = inspection.findings
             value: JsonValue = inspection.value if inspection.value is not None else {}
-            return value, findings, ("",) * len(findings), packet_verdict(inspection)
+            verdict = packet_verdict(inspection)
+            target = document.review.target if document.review is not None else None
+            notice = target.notice if target is not None else None
+            if notice is not None:  # a demotion or truncation is never hidden
+                verdict = replace(verdict, rows=(*verdict.rows, admission_row(notice)))
+            return value, findings, ("",) * len(findings), verdict
         if isinstance(document, ReceiptDocument):
             findings = document.report.findings
             return document.value, findings, ("",) * len(findings), receipt_verdict(document.report)
@@ -257,6 +263,7 @@ class DocumentTab(QWidget):
             wanted.append((PANE_FINDINGS, self.findings_pane))
             if self.review_pane is None:
                 self.review_pane = make_review_pane()
+                self.review_pane.statusMessage.connect(self.statusMessage)
             self.review_pane.set_packet(
                 document.path, document.data, inspection, self.destination, document.review
             )
@@ -310,6 +317,8 @@ class DocumentTab(QWidget):
             return
         self._disposed = True
         self._full_value_ticket += 1
+        if self.review_pane is not None:
+            self.review_pane.save_layout()
         if self.plan_graph_pane is not None:
             self.plan_graph_pane.clear()
         if self.full_value_dialog is not None:
@@ -318,6 +327,12 @@ class DocumentTab(QWidget):
         app = QApplication.instance()
         if isinstance(app, QApplication):
             app.focusChanged.disconnect(self._focus_changed)
+
+    def confirm_close(self) -> bool:
+        """Whether the tab may close: a review whose exported receipt is out of date asks."""
+        if self.review_pane is None or PANE_REVIEW not in self.pane_names():
+            return True
+        return self.review_pane.confirm_close()
 
     # --- a receipt matched to the open packets -----------------------------------
 

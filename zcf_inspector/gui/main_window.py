@@ -332,6 +332,8 @@ class MainWindow(QMainWindow):
 
     def close_tab(self, index: int) -> None:
         widget = self.tabs.widget(index)
+        if isinstance(widget, DocumentTab) and not widget.confirm_close():
+            return
         self.tabs.removeTab(index)
         if isinstance(widget, DocumentTab):
             widget.dispose()
@@ -654,6 +656,12 @@ class MainWindow(QMainWindow):
         self.message.open()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if not self._closed:
+            for tab in self.document_tabs():
+                if not tab.confirm_close():
+                    self.tabs.setCurrentWidget(tab)
+                    event.ignore()
+                    return
         app = QApplication.instance()
         if isinstance(app, QApplication) and not self._closed:
             app.focusChanged.disconnect(self._focus_changed)

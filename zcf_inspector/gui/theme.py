@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from PySide6.QtCore import QObject, QSettings, Qt, Signal
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt, Signal
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QLabel, QWidget
 
 THEME_KEY = "view/theme"
 
@@ -37,12 +38,46 @@ Group = QPalette.ColorGroup
 
 
 def is_dark(palette: QPalette) -> bool:
-    """A dark palette: its window colour is darker than its text."""
-    return palette.color(Role.Window).lightness() < palette.color(Role.WindowText).lightness()
+    """A dark palette: its window colour is in the dark half."""
+    return palette.color(Role.Window).lightness() < 128
 
 
 def tone_colour(tone: Tone, palette: QPalette) -> QColor:
     return QColor((_TONES_DARK if is_dark(palette) else _TONES_LIGHT)[tone])
+
+
+class ToneLabel(QLabel):
+    """A plain-text label in a tone's colour for the palette in force (recoloured when
+    the theme changes), e.g. a refusal in red that stays readable on a dark window."""
+
+    def __init__(
+        self, tone: Tone, *, wrap: bool = False, bold: bool = False, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.tone = tone
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setWordWrap(wrap)
+        self.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.TextSelectableByKeyboard
+        )
+        if bold:
+            font = self.font()
+            font.setBold(True)
+            self.setFont(font)
+        self._recolour()
+
+    def _recolour(self) -> None:
+        palette = self.palette()
+        colour = tone_colour(self.tone, palette)
+        if palette.color(Role.WindowText) != colour:
+            palette.setColor(Role.WindowText, colour)
+            self.setPalette(palette)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self._recolour()
 
 
 def _palette(colours: dict[Role, str], disabled: dict[Role, str]) -> QPalette:

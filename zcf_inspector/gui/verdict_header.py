@@ -39,6 +39,7 @@ STATE_ICONS: Final = {
     CheckState.FAIL: IconName.FAIL,
     CheckState.NOT_CHECKABLE: IconName.NOT_CHECKABLE,
     CheckState.NOT_RUN: IconName.NOT_RUN,
+    CheckState.CHANGED: IconName.WARNING,
 }
 
 

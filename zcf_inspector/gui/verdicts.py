@@ -12,6 +12,7 @@ from enum import StrEnum
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.findings import Finding, Severity
+from zcf_inspector.core.packet.admission import AdmissionNotice
 from zcf_inspector.core.packet.auth import AuthStatus
 from zcf_inspector.core.packet.inspection import PacketInspection, Stage, StageResult, StageStatus
 from zcf_inspector.core.packet.manifest import SectionDigest
@@ -24,6 +25,7 @@ class CheckState(StrEnum):
     FAIL = "fail"
     NOT_CHECKABLE = "not checkable"
     NOT_RUN = "not run"
+    CHANGED = "changed"  # passed, but something was taken away or altered (admission)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +195,15 @@ def packet_verdict(inspection: PacketInspection) -> Verdict:
         trust.level,
         trust.headline(),
     )
+
+
+ADMISSION_CHECK = "admission"
+
+
+def admission_row(notice: AdmissionNotice) -> VerdictRow:
+    """What the destination's admission changed (dropped, cut, demoted, not native)."""
+    state = CheckState.CHANGED if notice.changed else CheckState.PASS
+    return VerdictRow(ADMISSION_CHECK, state, notice.summary, notice.text, "/content/beliefs")
 
 
 _RECEIPT_SIGNATURE = {
