@@ -31,9 +31,12 @@ def isolated_data_dir(
     return folder
 
 
-# The offscreen platform has no window manager: it cannot pass size hints or raise a
-# window, and says so each time; that is the test platform talking, not the window.
-OFFSCREEN_NOTICE = r"This plugin does not support (propagateSizeHints|raise)\(\)"
+# The offscreen platform has no window manager: it cannot pass size hints, raise a window
+# or give a popup (a completer's) the keyboard, and says so each time; that is the test
+# platform talking, not the window.
+OFFSCREEN_NOTICE = (
+    r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)"
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

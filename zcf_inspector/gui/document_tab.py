@@ -358,6 +358,27 @@ class DocumentTab(QWidget):
                 return True
         return False
 
+    def focus_pane(self, name: str) -> bool:
+        """Alt+1…5: show the pane and put the keyboard in it (its table, text or graph),
+        so the pane's own keys work at once. A packet refused at the byte stage shows its
+        byte refusal where the manifest would be."""
+        if name == PANE_MANIFEST and PANE_MANIFEST not in self.pane_names():
+            name = PANE_BYTES
+        if not self.show_pane(name):
+            return False
+        target: QWidget | None = {
+            PANE_MANIFEST: self.manifest_pane.table,
+            PANE_BYTES: self.byte_pane.raw,
+            PANE_CANONICAL: self.canonical_pane.views.currentWidget(),
+            PANE_FINDINGS: self.findings_pane.table,
+            PANE_PLAN_GRAPH: None if self.plan_graph_pane is None else self.plan_graph_pane.view,
+        }.get(name)
+        if name == PANE_REVIEW and self.review_pane is not None:
+            self.review_pane.focus_table()
+        elif target is not None:
+            target.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        return True
+
     def pane_names(self) -> list[str]:
         return [self.panes.tabText(i) for i in range(self.panes.count())]
 

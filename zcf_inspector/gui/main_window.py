@@ -28,6 +28,7 @@ from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.destination import Destination, DestinationError, load_destination
 from zcf_inspector.core.review.decisions import ReviewTarget
 from zcf_inspector.gui.clipboard import CopyKind, shortcut
+from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.document_tab import (
     PANE_CANONICAL,
     PANE_FINDINGS,
@@ -76,6 +77,7 @@ def message_box(
     box.setText(text)
     if details:
         box.setDetailedText(details)
+    add_submit_keys(box)
     return box
 
 
@@ -188,12 +190,22 @@ class MainWindow(QMainWindow):
             "Find &Previous", lambda: self._with_tab(lambda t: t.find_again(True)), "Shift+F3"
         )
         self.cancel_action = self._action("Cancel Background Work", self.cancel_work, "Ctrl+.")
+        # Each moves the keyboard into its pane (Alt+5 into the plan graph's canvas).
         self.pane_actions = [
             self._action(
-                name, partial(self._with_tab, partial(DocumentTab.show_pane, name=name)), f"Alt+{i}"
+                text,
+                partial(self._with_tab, partial(DocumentTab.focus_pane, name=name)),
+                f"Alt+{i}",
             )
-            for i, name in enumerate(
-                (PANE_MANIFEST, PANE_CANONICAL, PANE_FINDINGS, PANE_REVIEW, PANE_PLAN_GRAPH), 1
+            for i, (name, text) in enumerate(
+                (
+                    (PANE_MANIFEST, "&Manifest"),
+                    (PANE_CANONICAL, "&Canonical Bytes"),
+                    (PANE_FINDINGS, "F&indings"),
+                    (PANE_REVIEW, "Re&view (focus the beliefs)"),
+                    (PANE_PLAN_GRAPH, "Plan &Graph (focus the graph)"),
+                ),
+                1,
             )
         ]
         self.details_action = self._action(
@@ -542,6 +554,7 @@ class MainWindow(QMainWindow):
 
     def open_settings(self) -> None:
         dialog = SettingsDialog(self.settings.destination_path, self)
+        dialog.statusMessage.connect(self._status_message)
         self.settings_dialog = dialog
 
         def done(result: int) -> None:

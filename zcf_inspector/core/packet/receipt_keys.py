@@ -9,6 +9,7 @@ or a destination file.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,6 +63,11 @@ def receipt_signer(destination: Destination) -> ReceiptSigner:
 def public_key_file(destination: Destination) -> dict[str, JsonValue]:
     """The public key file of the destination's signingKey (for `receipt verify --key`)."""
     return receipt_signer(destination).key().to_json(include_seed=False)
+
+
+def key_file_bytes(value: dict[str, JsonValue]) -> bytes:
+    """A key file as `keygen` writes it (2-space indent, UTF-8, final newline)."""
+    return (json.dumps(value, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
 def load_public_key(path: str | Path) -> Ed25519Key:

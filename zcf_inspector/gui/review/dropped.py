@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector.core.packet.admission import DroppedBelief, DroppedBeliefs
+from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.plain_text import one_line, plain_label, visible
 
 AnyIndex = QModelIndex | QPersistentModelIndex
@@ -101,6 +102,7 @@ class DroppedBeliefsDialog(QDialog):
         layout.addWidget(plain_label(why, wrap=True, selectable=True))
         layout.addWidget(splitter, 1)
         layout.addWidget(buttons)
+        add_submit_keys(self)
         self.table.selectionModel().currentRowChanged.connect(self._show)
         if self.model.rowCount():
             self.table.selectRow(0)

@@ -546,7 +546,7 @@ class ReviewPane(QWidget):
         identity = load_identity(self.settings)
         text = f"Reviewer: {identity.name}" if identity.usable else "Reviewer: not set"
         if identity.fingerprint:
-            text += f"  (key {identity.fingerprint})"
+            text += f"  (your key {identity.fingerprint}, for the self-review warning)"
         if identity.key_problem:
             text += f"  (key file not usable: {identity.key_problem})"
         self.ui.reviewer.setText(text)
