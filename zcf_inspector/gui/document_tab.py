@@ -54,7 +54,7 @@ from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.roles import POINTER_ROLE
 from zcf_inspector.gui.settings import settings_store
 from zcf_inspector.gui.tree_annotations import TreeAnnotations
-from zcf_inspector.gui.tree_search import FindMode, FindQuery, find
+from zcf_inspector.gui.tree_search import FindMode, FindQuery, find, is_pointer_query
 from zcf_inspector.gui.verdict_header import VerdictHeader
 from zcf_inspector.gui.verdicts import (
     Verdict,
@@ -625,7 +625,8 @@ class DocumentTab(QWidget):
 
         def found(path: object) -> None:
             if path is None:
-                self.find_bar.status.setText("not found")
+                pointer = is_pointer_query(text)
+                self.find_bar.status.setText("no node at that pointer" if pointer else "not found")
                 return
             assert isinstance(path, tuple)
             self.find_bar.status.setText("")
