@@ -277,6 +277,10 @@ class DocumentTab(QWidget):
                 self.plan_graph_pane = PlanGraphPane()
                 self.plan_graph_pane.node_selected.connect(self._plan_node_selected)
                 self.plan_graph_pane.plan_shown.connect(self._plan_shown)
+                self.plan_graph_pane.exported.connect(
+                    lambda path: self.statusMessage.emit(f"Plan graph written to {visible(path)}")
+                )
+            self.plan_graph_pane.document_path = document.path
             self.plan_graph_pane.show_result(document.result, document.value)
             wanted += [
                 (PANE_PLAN_GRAPH, self.plan_graph_pane),

@@ -29,6 +29,7 @@ from zcf_inspector.core.packet.destination import Destination, DestinationError,
 from zcf_inspector.core.packet.receipt_keys import key_file_bytes, public_key_file, receipt_signer
 from zcf_inspector.gui.clipboard import set_clipboard
 from zcf_inspector.gui.dialog_keys import add_submit_keys
+from zcf_inspector.gui.file_names import free_name
 from zcf_inspector.gui.plain_text import plain_label, visible
 
 
@@ -48,16 +49,6 @@ def describe_destination(destination: Destination) -> str:
         f"receipt signing key: {'set' if destination.signing_key else 'not set'}",
     ]
     return "\n".join(lines)
-
-
-def free_name(folder: Path, stem: str, suffix: str) -> Path:
-    """``stem + suffix`` in ``folder``, or ``stem-2 + suffix``…: never a name already there."""
-    candidate = folder / f"{stem}{suffix}"
-    number = 2
-    while candidate.exists() or candidate.is_symlink():
-        candidate = folder / f"{stem}-{number}{suffix}"
-        number += 1
-    return candidate
 
 
 def _ask_save_path(parent: QWidget, suggested: str) -> str | None:

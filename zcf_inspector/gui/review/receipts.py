@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from zcf_inspector.core.review.decisions import (
     ReviewTarget,
     match_receipt,
 )
+from zcf_inspector.gui.file_names import free_name, safe_part
 
 RECEIPT_MAX_BYTES = 64 * 1024 * 1024
 
@@ -57,24 +57,15 @@ def export_summary_text(
     return "\n\n".join(parts)
 
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-NAME_ID_CHARS = 80
-
-
 def suggested_receipt_path(packet_path: str, packet_id: str = "") -> str:
     """Beside the packet, named after it and its packet id, never a name already there:
     ``NAME.json`` with id ``pkt-1`` → ``NAME.pkt-1.receipt.json`` (``-2``, ``-3``… if taken).
     """
     path = Path(packet_path)
     stem = path.name.removesuffix(".json") if path.name.endswith(".json") else path.name
-    safe_id = _UNSAFE.sub("_", packet_id)[:NAME_ID_CHARS].strip("._")
+    safe_id = safe_part(packet_id)
     base = stem if not safe_id or safe_id in stem else f"{stem}.{safe_id}"
-    candidate = path.with_name(f"{base}.receipt.json")
-    number = 2
-    while candidate.exists() or candidate.is_symlink():
-        candidate = path.with_name(f"{base}.receipt-{number}.json")
-        number += 1
-    return str(candidate)
+    return str(free_name(path.parent, f"{base}.receipt", ".json"))
 
 
 @dataclass(frozen=True, slots=True)
