@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QElapsedTimer, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import (
     QApplication,
@@ -44,36 +44,63 @@ def focused() -> QWidget:
 
 class ModalAnswers:
     """Answers modal dialogs, in order, with keys only, as each one opens (they run
-    their own event loop inside the key press that opened them)."""
+    their own event loop inside the key press that opened them).
+
+    A dialog still open after ``DEADLINE_MS`` is closed and noted, so a key that went
+    astray fails the test instead of leaving it waiting in a modal loop for ever.
+    """
+
+    DEADLINE_MS = 10_000
 
     def __init__(self) -> None:
         self.steps: deque[Step] = deque()
         self.seen: list[str] = []
+        self.stuck: list[str] = []
         self._timer = QTimer()
         self._timer.setInterval(10)
         self._timer.timeout.connect(self._poll)
-        self._handled: set[int] = set()
+        # The dialogs answered, kept (not their ids: a new dialog may reuse a gone one's).
+        self._handled: list[tuple[QWidget, QElapsedTimer]] = []
+        self._waiting = QElapsedTimer()
 
     def expect(self, *steps: Step) -> None:
         self.steps.extend(steps)
+        self._waiting.start()
         self._timer.start()
 
     def _poll(self) -> None:
+        modal = QApplication.activeModalWidget()
+        answered = next((clock for w, clock in self._handled if w is modal), None)
+        if modal is not None and answered is not None:
+            if answered.elapsed() > self.DEADLINE_MS:
+                self.stuck.append(f"{type(modal).__name__} still open; focus {focused_name()}")
+                modal.close()
+            return
         if not self.steps:
             self._timer.stop()
             return
-        modal = QApplication.activeModalWidget()
         kind, answer = self.steps[0]
-        if not isinstance(modal, kind) or id(modal) in self._handled or not modal.isVisible():
+        if not isinstance(modal, kind) or not modal.isVisible():
+            if modal is not None and self._waiting.elapsed() > self.DEADLINE_MS:
+                self.stuck.append(f"expected {kind.__name__}, {type(modal).__name__} is open")
+                modal.close()
             return
         focus = QApplication.focusWidget()
         if QApplication.activeWindow() is not modal or focus is None or focus.window() is not modal:
             modal.activateWindow()  # keys go where the focus is: wait until it is in the dialog
             return
-        self._handled.add(id(modal))
+        clock = QElapsedTimer()
+        clock.start()
+        self._handled.append((modal, clock))
         self.steps.popleft()
+        self._waiting.start()
         self.seen.append(type(modal).__name__)
         answer(modal)
+
+
+def focused_name() -> str:
+    widget = QApplication.focusWidget()
+    return "none" if widget is None else f"{type(widget).__name__} {widget.objectName()}"
 
 
 def ctrl_enter(_dialog: QWidget) -> None:
@@ -150,7 +177,7 @@ def test_a_whole_review_and_export_by_keys_only(
     press(qtbot, window, Qt.Key.Key_R)
     answers.expect((SupersedeDialog, supersede_by_keys))
     press(qtbot, window, Qt.Key.Key_S)
-    assert not answers.steps
+    assert not answers.steps, answers.stuck
     states = {b.portable_ref: str(pane.model.state(b.portable_ref)) for b in pane.model._beliefs}
     assert states == {"b-reader": "confirmed", "b-order": "rejected", "b-bench": "superseded"}
     # Export: Ctrl+E, Ctrl+Enter on the summary, a file name, Ctrl+Enter on the report.
@@ -159,7 +186,8 @@ def test_a_whole_review_and_export_by_keys_only(
         (QMessageBox, ctrl_enter), (QFileDialog, save_as(out)), (QMessageBox, ctrl_enter)
     )
     press(qtbot, window, Qt.Key.Key_E, CTRL)
-    assert not answers.steps, answers.seen
+    assert not answers.stuck
+    assert not answers.steps, (answers.seen, answers.stuck)
     assert answers.seen == [
         "ReviewerSettingsDialog",
         "NoteDialog",
@@ -198,7 +226,7 @@ def test_esc_cancels_the_note_dialog_and_nothing_is_recorded(
     # a required note stays required: Ctrl+Enter on an empty note does nothing
     answers.expect((NoteDialog, empty_then_escape))
     press(qtbot, window, Qt.Key.Key_R)
-    assert not answers.steps
+    assert not answers.steps, answers.stuck
     assert pane.review is not None
     assert pane.review.session.decisions == ()
     assert pane.current_ref() == "b-reader"

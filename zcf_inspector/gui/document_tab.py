@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QItemSelection, QModelIndex, QPoint, Qt, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
-    QHeaderView,
     QMenu,
     QSplitter,
     QTabWidget,
@@ -41,9 +40,6 @@ from zcf_inspector.gui.full_value import FullValue, FullValueDialog, full_value
 from zcf_inspector.gui.load_worker import TaskRunner, Work
 from zcf_inspector.gui.manifest_pane import ManifestPane
 from zcf_inspector.gui.packet_tree_model import (
-    KEY_COLUMN,
-    TYPE_COLUMN,
-    VALUE_COLUMN,
     JsonNode,
     PacketTreeModel,
 )
@@ -54,6 +50,7 @@ from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.roles import POINTER_ROLE
 from zcf_inspector.gui.settings import settings_store
 from zcf_inspector.gui.tree_annotations import TreeAnnotations
+from zcf_inspector.gui.tree_columns import TreeColumns
 from zcf_inspector.gui.tree_search import FindMode, FindQuery, find, is_pointer_query
 from zcf_inspector.gui.verdict_header import VerdictHeader
 from zcf_inspector.gui.verdicts import (
@@ -86,6 +83,15 @@ def document_title(document: ShownDocument) -> str:
 STATUS_CHARS = 120  # of a copied text, echoed in the status bar
 WIDE_PANES = (PANE_REVIEW, PANE_PLAN_GRAPH)
 WIDE_SHARE = 0.62  # of the tab's width given to those panes
+SPLIT_KEY = "layout/documentSplit"  # the tree's share of the tab, as the user left it
+
+
+def _fraction(value: object) -> float | None:
+    try:
+        fraction = float(value) if isinstance(value, str | float | int) else None
+    except ValueError:
+        return None
+    return fraction if fraction is not None and 0.05 <= fraction <= 0.95 else None
 
 
 def make_review_pane() -> ReviewPane:
@@ -162,7 +168,13 @@ class DocumentTab(QWidget):
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([580, 420])
-        self._widened = False
+        # The splitter and the tree's columns as the user left them (any tab, last run).
+        self.layout_store = settings_store()
+        self.layout_store.setParent(self)
+        self.tree_columns = TreeColumns(self.tree, self.layout_store)
+        self._split = _fraction(self.layout_store.value(SPLIT_KEY))
+        self._widened = self._split is not None  # a remembered split wins over widening
+        self.splitter.splitterMoved.connect(self._split_moved)
         self.panes.currentChanged.connect(self._pane_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -307,6 +319,7 @@ class DocumentTab(QWidget):
         if total > 0 and self.splitter.sizes()[1] < total * WIDE_SHARE:
             left = int(total * (1 - WIDE_SHARE))
             self.splitter.setSizes([left, total - left])
+            self._split = left / total  # kept as the window is resized (not remembered)
 
     def _plan_node_selected(self, node_id: str) -> None:
         if node_id:
@@ -323,6 +336,7 @@ class DocumentTab(QWidget):
         self._full_value_ticket += 1
         if self.review_pane is not None:
             self.review_pane.save_layout()
+        self.layout_store.sync()
         if self.plan_graph_pane is not None:
             self.plan_graph_pane.clear()
         if self.full_value_dialog is not None:
@@ -387,12 +401,21 @@ class DocumentTab(QWidget):
         return [self.panes.tabText(i) for i in range(self.panes.count())]
 
     def _size_columns(self) -> None:
-        header = self.tree.header()
-        header.setStretchLastSection(True)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.tree.setColumnWidth(KEY_COLUMN, 210)
-        self.tree.setColumnWidth(VALUE_COLUMN, 280)
-        self.tree.setColumnWidth(TYPE_COLUMN, 64)  # the status column stretches
+        self.tree_columns.apply()
+
+    def _split_moved(self, _position: int, _index: int) -> None:
+        sizes = self.splitter.sizes()
+        if sum(sizes) > 0:
+            self._split = sizes[0] / sum(sizes)
+            self.layout_store.setValue(SPLIT_KEY, f"{self._split:.4f}")
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        """The tree keeps its share of the tab (the user's, or the one it was given)."""
+        super().resizeEvent(event)
+        total = sum(self.splitter.sizes())
+        if self._split is not None and total > 0:
+            left = round(total * self._split)
+            self.splitter.setSizes([left, total - left])
 
     def _initial_selection(self, findings: tuple[Finding, ...], elsewhere: tuple[str, ...]) -> None:
         content = self.model.index_for_pointer("/content", nearest=False)

@@ -91,7 +91,9 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(APP_TITLE)
         self.setWindowIcon(icon(IconName.APP))
         self.setAcceptDrops(True)
-        self.resize(1400, 900)
+        # Never larger than the screen (a 1024x700 laptop gets a window it can use).
+        available = self.screen().availableGeometry()
+        self.resize(min(1400, available.width()), min(900, available.height()))
         self.runner = TaskRunner(self)
         self.runner.busyChanged.connect(self._busy_changed)
         self.runner.progressChanged.connect(self._progress)

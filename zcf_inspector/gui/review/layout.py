@@ -95,7 +95,7 @@ _COLUMN_SAMPLES = {
     Column.ARRIVED: "confirmed",
     Column.EVIDENCE: "Evidence",
 }
-NOTE_SAMPLE = "a note of a few words"
+NOTE_SAMPLE = "a short note"
 ROW_LINES = 3  # a row shows this many lines of content, wrapped; the detail shows all
 
 
@@ -112,7 +112,7 @@ def _size_columns(table: QTableView) -> None:
     rows = table.verticalHeader()
     rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
     metrics = table.fontMetrics()
-    rows.setDefaultSectionSize(metrics.lineSpacing() * ROW_LINES + 8)
+    rows.setDefaultSectionSize(metrics.lineSpacing() * ROW_LINES + 12)
     header = table.horizontalHeader()
     header.setTextElideMode(Qt.TextElideMode.ElideRight)
     for column, sample in _COLUMN_SAMPLES.items():
@@ -145,7 +145,7 @@ def build_widgets(pane: QWidget) -> PaneWidgets:
         admission=ToneLabel(Tone.CAUTION, wrap=True),
         dropped_button=QPushButton("Show dropped beliefs…"),
         stale=ToneLabel(Tone.CAUTION, wrap=True, bold=True),
-        reviewer=plain_label(selectable=True),
+        reviewer=plain_label(wrap=True, selectable=True),
         settings_button=QToolButton(),
         state_filter=_combo([("Any state", ANY)] + [(str(s), str(s)) for s in ReviewState]),
         demoted_filter=_combo(
@@ -206,9 +206,15 @@ def _lay_out(pane: QWidget, w: PaneWidgets) -> None:
     admission.addWidget(w.dropped_button, 0, Qt.AlignmentFlag.AlignTop)
     layout.addLayout(admission)
     layout.addWidget(w.stale)
-    top = _row(w.reviewer, w.settings_button)
-    top.addWidget(plain_label("Bulk (selected rows, or all shown):", selectable=True))
+    top = QHBoxLayout()
+    top.addWidget(w.reviewer, 1)
+    top.addWidget(w.settings_button)
+    top.addSpacing(12)
+    bulk = plain_label("Bulk:")
+    bulk.setToolTip("Decide the selected rows at once, or every row shown when one is selected")
+    top.addWidget(bulk)
     for button in w.bulk_buttons.values():
+        button.setToolTip("The selected rows, or every row shown")
         top.addWidget(button)
     layout.addLayout(top)
     filters = _row(w.state_filter, w.demoted_filter, w.evidence_filter, stretch_after=False)
@@ -227,12 +233,9 @@ def _lay_out(pane: QWidget, w: PaneWidgets) -> None:
     layout.addWidget(w.splitter, 1)
     layout.addWidget(w.receipt_status)
     bottom = QHBoxLayout()
-    texts = QVBoxLayout()
-    texts.setSpacing(0)
-    texts.addWidget(w.summary)
-    texts.addWidget(w.signer)
-    bottom.addLayout(texts, 1)
+    bottom.addWidget(w.summary, 1)
     for tool in (w.undo_button, w.redo_button, w.export_button):
         bottom.addWidget(tool)
     layout.addLayout(bottom)
+    layout.addWidget(w.signer)
     layout.addWidget(w.status)

@@ -32,6 +32,7 @@ from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.receipt import receipt_bytes
 from zcf_inspector.core.packet.receipt_keys import ReceiptSigner, receipt_signer
+from zcf_inspector.core.packet.trust import short_fingerprint
 from zcf_inspector.core.review.decisions import (
     DecisionRequest,
     ReviewError,
@@ -40,6 +41,7 @@ from zcf_inspector.core.review.decisions import (
     prepare_review,
 )
 from zcf_inspector.core.review.journal import JournaledReview, journal_path, set_aside
+from zcf_inspector.gui.header_drag import UserResizes
 from zcf_inspector.gui.plain_text import visible
 from zcf_inspector.gui.review.detail import evidence_counts
 from zcf_inspector.gui.review.dialogs import Prompter
@@ -368,12 +370,8 @@ class ReviewPane(QWidget):
         selection.currentRowChanged.connect(lambda *_: self._show_current())
         for splitter in (ui.splitter, self.detail.splitter):
             splitter.splitterMoved.connect(lambda *_: self._save_timer.start())
-        self.table.horizontalHeader().sectionResized.connect(self._column_resized)
-
-    def _column_resized(self, *_: object) -> None:
         # Only the user's own resizing is remembered, not the stretch that follows the pane.
-        if self.table.horizontalHeader().underMouse():
-            self._save_timer.start()
+        self._user_resizes = UserResizes(self.table.horizontalHeader(), self._save_timer.start)
 
     # -- decisions ------------------------------------------------------------------------
 
@@ -655,6 +653,11 @@ class ReviewPane(QWidget):
         self.redo_action.setEnabled(review is not None and review.session.can_redo)
         signer = self.signer
         described = "" if signer is None else signer.describe()
+        self.ui.signer.setToolTip(described)
+        if signer is not None and signer.fingerprint is not None:
+            # A wrapped label cannot break a 71-character fingerprint: shortened here,
+            # in full in the tooltip, the export summary and Settings.
+            described = described.replace(signer.fingerprint, short_fingerprint(signer.fingerprint))
         self.ui.signer.setText(described[:1].upper() + described[1:])
         stale = review.stale_export if review is not None else None
         self.ui.stale.setVisible(stale is not None)

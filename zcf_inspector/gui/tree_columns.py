@@ -1,0 +1,117 @@
+"""The tree's columns at any width: Key, Value, Type and Status, with Status never lost.
+
+Until the user sizes a column, the columns follow the tree's width: Key and Status get a
+share each, Type its word, and Value the rest (elided), so at 1024x700 the status
+column stays in view. Once the user drags a column, those widths are kept — and
+remembered in the window's settings for the next tab and the next start.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, QSettings
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QHeaderView, QTreeView
+
+from zcf_inspector.gui.header_drag import UserResizes
+from zcf_inspector.gui.packet_tree_model import (
+    KEY_COLUMN,
+    STATUS_COLUMN,
+    TYPE_COLUMN,
+    VALUE_COLUMN,
+)
+
+WIDTHS_KEY = "layout/treeColumns"
+KEY_SHARE, KEY_MIN, KEY_MAX = 0.34, 90, 240
+STATUS_SHARE, STATUS_MIN, STATUS_MAX = 0.3, 80, 260
+TYPE_SAMPLE = "boolean"
+HIDE_TYPE_BELOW = 380  # px of tree: Type goes first (a value's preview shows its type)
+
+
+def _clamp(value: float, low: int, high: int) -> int:
+    return int(min(max(value, low), high))
+
+
+def load_widths(store: QSettings) -> list[int] | None:
+    value = store.value(WIDTHS_KEY)
+    parts = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+    try:
+        widths = [int(p) for p in parts]
+    except ValueError:
+        return None
+    return widths if len(widths) == 4 and all(w >= 0 for w in widths) else None
+
+
+class TreeColumns(QObject):
+    """Sizes one tree's columns; ``apply`` after every model change."""
+
+    def __init__(self, tree: QTreeView, store: QSettings) -> None:
+        super().__init__(tree)
+        self.tree = tree
+        self.store = store
+        self.remembered = load_widths(store)  # None: follow the width
+        self._applying = False
+        self._alive = True
+        # The tree's children go after its own destructor ran: stop before that.
+        tree.destroyed.connect(self._tree_gone)
+        tree.viewport().installEventFilter(self)  # its Resize carries the width to fit
+        self._user = UserResizes(tree.header(), self._user_resized)
+
+    def _tree_gone(self) -> None:
+        self._alive = False
+
+    @property
+    def following(self) -> bool:
+        return self.remembered is None
+
+    def apply(self) -> None:
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(VALUE_COLUMN, QHeaderView.ResizeMode.Stretch)
+        header.setTextElideMode(self.tree.textElideMode())
+        if self.remembered is not None:
+            self._set(self.remembered)
+        else:
+            self.fit()
+
+    def fit(self, width: int | None = None) -> None:
+        """Widths for the tree's width now (until the user sizes a column)."""
+        width = self.tree.viewport().width() if width is None else width
+        if width <= 0:
+            return
+        metrics = self.tree.fontMetrics()
+        key = _clamp(width * KEY_SHARE, KEY_MIN, KEY_MAX)
+        status = _clamp(width * STATUS_SHARE, STATUS_MIN, STATUS_MAX)
+        kind = 0 if width < HIDE_TYPE_BELOW else metrics.horizontalAdvance(TYPE_SAMPLE) + 18
+        self._set([key, 0, kind, status])
+
+    def _set(self, widths: list[int]) -> None:
+        self._applying = True
+        try:
+            for column in (KEY_COLUMN, TYPE_COLUMN, STATUS_COLUMN):
+                self.tree.setColumnHidden(column, widths[column] == 0)
+                if widths[column]:
+                    self.tree.setColumnWidth(column, widths[column])
+        finally:
+            self._applying = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if (
+            self._alive
+            and event.type() == QEvent.Type.Resize
+            and self.following
+            and isinstance(event, QResizeEvent)
+        ):
+            self.fit(event.size().width())
+        return False
+
+    def _user_resized(self) -> None:
+        if self._alive and not self._applying:
+            self.remember()
+
+    def remember(self) -> None:
+        """Keep the widths as they are now (the user sized a column)."""
+        widths = [0 if self.tree.isColumnHidden(c) else self.tree.columnWidth(c) for c in range(4)]
+        widths[VALUE_COLUMN] = 0  # it stretches
+        self.remembered = widths
+        self.store.setValue(WIDTHS_KEY, [str(w) for w in widths])
