@@ -24,8 +24,8 @@ def isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def isolated_data_dir(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
-    """Review journals (QStandardPaths' AppDataLocation) go to a temp folder per test, so
-    no test restores another's decisions and nothing is written to the real home."""
+    """Review journals (under QStandardPaths' GenericDataLocation) go to a temp folder per
+    test, so no test restores another's decisions and nothing is written to the real home."""
     folder = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("XDG_DATA_HOME", str(folder))
     return folder

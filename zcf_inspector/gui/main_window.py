@@ -9,7 +9,15 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QIcon,
+    QKeySequence,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -51,11 +59,12 @@ from zcf_inspector.gui.icons import IconName, example_packet_path, icon
 from zcf_inspector.gui.load_worker import TaskRunner
 from zcf_inspector.gui.plain_text import plain_label, visible
 from zcf_inspector.gui.receipt_match import ReceiptMatchInput, match_row
-from zcf_inspector.gui.review.pane import ReviewPane
-from zcf_inspector.gui.settings import AppSettings
+from zcf_inspector.gui.review.pane import ReviewPane, default_data_dir, move_old_journals
+from zcf_inspector.gui.settings import AppSettings, settings_store
 from zcf_inspector.gui.settings_dialog import SettingsDialog
 from zcf_inspector.gui.shortcuts import ShortcutsDialog, shortcut_entries
 from zcf_inspector.gui.start_page import StartPage
+from zcf_inspector.gui.theme import Theme, ThemeController
 from zcf_inspector.gui.verdict_header import LEVEL_STATES, state_icon
 
 APP_TITLE = "ZCF Inspector"
@@ -88,6 +97,9 @@ class MainWindow(QMainWindow):
         self.garbage_collector = UiThreadGarbageCollector(self)
         self.garbage_collector.start()
         self.settings = settings or AppSettings()
+        self.theme = ThemeController(settings_store(), self)
+        self.theme.settings.setParent(self.theme)
+        self.theme.apply()
         self.setWindowTitle(APP_TITLE)
         self.setWindowIcon(icon(IconName.APP))
         self.setAcceptDrops(True)
@@ -131,6 +143,21 @@ class MainWindow(QMainWindow):
         self._load_destination(self.settings.destination_path)
         self._refresh_recent()
         self._current_tab_changed()
+        self.journal_move = move_old_journals()
+        if self.journal_move.kept:
+            self.message = message_box(
+                self,
+                QMessageBox.Icon.Warning,
+                "Saved reviews",
+                "Some saved reviews could not be moved to the new folder "
+                f"({default_data_dir()}); they are still in the old one:\n"
+                + self.journal_move.message,
+            )
+            self.message.open()
+        elif self.journal_move.moved:
+            self.statusBar().showMessage(
+                f"Saved reviews: {self.journal_move.message} ({default_data_dir()})", 10_000
+            )
         geometry, state = self.settings.geometry()
         if geometry is not None:
             self.restoreGeometry(geometry)
@@ -227,6 +254,18 @@ class MainWindow(QMainWindow):
         # Shown in an empty Review menu; the menu itself is disabled then.
         self.no_review_action = QAction("No packet under review in this tab", self)
         self.no_review_action.setEnabled(False)
+        self.theme_group = QActionGroup(self)
+        self.theme_actions: dict[Theme, QAction] = {}
+        for theme, text in (
+            (Theme.SYSTEM, "&System"),
+            (Theme.LIGHT, "&Light"),
+            (Theme.DARK, "&Dark"),
+        ):
+            action = QAction(text, self.theme_group)
+            action.setCheckable(True)
+            action.setChecked(theme is self.theme.theme)
+            action.triggered.connect(lambda _=False, t=theme: self.set_theme(t))
+            self.theme_actions[theme] = action
         self.shortcuts_action = self._action("&Keyboard Shortcuts", self.show_shortcuts, "F1")
         self.about_action = self._action("&About", self.show_about)
 
@@ -261,6 +300,10 @@ class MainWindow(QMainWindow):
         view_menu.addAction(self.details_action)
         view_menu.addAction(self.collapse_action)
         view_menu.addAction(self.cancel_action)
+        view_menu.addSeparator()
+        theme_menu = view_menu.addMenu("&Theme")
+        for action in self.theme_actions.values():
+            theme_menu.addAction(action)
         self.review_menu = menus.addMenu("&Review")
         self.review_menu.aboutToShow.connect(self._fill_review_menu)
         help_menu = menus.addMenu("&Help")
@@ -614,6 +657,11 @@ class MainWindow(QMainWindow):
         if callable(export):
             export()
 
+    def set_theme(self, theme: Theme) -> None:
+        """View → Theme: System follows the desktop's colour scheme; remembered."""
+        self.theme.apply(theme)
+        self.theme_actions[theme].setChecked(True)
+
     def show_shortcuts(self) -> None:
         if self.shortcuts_dialog is not None:
             self.shortcuts_dialog.close()
@@ -680,6 +728,7 @@ class MainWindow(QMainWindow):
         app = QApplication.instance()
         if isinstance(app, QApplication) and not self._closed:
             app.focusChanged.disconnect(self._focus_changed)
+            self.theme.disconnect_system()  # a closed window no longer follows the desktop
         self._closed = True
         for tab in self.document_tabs():
             tab.dispose()

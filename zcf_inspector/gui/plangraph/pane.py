@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QEvent, QModelIndex, Qt, QThreadPool, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -48,6 +48,7 @@ from zcf_inspector.gui.plangraph.legend import LegendWidget
 from zcf_inspector.gui.plangraph.navigation import next_node
 from zcf_inspector.gui.plangraph.node_details import node_details
 from zcf_inspector.gui.plangraph.node_item import SHAPE_LOD, NodeText, node_text
+from zcf_inspector.gui.plangraph.palette import colours_for
 from zcf_inspector.gui.plangraph.plan_facts import PlanFacts, plan_facts
 from zcf_inspector.gui.plangraph.plan_scene import PlanScene
 from zcf_inspector.gui.plangraph.summary import plan_summary, summary_line
@@ -214,6 +215,12 @@ class PlanGraphPane(QWidget):
         find.activated.connect(self.find_edit.setFocus)
         self._set_enabled(False)
 
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt virtual)
+        """A new theme: the canvas, nodes and edges take the new palette's colours."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and self._scene is not None:
+            self._scene.restyle(colours_for(self.palette()))
+
     def _set_enabled(self, enabled: bool) -> None:
         for widget in (self.plan_box, self.find_edit, self.path_edit, self.export_button):
             widget.setEnabled(enabled)
@@ -323,7 +330,8 @@ class PlanGraphPane(QWidget):
 
     def _show_layout(self, layout: GraphLayout) -> None:
         assert self._facts is not None
-        self._replace_scene(PlanScene(self._facts, self._texts, layout))
+        colours = colours_for(self.palette())
+        self._replace_scene(PlanScene(self._facts, self._texts, layout, colours))
         self.stack.setCurrentIndex(_GRAPH)
         self.details.setPlainText(plan_summary(self._facts))
         self.view.fit()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import (
     QByteArray,
+    QCoreApplication,
     QItemSelectionModel,
     QModelIndex,
     QSettings,
@@ -41,6 +42,7 @@ from zcf_inspector.core.review.decisions import (
     prepare_review,
 )
 from zcf_inspector.core.review.journal import JournaledReview, journal_path, set_aside
+from zcf_inspector.core.review.journal_move import JournalMove, move_journals
 from zcf_inspector.gui.header_drag import UserResizes
 from zcf_inspector.gui.plain_text import visible
 from zcf_inspector.gui.review.detail import evidence_counts
@@ -56,6 +58,7 @@ from zcf_inspector.gui.review.receipts import (
 )
 from zcf_inspector.gui.review.settings import ReviewerIdentity, load_identity
 from zcf_inspector.gui.review.table_model import REF_ROLE
+from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION
 
 JOURNAL_FOLDER = "review-journals"
 DECISION_KEYS = {
@@ -75,8 +78,33 @@ SAVE_DELAY_MS = 400
 
 
 def default_data_dir() -> Path:
-    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-    return Path(location) / JOURNAL_FOLDER
+    """``<user data>/zcf-inspector/review-journals`` (e.g. ~/.local/share/zcf-inspector/…)."""
+    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
+    return Path(location) / APPLICATION / JOURNAL_FOLDER
+
+
+def old_data_dirs() -> list[Path]:
+    """Where journals were kept before: QStandardPaths' application folder, which named
+    zcf-inspector twice (organisation and application)."""
+    generic = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
+    folders = [Path(generic) / ORGANIZATION / APPLICATION / JOURNAL_FOLDER]
+    app = QCoreApplication.instance()
+    if app is not None and (app.organizationName(), app.applicationName()) == (
+        ORGANIZATION,
+        APPLICATION,
+    ):  # where the platform put it (Windows: the roaming folder)
+        location = QStandardPaths.StandardLocation.AppDataLocation
+        folders.append(Path(QStandardPaths.writableLocation(location)) / JOURNAL_FOLDER)
+    return list(dict.fromkeys(folders))
+
+
+def move_old_journals() -> JournalMove:
+    """Bring journals from the old folder(s) to `default_data_dir` (nothing is lost)."""
+    new = default_data_dir()
+    moves = [move_journals(old, new) for old in old_data_dirs()]
+    return JournalMove(
+        tuple(n for m in moves for n in m.moved), tuple(k for m in moves for k in m.kept)
+    )
 
 
 class ReviewPane(QWidget):
