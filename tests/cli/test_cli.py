@@ -390,6 +390,31 @@ def test_only_existing_files_open_the_window(
     code, _, err = run(capsys, "gui", str(tmp_path / "gone.json"))
     assert code == 2
     assert "no such file" in err
+    code, _, err = run(capsys, str(tmp_path))  # a folder is not a document either
+    assert code == 2
+    assert f"'{tmp_path}' is a folder, not a file" in err
+
+
+def test_qt_options_reach_qt_and_files_reach_the_window(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zcf_inspector.gui import app
+
+    opened: list[tuple[list[str], list[str]]] = []
+
+    def run_app(files: list[str], qt_arguments: list[str]) -> int:
+        opened.append((list(files), list(qt_arguments)))
+        return 0
+
+    monkeypatch.setattr(app, "run_app", run_app)
+    packet = str(PUB / "minimal.json")
+    assert main(["-style", "Fusion", packet, "-reverse", "-platform=offscreen"]) == 0
+    assert main(["gui", "-style", "Fusion", packet]) == 0
+    assert opened == [
+        ([packet], ["-style", "Fusion", "-reverse", "-platform=offscreen"]),
+        ([packet], ["-style", "Fusion"]),
+    ]
+    assert capsys.readouterr().err == ""
 
 
 def test_qt_options_are_not_ours(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
