@@ -3,6 +3,8 @@ pane fits), and the splitters and column widths the user chose are remembered.""
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QPoint, Qt
@@ -107,3 +109,19 @@ def test_splitters_and_columns_are_remembered(qtbot: QtBot, window: MainWindow) 
     assert pane is not None
     assert pane.ui.splitter.sizes() == review_split
     assert pane.table.horizontalHeader().sectionSize(Column.NOTE) == note_width
+
+
+def test_a_long_path_does_not_widen_the_window(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    deep = tmp_path / ("folder-" * 12) / ("another-" * 12)
+    deep.mkdir(parents=True)
+    packet = deep / "minimal.json"
+    shutil.copy(PUBLICATION / "minimal.json", packet)
+    window.resize(1024, 700)
+    tab = drop_and_wait(qtbot, window, [packet])
+    assert tab.header.subject.full_text == str(packet)
+    assert tab.header.subject.toolTip() == str(packet)
+    assert tab.header.minimumSizeHint().width() < 600
+    qtbot.waitUntil(lambda: "…" in tab.header.subject.text())
+    assert tab.header.subject.text().endswith("minimal.json")  # elided in the middle

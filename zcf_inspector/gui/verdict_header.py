@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from zcf_inspector.core.packet.trust import TrustLevel
 from zcf_inspector.gui.flow_layout import FlowLayout
 from zcf_inspector.gui.icons import IconName, icon
-from zcf_inspector.gui.plain_text import plain_label, visible
+from zcf_inspector.gui.plain_text import ElidedLabel, plain_label, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view, set_plain_tooltip
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE
 from zcf_inspector.gui.row_table_model import ModelIndex, RowTableModel
@@ -139,7 +139,7 @@ class VerdictHeader(QFrame):
         font.setPointSizeF(font.pointSizeF() * 1.25)
         self.headline.setFont(font)
         self.level = TrustLevel.CHECKED
-        self.subject = plain_label(selectable=True)
+        self.subject = ElidedLabel()
         self.details_button = QToolButton()
         self.details_button.setText("Details")
         self.details_button.setCheckable(True)
@@ -188,7 +188,7 @@ class VerdictHeader(QFrame):
         self.level = verdict.level
         self._icon.setPixmap(state_icon(LEVEL_STATES[verdict.level]).pixmap(22, 22))
         self._colour_headline()
-        self.subject.setText(subject)
+        self.subject.set_full_text(subject)
         self.model.set_rows(verdict.rows)
         for chip in self.chips:
             self._chips.removeWidget(chip)
