@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -426,38 +427,68 @@ def test_qt_options_are_not_ours(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert "unrecognized arguments" not in err
 
 
-def test_help_imports_no_command_module_no_model_and_no_qt() -> None:
+def modules_loaded_by(argv: list[str], prefixes: tuple[str, ...]) -> tuple[str, list[str]]:
+    """Run ``main(argv)`` in a fresh interpreter: its stdout, and which of the modules
+    starting with ``prefixes`` it had imported by the end."""
     probe = (
         "import sys\n"
         "from zcf_inspector.cli import main\n"
         "try:\n"
-        "    main(['--help'])\n"
+        f"    main({argv!r})\n"
         "except SystemExit:\n"
         "    pass\n"
-        "loaded = sorted(m for m in sys.modules if m.startswith(('pydantic', 'PySide6',"
-        " 'zcf_inspector.core.packet', 'zcf_inspector.core.continuation', 'cryptography')))\n"
-        "sys.stderr.write(repr(loaded))\n"
+        f"sys.stderr.write(repr(sorted(m for m in sys.modules if m.startswith({prefixes!r}))))\n"
     )
     proc = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=False
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == "[]"
-    assert "validate" in proc.stdout
+    return proc.stdout, ast.literal_eval(proc.stderr)
 
 
-def test_a_command_imports_only_its_own_module() -> None:
+def test_help_imports_no_command_module_no_model_and_no_qt() -> None:
+    out, loaded = modules_loaded_by(
+        ["--help"],
+        (
+            "pydantic",
+            "PySide6",
+            "cryptography",
+            "zcf_inspector.core.packet",
+            "zcf_inspector.core.continuation",
+        ),
+    )
+    assert loaded == []
+    assert "validate" in out
+
+
+def test_validating_an_unsigned_packet_loads_no_crypto_and_no_destination_model() -> None:
+    # Start-up time (issue 14): cryptography is loaded where a key is used, the destination
+    # file's model only when a destination is given, and a section's validator on first use.
     probe = (
         "import sys\n"
         "from zcf_inspector.cli import main\n"
         f"code = main(['validate', {str(PUB / 'minimal.json')!r}])\n"
-        "loaded = sorted(m for m in sys.modules if m.startswith(('PySide6',"
-        " 'zcf_inspector.core.continuation', 'zcf_inspector.cli.plan')))\n"
-        "sys.stderr.write(repr(loaded))\n"
+        "from zcf_inspector.core.packet import structure_models as m\n"
+        "built = sorted(k for k, a in m.ENVELOPE_ADAPTERS.items() if a.pydantic_complete)\n"
+        "unused = m.ARRAY_SECTIONS['beliefs'].chunk_adapter.pydantic_complete\n"
+        "loaded = sorted(x for x in sys.modules if x.startswith(('cryptography',"
+        " 'zcf_inspector.core.packet.destination_file', 'difflib')))\n"
+        "sys.stderr.write(repr((loaded, built, unused)))\n"
         "sys.exit(code)\n"
     )
     proc = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=False
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == "[]"
+    # minimal.json has no scopeProof and an empty beliefs array: neither validator is built.
+    built = ["manifest", "omissionManifest", "packet", "redactionManifest", "retention", "source"]
+    assert proc.stderr == repr(([], built, False))
+
+
+def test_a_command_imports_only_its_own_module() -> None:
+    out, loaded = modules_loaded_by(
+        ["validate", str(PUB / "minimal.json")],
+        ("PySide6", "zcf_inspector.core.continuation", "zcf_inspector.cli.plan"),
+    )
+    assert loaded == []
+    assert ": VALID · UNSIGNED" in out

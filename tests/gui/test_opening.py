@@ -21,6 +21,9 @@ from tests.gui.driving import (
     wait_idle,
 )
 from zcf_inspector.cli import asks_for_window, build_parser, main, split_qt_options
+from zcf_inspector.core import reading
+from zcf_inspector.core.reading import ReadDocument
+from zcf_inspector.gui import documents
 from zcf_inspector.gui.documents import PacketDocument
 from zcf_inspector.gui.icons import example_packet_path
 from zcf_inspector.gui.main_window import MainWindow
@@ -247,3 +250,23 @@ def test_help_and_subcommands_still_work(capsys: pytest.CaptureFixture[str]) -> 
     assert "gui" in out
     assert "it opens" in out
     assert main(["validate", str(PUBLICATION / "minimal.json")]) == 0
+
+
+def test_files_above_the_fast_read_limit_skip_the_fast_path(
+    qtbot, window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The fast path parses in one call that holds the GIL, which the UI thread would wait
+    # out: the window's worker uses it only for files up to FAST_READ_MAX_BYTES.
+    tried: list[int] = []
+    real = reading._read_clean
+
+    def spy(data: bytes) -> ReadDocument | None:
+        tried.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(reading, "_read_clean", spy)
+    small, large = PUBLICATION / "minimal.json", PUBLICATION / "full-handoff.json"
+    monkeypatch.setattr(documents, "FAST_READ_MAX_BYTES", small.stat().st_size)
+    assert drop_and_wait(qtbot, window, [small]).verdict.headline == "VALID · UNSIGNED"
+    assert drop_and_wait(qtbot, window, [large]).verdict.headline == "VALID · UNSIGNED"
+    assert tried == [small.stat().st_size]

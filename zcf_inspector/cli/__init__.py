@@ -9,7 +9,6 @@ and the exit code `exitcodes.for_error` gives it: never a traceback.
 from __future__ import annotations
 
 import argparse
-import difflib
 import importlib
 import os
 import sys
@@ -19,6 +18,7 @@ from zcf_inspector import __version__
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import COMMANDS
 from zcf_inspector.core.errors import ZcfError
+from zcf_inspector.core.visible_text import visible
 
 WINDOW = "gui"
 # Qt's own command-line options (QApplication, QGuiApplication, X11): single-dash words,
@@ -93,6 +93,8 @@ def missing_file_problem(files: Sequence[str], *, bare: bool) -> str | None:
         if name.startswith("-") or os.path.lexists(name):
             continue
         if bare and index == 0 and not any(c in name for c in "/\\."):
+            import difflib  # noqa: PLC0415 - only for this hint, not on every start
+
             close = difflib.get_close_matches(name, COMMANDS, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             return f"'{name}' is neither a command nor a file{hint}"
@@ -113,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         problem = missing_file_problem(files, bare=bare)
         if problem is not None:
             build_parser().print_usage(sys.stderr)
-            sys.stderr.write(f"zcf-inspector: error: {problem}\n")
+            sys.stderr.write(f"zcf-inspector: error: {visible(problem)}\n")
             return exitcodes.USAGE
         arguments = [WINDOW, *files]
     command = arguments[0] if arguments and arguments[0] in COMMANDS else None
@@ -127,7 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         code: int = func(args)
     except ZcfError as error:
-        sys.stderr.write(f"zcf-inspector: {error}\n")
+        # Messages quote file names and values from input: escaped, never obeyed.
+        sys.stderr.write(f"zcf-inspector: {visible(str(error))}\n")
         return exitcodes.for_error(error)
     except BrokenPipeError:
         # The reader went away (`... | head`): nothing is wrong with the input, so no

@@ -15,6 +15,7 @@ from typing import TextIO
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
+from zcf_inspector.cli.terminal_text import safe
 from zcf_inspector.core.continuation.export.to_dot import plan_dot
 from zcf_inspector.core.continuation.export.to_json import inspection_json
 from zcf_inspector.core.continuation.inspection import inspect_continuation
@@ -93,36 +94,66 @@ def run(args: argparse.Namespace) -> int:
 def _print_findings(findings: tuple[Finding, ...], out: TextIO) -> None:
     for finding in findings:
         where = finding.pointer or "(document)"
-        out.write(f"  {finding.severity} {finding.code} at {where}: {finding.message}\n")
+        out.write(
+            f"  {finding.severity} {finding.code} at {safe(where)}: {safe(finding.message)}\n"
+        )
 
 
 def _plan_line(plan: PlanResult) -> str:
     verdict = "ok" if plan.ok else "INVALID"
     required = sum(1 for n in plan.nodes if n.required)
     missing = sum(1 for n in plan.nodes if n.missing)
+    blocked = sum(1 for n in plan.nodes if n.blockers)
     return (
-        f"plan {plan.id} ({plan.next_action}; scopes {', '.join(plan.active_scopes)}): "
+        f"plan {safe(plan.id)} ({plan.next_action}; scopes "
+        f"{', '.join(plan.active_scopes)}): "
         f"{verdict} — {len(plan.nodes)} subjects, {required} required, {missing} missing, "
-        f"{len(plan.cycles)} cycles\n"
+        f"{len(plan.cycles)} cycles, {blocked} known blockers\n"
     )
+
+
+def _print_blockers(plan: PlanResult, out: TextIO) -> None:
+    """Known blockers: subjects a report may not claim supported (required ones block)."""
+    for node in plan.nodes:
+        for blocker in node.blockers:
+            need = "required" if node.required else "optional"
+            out.write(
+                f"  blocker {safe(node.id)} ({need}): {blocker.code} — {safe(blocker.reason)}\n"
+            )
 
 
 def _report_line(report: ReportResult) -> str:
     verdict = "ok" if report.ok else "INVALID"
-    return (
-        f"report {report.id or '?'} for plan {report.plan_id or '?'}: {verdict} — outcome "
-        f"{report.outcome or '?'}, recomputed {report.recomputed_outcome or '?'}\n"
+    line = (
+        f"report {safe(report.id or '?')} for plan "
+        f"{safe(report.plan_id or '?')}: {verdict} — outcome "
+        f"{report.outcome or '?'}, recomputed {report.recomputed_outcome or '?'}"
     )
+    times = report.times
+    if times is not None:
+        state = "expired" if times.expired else "valid until"
+        line += (
+            f"; assessed {safe(times.assessed_at)}, {state} "
+            f"{safe(times.expires_at)}, checked at {times.checked_at}"
+        )
+    return line + "\n"
+
+
+def _print_reasons(report: ReportResult, out: TextIO) -> None:
+    for reason in report.blocking_reasons:
+        out.write(f"  blocking reason {safe(reason.node_id)}: {safe(reason.reason)}\n")
 
 
 def _print_human(result: InspectionResult, path: Path, out: TextIO) -> None:
     kind = "unrecognised" if result.kind is None else str(result.kind)
     verdict = "ok" if result.ok else "INVALID"
-    out.write(f"{path}: {kind}: {verdict}\n")
+    out.write(f"{safe(str(path))}: {kind}: {verdict}\n")
     _print_findings(result.findings, out)
     for plan in result.plans:
         out.write(_plan_line(plan))
+        _print_blockers(plan, out)
         _print_findings(plan.findings, out)
     if result.report is not None:
         out.write(_report_line(result.report))
+        _print_reasons(result.report, out)
         _print_findings(result.report.findings, out)

@@ -46,6 +46,7 @@ from zcf_inspector.gui.packet_tree_model import (
 from zcf_inspector.gui.plain_text import clip, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.plangraph.pane import PlanGraphPane
+from zcf_inspector.gui.plangraph.plan_facts import document_notes
 from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.roles import POINTER_ROLE
 from zcf_inspector.gui.settings import settings_store
@@ -213,8 +214,9 @@ class DocumentTab(QWidget):
             document.inspection.manifest if isinstance(document, PacketDocument) else None,
         )
         old = self.model
-        self.model = PacketTreeModel(value, annotations, self)
+        self.model = PacketTreeModel(value, annotations, self, run=self._run)
         self.tree.setModel(self.model)
+        old.digests.close()
         old.deleteLater()
         self.tree.selectionModel().selectionChanged.connect(self._tree_selection_changed)
         self._size_columns()
@@ -256,8 +258,11 @@ class DocumentTab(QWidget):
         report_elsewhere = ""
         if result.kind is not DocumentKind.CONTINUATION_REPORT and document.report_path:
             report_elsewhere = Path(document.report_path).name
-        findings = (*local, *report_findings)
-        elsewhere = ("",) * len(local) + (report_elsewhere,) * len(report_findings)
+        blockers, report_notes = document_notes(result)
+        local += blockers
+        report_rows = (*report_findings, *report_notes)
+        findings = (*local, *report_rows)
+        elsewhere = ("",) * len(local) + (report_elsewhere,) * len(report_rows)
         value = document.value if document.value is not None else {}
         return value, findings, elsewhere, continuation_verdict(result)
 
@@ -334,6 +339,7 @@ class DocumentTab(QWidget):
             return
         self._disposed = True
         self._full_value_ticket += 1
+        self.model.digests.close()
         if self.review_pane is not None:
             self.review_pane.save_layout()
         self.layout_store.sync()

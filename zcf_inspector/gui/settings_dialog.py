@@ -1,16 +1,19 @@
 """Settings: the destination file (keys, trusted keys, capabilities, strict, limits) that
-the window verifies with, exactly like ``validate --destination``, and the public half of
-the key that signs its receipts (to copy, or to export as a key file for
-``receipt verify --key``)."""
+the window verifies with, exactly like ``validate --destination``, the public half of the
+key that signs its receipts (to copy, or to export as a key file for
+``receipt verify --key``), and the "Assess at" clock continuation reports are checked at,
+exactly like ``plan --now``."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -24,13 +27,20 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector.core.atomic import TargetExistsError, UnwritableFileError, write_atomic
+from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
 from zcf_inspector.core.formats import b64u_encode
 from zcf_inspector.core.packet.destination import Destination, DestinationError, load_destination
 from zcf_inspector.core.packet.receipt_keys import key_file_bytes, public_key_file, receipt_signer
 from zcf_inspector.gui.clipboard import set_clipboard
 from zcf_inspector.gui.dialog_keys import add_submit_keys
-from zcf_inspector.gui.file_names import free_name
+from zcf_inspector.gui.file_names import free_name, safe_part
 from zcf_inspector.gui.plain_text import plain_label, visible
+
+
+def clock_text(moment: datetime) -> str:
+    """An RFC 3339 UTC spelling of ``moment``, as ``--now`` takes it."""
+    text = moment.astimezone(UTC).isoformat()
+    return text.replace("+00:00", "Z")
 
 
 def describe_destination(destination: Destination) -> str:
@@ -75,11 +85,17 @@ def _confirm(parent: QWidget, title: str, text: str) -> bool:
 
 
 class SettingsDialog(QDialog):
-    """Choose a destination file; OK only when it loads (or when none is chosen)."""
+    """Choose a destination file and the "Assess at" clock; OK only when both are usable."""
 
     statusMessage = Signal(str)  # noqa: N815 - for the window's status bar
 
-    def __init__(self, current: str | None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        current: str | None,
+        parent: QWidget | None = None,
+        *,
+        assess_at: datetime | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
         self.setMinimumWidth(560)
@@ -87,6 +103,9 @@ class SettingsDialog(QDialog):
         self.ask_save_path: Callable[[QWidget, str], str | None] = _ask_save_path
         self.confirm: Callable[[QWidget, str, str], bool] = _confirm
         self.destination: Destination | None = None
+        self._destination_ok = True
+        self._clock: datetime | None = assess_at
+        self._clock_ok = True
         self.path = QLineEdit(current or "")
         self.path.setPlaceholderText("none — MACs cannot be verified, policy is not checked")
         browse = QPushButton("Browse…")
@@ -114,11 +133,67 @@ class SettingsDialog(QDialog):
         layout.addLayout(row)
         layout.addWidget(self.status)
         layout.addWidget(self._receipt_key_box())
+        layout.addWidget(self._clock_box(assess_at))
         layout.addStretch(1)
         layout.addWidget(self.buttons)
         self.path.textChanged.connect(self._validate)
         add_submit_keys(self)
         self._validate(self.path.text())
+        self._clock_changed()
+
+    def _clock_box(self, assess_at: datetime | None) -> QGroupBox:
+        box = QGroupBox("Continuation reports")
+        self.use_now = QCheckBox("Assess at the current time")
+        self.use_now.setChecked(assess_at is None)
+        self.clock_edit = QLineEdit("" if assess_at is None else clock_text(assess_at))
+        self.clock_edit.setPlaceholderText("2026-09-26T12:30:00Z")
+        self.clock_edit.setToolTip(
+            "An RFC 3339 date-time with an offset, as plan --now takes it: an archived "
+            "report is checked as of its own time."
+        )
+        self.clock_status = plain_label(wrap=True)
+        row = QHBoxLayout()
+        row.addWidget(plain_label("Assess at:"))
+        row.addWidget(self.clock_edit, 1)
+        inner = QVBoxLayout(box)
+        inner.addWidget(
+            plain_label(
+                "The clock a destination report's validity window is checked at "
+                "(assessed_at ≤ clock < expires_at), the same as plan --now. It is kept "
+                "for this window only.",
+                wrap=True,
+            )
+        )
+        inner.addWidget(self.use_now)
+        inner.addLayout(row)
+        inner.addWidget(self.clock_status)
+        self.use_now.toggled.connect(self._clock_changed)
+        self.clock_edit.textChanged.connect(self._clock_changed)
+        return box
+
+    def chosen_clock(self) -> datetime | None:
+        """The clock to assess at: None for the current time."""
+        return self._clock
+
+    def _clock_changed(self, *_: object) -> None:
+        now = self.use_now.isChecked()
+        self.clock_edit.setEnabled(not now)
+        if now:
+            self._clock, self._clock_ok = None, True
+            self.clock_status.setText("Reports are checked at the current time.")
+        else:
+            try:
+                self._clock = parse_datetime(self.clock_edit.text().strip())
+                self._clock_ok = True
+                self.clock_status.setText(f"Reports are checked as of {clock_text(self._clock)}.")
+            except TimestampError as exc:
+                self._clock, self._clock_ok = None, False
+                self.clock_status.setText(f"Not a clock plan --now would take: {exc}")
+        self._update_ok()
+
+    def _update_ok(self) -> None:
+        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        ok.setEnabled(self._destination_ok and self._clock_ok)
 
     def _receipt_key_box(self) -> QGroupBox:
         box = QGroupBox("Receipt signing key")
@@ -178,9 +253,7 @@ class SettingsDialog(QDialog):
             return None
         chosen = self.chosen_path()
         folder = Path(chosen).parent if chosen else Path.home()
-        stem = "".join(
-            c if c.isalnum() or c in "._-" else "_" for c in destination.installation_key_id
-        )
+        stem = safe_part(destination.installation_key_id) or "destination"
         suggested = free_name(folder, f"{stem}.receipt-key", ".pub.json")
         path = self.ask_save_path(self, str(suggested))
         if path is None:
@@ -217,22 +290,22 @@ class SettingsDialog(QDialog):
             self.path.setText(path)
 
     def _validate(self, text: str) -> None:
-        ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         path = text.strip()
         if not path:
             self.destination = None
             self.status.setText(
                 "No destination: MACs are reported as not verified and policy is not checked."
             )
-            ok.setEnabled(True)
+            self._destination_ok = True
         else:
             try:
                 self.destination = load_destination(path)
             except DestinationError as exc:
                 self.destination = None
                 self.status.setText(f"This file cannot be used:\n{exc}")
-                ok.setEnabled(False)
+                self._destination_ok = False
             else:
                 self.status.setText(describe_destination(self.destination))
-                ok.setEnabled(True)
+                self._destination_ok = True
         self._show_receipt_key()
+        self._update_ok()

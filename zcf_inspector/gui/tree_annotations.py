@@ -46,6 +46,7 @@ class TreeAnnotations:
     sections: dict[str, tuple[str, bool]] = field(default_factory=dict)  # pointer -> (name, match)
     unprotected: frozenset[str] = frozenset()  # top-level keys the manifest root does not cover
     below: dict[str, int] = field(default_factory=dict)  # pointer -> findings strictly inside
+    digests: dict[str, str] = field(default_factory=dict)  # section pointer -> computed digest
 
     @classmethod
     def build(
@@ -61,6 +62,11 @@ class TreeAnnotations:
                 s.pointer: (s.name, s.match) for s in manifest.sections if s.pointer is not None
             }
             result.unprotected = frozenset(manifest.uncovered)
+            result.digests = {
+                s.pointer: s.computed
+                for s in manifest.sections
+                if s.pointer is not None and s.computed is not None
+            }
         return result
 
     def status(self, pointer: str, top_level_key: str | None) -> NodeStatus:

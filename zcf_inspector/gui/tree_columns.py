@@ -1,9 +1,12 @@
-"""The tree's columns at any width: Key, Value, Type and Status, with Status never lost.
+"""The tree's columns at any width: Key, Value, Type, Status and Digest, with Status
+never lost.
 
 Until the user sizes a column, the columns follow the tree's width: Key and Status get a
-share each, Type its word, and Value the rest (elided), so at 1024x700 the status
-column stays in view. Once the user drags a column, those widths are kept — and
-remembered in the window's settings for the next tab and the next start.
+share each, Type its word, Digest its short form, and Value the rest (elided), so at
+1024x700 the status column stays in view; when the tree is narrower still, Digest and
+then Type step aside (Copy Digest and a value's preview still give them). Once the user
+drags a column, those widths are kept — and remembered in the window's settings for the
+next tab and the next start.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from PySide6.QtWidgets import QHeaderView, QTreeView
 
 from zcf_inspector.gui.header_drag import UserResizes
 from zcf_inspector.gui.packet_tree_model import (
+    DIGEST_COLUMN,
     KEY_COLUMN,
     STATUS_COLUMN,
     TYPE_COLUMN,
@@ -21,10 +25,13 @@ from zcf_inspector.gui.packet_tree_model import (
 )
 
 WIDTHS_KEY = "layout/treeColumns"
-KEY_SHARE, KEY_MIN, KEY_MAX = 0.34, 90, 240
-STATUS_SHARE, STATUS_MIN, STATUS_MAX = 0.3, 80, 260
+COLUMNS = 5
+KEY_SHARE, KEY_MIN, KEY_MAX = 0.3, 90, 240
+STATUS_SHARE, STATUS_MIN, STATUS_MAX = 0.26, 80, 240
 TYPE_SAMPLE = "boolean"
-HIDE_TYPE_BELOW = 380  # px of tree: Type goes first (a value's preview shows its type)
+DIGEST_SAMPLE = "4f53cda18c2b…02b945"  # as short_digest writes one
+HIDE_DIGEST_BELOW = 620  # px of tree: Digest steps aside first (Copy Digest still works)
+HIDE_TYPE_BELOW = 380  # then Type (a value's preview shows its type)
 
 
 def _clamp(value: float, low: int, high: int) -> int:
@@ -38,7 +45,7 @@ def load_widths(store: QSettings) -> list[int] | None:
         widths = [int(p) for p in parts]
     except ValueError:
         return None
-    return widths if len(widths) == 4 and all(w >= 0 for w in widths) else None
+    return widths if len(widths) == COLUMNS and all(w >= 0 for w in widths) else None
 
 
 class TreeColumns(QObject):
@@ -83,12 +90,13 @@ class TreeColumns(QObject):
         key = _clamp(width * KEY_SHARE, KEY_MIN, KEY_MAX)
         status = _clamp(width * STATUS_SHARE, STATUS_MIN, STATUS_MAX)
         kind = 0 if width < HIDE_TYPE_BELOW else metrics.horizontalAdvance(TYPE_SAMPLE) + 18
-        self._set([key, 0, kind, status])
+        digest = 0 if width < HIDE_DIGEST_BELOW else metrics.horizontalAdvance(DIGEST_SAMPLE) + 24
+        self._set([key, 0, kind, status, digest])
 
     def _set(self, widths: list[int]) -> None:
         self._applying = True
         try:
-            for column in (KEY_COLUMN, TYPE_COLUMN, STATUS_COLUMN):
+            for column in (KEY_COLUMN, TYPE_COLUMN, STATUS_COLUMN, DIGEST_COLUMN):
                 self.tree.setColumnHidden(column, widths[column] == 0)
                 if widths[column]:
                     self.tree.setColumnWidth(column, widths[column])
@@ -111,7 +119,9 @@ class TreeColumns(QObject):
 
     def remember(self) -> None:
         """Keep the widths as they are now (the user sized a column)."""
-        widths = [0 if self.tree.isColumnHidden(c) else self.tree.columnWidth(c) for c in range(4)]
+        widths = [
+            0 if self.tree.isColumnHidden(c) else self.tree.columnWidth(c) for c in range(COLUMNS)
+        ]
         widths[VALUE_COLUMN] = 0  # it stretches
         self.remembered = widths
         self.store.setValue(WIDTHS_KEY, [str(w) for w in widths])

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from zcf_inspector.core import pointer as jpointer
-from zcf_inspector.core.continuation.results import InspectionResult
-from zcf_inspector.core.findings import Finding, Severity
+from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.results import InspectionResult, ReportResult
+from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
+from zcf_inspector.core.findings import Finding, Severity, has_error
 from zcf_inspector.core.packet.admission import AdmissionNotice
 from zcf_inspector.core.packet.auth import AuthStatus
 from zcf_inspector.core.packet.inspection import PacketInspection, Stage, StageResult, StageStatus
@@ -270,6 +272,69 @@ def receipt_verdict(report: ReceiptReport) -> Verdict:
     return Verdict(headline, report.valid, tuple(rows), _level(report.valid))
 
 
+def moment_text(value: str) -> str:
+    """A report time as the header shows it, ``2026-09-27 12:00Z`` (as given if unreadable)."""
+    try:
+        moment = parse_datetime(value)
+    except TimestampError:
+        return value
+    pattern = "%Y-%m-%d %H:%MZ" if moment.second == 0 else "%Y-%m-%d %H:%M:%SZ"
+    return moment.strftime(pattern)
+
+
+def _window_only(report: ReportResult) -> tuple[str, str] | None:
+    """(summary, detail) when the report's only fault is its validity window at the clock.
+
+    An expired (or not yet valid) report is told apart from a substantive failure: it may
+    be a sound report checked at the wrong time ("Assess at" in Settings), not a bad one.
+    """
+    times = report.times
+    if times is None:
+        return None
+    errors = [f for f in report.findings if f.severity is Severity.ERROR]
+    window = {PlanCode.REPORT_EXPIRED}
+    if times.premature:
+        window.add(PlanCode.REPORT_TIME_INVALID)
+    if not errors or any(f.code not in window for f in errors):
+        return None
+    made = moment_text(times.assessed_at)
+    clock = moment_text(times.checked_at)
+    if times.expired:
+        return (
+            f"expired {moment_text(times.expires_at)}",
+            f"expired {moment_text(times.expires_at)}, assessed at {clock} (the Assess at "
+            f"clock); the report was made {made} — otherwise it checks clean",
+        )
+    return (
+        f"not valid before {made}",
+        f"not yet valid: made {made}, assessed at {clock} (the Assess at clock) — otherwise "
+        "it checks clean",
+    )
+
+
+def _report_row(report: ReportResult) -> VerdictRow:
+    report_error = _first_error(report.findings)
+    outcome = f"outcome {report.outcome or '?'}, recomputed {report.recomputed_outcome or '?'}"
+    window = _window_only(report)
+    if window is not None:
+        summary, detail = window
+        return VerdictRow(
+            f"report {report.id or '?'}", CheckState.FAIL, summary, f"{detail}; {outcome}", None
+        )
+    detail = outcome
+    if report.times is not None and report.times.expired:
+        detail += f"; expired {moment_text(report.times.expires_at)}"
+    if report_error is not None:
+        detail += f" — {report_error.code}: {report_error.message}"
+    return VerdictRow(
+        f"report {report.id or '?'}",
+        CheckState.PASS if report.ok else CheckState.FAIL,
+        "ok" if report.ok else str(report_error.code if report_error else "invalid"),
+        detail,
+        None,
+    )
+
+
 def continuation_verdict(result: InspectionResult) -> Verdict:
     kind = "unrecognised document" if result.kind is None else str(result.kind)
     first = _first_error(result.findings)
@@ -288,9 +353,10 @@ def continuation_verdict(result: InspectionResult) -> Verdict:
         plan_error = _first_error(plan.findings)
         required = sum(1 for n in plan.nodes if n.required)
         missing = sum(1 for n in plan.nodes if n.missing)
+        blocked = sum(1 for n in plan.nodes if n.blockers)
         counts = (
             f"{len(plan.nodes)} subjects, {required} required, {missing} missing, "
-            f"{len(plan.cycles)} cycles"
+            f"{len(plan.cycles)} cycles, {blocked} known blockers"
         )
         rows.append(
             VerdictRow(
@@ -303,18 +369,17 @@ def continuation_verdict(result: InspectionResult) -> Verdict:
                 plan.pointer,
             )
         )
-    if result.report is not None:
-        report = result.report
-        report_error = _first_error(report.findings)
-        rows.append(
-            VerdictRow(
-                f"report {report.id or '?'}",
-                CheckState.PASS if report.ok else CheckState.FAIL,
-                "ok" if report.ok else str(report_error.code if report_error else "invalid"),
-                f"outcome {report.outcome or '?'}, recomputed {report.recomputed_outcome or '?'}"
-                + (f" — {report_error.code}: {report_error.message}" if report_error else ""),
-                None,
-            )
-        )
     headline = f"{kind.upper()}: {'OK' if result.ok else 'INVALID'}"
+    report = result.report
+    if report is not None:
+        rows.append(_report_row(report))
+        times = report.times
+        if (
+            times is not None
+            and _window_only(report) is not None
+            and not has_error(result.findings)
+            and all(p.ok for p in result.plans)
+        ):
+            state = "REPORT EXPIRED" if times.expired else "REPORT NOT YET VALID"
+            headline = f"{kind.upper()}: {state}"
     return Verdict(headline, result.ok, tuple(rows), _level(result.ok))

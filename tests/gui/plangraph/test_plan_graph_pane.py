@@ -32,7 +32,8 @@ from zcf_inspector.gui.plangraph.style import DIMMED_OPACITY
 
 
 def _expected_marks(node: dict[str, Any]) -> set[str]:
-    return {k for k in ("selected", "required", "missing") if node[k]}
+    marks = {k for k in ("selected", "required", "missing") if node[k]}
+    return marks | ({"known-blocker"} if node["blockers"] else set())
 
 
 def _drawn(pane: PlanGraphPane) -> dict[str, NodeItem]:

@@ -6,13 +6,16 @@ report, checks it, and optionally checks a report against the session it binds.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import cast
 
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.blockers import model_fit_blocker, plan_blockers
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex, index_core, index_profile
 from zcf_inspector.core.continuation.models.profile import ContinuationProfile
 from zcf_inspector.core.continuation.models.report import DestinationReport
+from zcf_inspector.core.continuation.models.schema_check import schema_findings
 from zcf_inspector.core.continuation.models.session import FEATURE, AsifSession
 from zcf_inspector.core.continuation.models.validation import validate_at
 from zcf_inspector.core.continuation.results import (
@@ -21,6 +24,14 @@ from zcf_inspector.core.continuation.results import (
     PlanResult,
     ReportResult,
 )
+from zcf_inspector.core.continuation.rules.bindings import check_binding
+from zcf_inspector.core.continuation.rules.contexts import (
+    SessionHistory,
+    check_checkpoints,
+    check_contexts,
+    context_calls,
+)
+from zcf_inspector.core.continuation.rules.core_events import check_core_events
 from zcf_inspector.core.continuation.rules.document import (
     check_core,
     check_profile,
@@ -31,9 +42,10 @@ from zcf_inspector.core.continuation.rules.plan_check import (
     plan_result,
     required_inventory,
 )
-from zcf_inspector.core.continuation.rules.report import SessionBinding, check_report
+from zcf_inspector.core.continuation.rules.report import PlanFacts, SessionBinding, check_report
+from zcf_inspector.core.continuation.rules.resource_bytes import resource_bytes
+from zcf_inspector.core.continuation.rules.streams import check_streams
 from zcf_inspector.core.continuation.rules.workspace_state import workspace_trees
-from zcf_inspector.core.continuation.subjects import SubjectKey
 from zcf_inspector.core.findings import Finding, Severity, error
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.reading import ReadError, read_json
@@ -133,8 +145,18 @@ def _check_source(
                 )
             )
             return _Checked([], None)
+        schema = schema_findings("session", value)
+        if schema:
+            findings.extend(schema)
+            return _Checked([], None)
         core = index_core(session, value, findings)
         check_core(core, findings)
+        core.resource_bytes = resource_bytes(cast(list[JsonValue], value["resources"]), findings)
+        check_core_events(value, core.resource_bytes, findings)
+        history = core.history = SessionHistory(value)
+        check_contexts(history, findings)
+        check_checkpoints(history, findings)
+        check_streams(value, core.resource_bytes, findings)
         profile_model, base, raw_profile = (
             session.continuation,
             "/continuation",
@@ -144,6 +166,10 @@ def _check_source(
         parsed, problems = validate_at(ContinuationProfile, value)
         findings.extend(problems)
         if parsed is None:
+            return _Checked([], None)
+        schema = schema_findings("continuation", value)
+        if schema:
+            findings.extend(schema)
             return _Checked([], None)
         findings.append(
             Finding(
@@ -159,21 +185,48 @@ def _check_source(
     check_profile(profile, core, findings)
     trees = workspace_trees(profile, findings)
     plans: list[PlanResult] = []
-    inventories: dict[str, dict[SubjectKey, bool]] = {}
+    facts: dict[str, PlanFacts] = {}
     for i, plan in enumerate(profile_model.plans):
         where = f"{base}/plans/{i}"
         wanted = plan_filter is None or plan.id == plan_filter
-        if plan.id in inventories and not wanted:
+        if plan.id in facts and not wanted:
             continue
         graph = plan_graph(plan, where, profile, core, trees)
-        inventories.setdefault(plan.id, required_inventory(graph))
+        blockers = plan_blockers(plan, where, profile, core, set(graph.nodes))
+        if plan.id not in facts:
+            facts[plan.id] = PlanFacts(plan, where, required_inventory(graph), blockers)
         if wanted:
-            plans.append(plan_result(graph, where, profile, core))
+            plans.append(plan_result(graph, where, profile, core, blockers))
     _uncovered_cycles(profile, plans, findings)
+    if core is not None:
+        _bindings(profile, core, findings)
+        _plan_contexts(profile, core, findings)
     binding = None
     if core is not None:
-        binding = SessionBinding(raw, core.session.session.id, core.session.capture.id, inventories)
+        binding = SessionBinding(
+            raw, core.session.session.id, core.session.capture.id, facts, profile, core, trees
+        )
     return _Checked(plans, binding)
+
+
+def _bindings(profile: ProfileIndex, core: CoreIndex, findings: list[Finding]) -> None:
+    """§7 for each configuration some plan uses (rule roots are checked per plan)."""
+    used = dict.fromkeys(p.configuration_id for p in profile.profile.plans)
+    for config_id in used:
+        config = core.configurations.get(config_id)
+        binding = profile.bindings.get(config_id)
+        if config is not None and binding is not None:
+            findings.extend(check_binding(config, binding, profile.bindings.at(config_id)))
+
+
+def _plan_contexts(profile: ProfileIndex, core: CoreIndex, findings: list[Finding]) -> None:
+    """§4 for each context some plan selects: its tool inputs agree with their sources."""
+    if core.history is None:
+        return
+    for context_id in dict.fromkeys(p.context_id for p in profile.profile.plans):
+        found = context_calls(core.history, context_id)
+        if found is not None:
+            findings.extend(found.findings)
 
 
 def _uncovered_cycles(
@@ -204,6 +257,9 @@ def _check_report_bytes(data: bytes, binding: SessionBinding | None, now: dateti
     report, problems = validate_at(DestinationReport, read.value)
     if report is None:
         return ReportResult(None, None, None, None, (), tuple(problems))
+    schema = schema_findings("continuation-report", read.value)
+    if schema:
+        return ReportResult(None, None, None, None, (), tuple(schema))
     return check_report(report, binding, now)
 
 
@@ -224,11 +280,28 @@ def inspect_continuation(
         return InspectionResult(read.kind, tuple(findings), (), alone)
     checked = _check_source(data, read.value, read.kind, plan_id, findings)
     report_result: ReportResult | None = None
+    plans = tuple(checked.plans)
     if report is not None:
         report_result = _check_report_bytes(report, checked.binding, now)
         if read.kind is DocumentKind.CONTINUATION_PROFILE:
             report_result = _unbound(report_result)
-    return InspectionResult(read.kind, tuple(findings), tuple(checked.plans), report_result)
+        plans = tuple(_with_report_blockers(p, report_result) for p in plans)
+    return InspectionResult(read.kind, tuple(findings), plans, report_result)
+
+
+def _with_report_blockers(plan: PlanResult, report: ReportResult) -> PlanResult:
+    """The plan the report assesses, with the blocker only the report can show (model fit)."""
+    if report.plan_id != plan.id or report.model_fit is None:
+        return plan
+    found = model_fit_blocker(plan.id, report.model_fit)
+    if found is None:
+        return plan
+    key, blocker = found
+    nodes = tuple(
+        replace(n, blockers=(*n.blockers, blocker)) if n.id == key.node_id else n
+        for n in plan.nodes
+    )
+    return replace(plan, nodes=nodes)
 
 
 def _unbound(result: ReportResult) -> ReportResult:
@@ -238,11 +311,4 @@ def _unbound(result: ReportResult) -> ReportResult:
         "/source/document_sha256",
         "a report binds an ASIF session's bytes; the file is a bare profile",
     )
-    return ReportResult(
-        result.id,
-        result.plan_id,
-        result.outcome,
-        result.recomputed_outcome,
-        result.subjects,
-        (*result.findings, extra),
-    )
+    return replace(result, findings=(*result.findings, extra))

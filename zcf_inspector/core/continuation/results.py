@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from zcf_inspector.core.codes import BlockerCode
 from zcf_inspector.core.findings import Finding, has_error
 
 
@@ -12,6 +13,16 @@ class DocumentKind(StrEnum):
     ASIF_SESSION = "asif-session"
     CONTINUATION_PROFILE = "continuation-profile"
     CONTINUATION_REPORT = "continuation-report"
+
+
+@dataclass(frozen=True, slots=True)
+class Blocker:
+    """Why a subject cannot be claimed supported or adapted (derived, never reported)."""
+
+    code: BlockerCode
+    reason: str
+    pointer: str  # where the session (or, with in_report, the report) shows it
+    in_report: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +38,7 @@ class PlanNode:
     missing: bool  # resolves nowhere, or a dependency the plan does not select
     pointer: str | None  # where the subject is declared, when it resolves
     referenced_by: tuple[str, ...]  # node IDs with an edge to this node
+    blockers: tuple[Blocker, ...] = ()  # known blockers (blockers.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +93,26 @@ class SubjectAssessment:
 
 
 @dataclass(frozen=True, slots=True)
+class BlockingReason:
+    """One of the report's own `blocking_reasons`: a subject and the report's reason text."""
+
+    node_id: str
+    reason: str
+    pointer: str  # /blocking_reasons/N in the report
+
+
+@dataclass(frozen=True, slots=True)
+class ReportTimes:
+    """The report's validity window and the clock it was checked at (all as given/ISO)."""
+
+    assessed_at: str
+    expires_at: str
+    checked_at: str  # the clock (`--now`, or the window's "Assess at")
+    expired: bool  # the clock is at or past expires_at
+    premature: bool = False  # the clock is before assessed_at
+
+
+@dataclass(frozen=True, slots=True)
 class ReportResult:
     id: str | None
     plan_id: str | None
@@ -88,6 +120,9 @@ class ReportResult:
     recomputed_outcome: str | None
     subjects: tuple[SubjectAssessment, ...]
     findings: tuple[Finding, ...]
+    blocking_reasons: tuple[BlockingReason, ...] = ()
+    times: ReportTimes | None = None
+    model_fit: str | None = None  # the report's model_assessment.fit
 
     @property
     def ok(self) -> bool:

@@ -32,9 +32,11 @@ def _type_row(kind: style.TypeStyle, colours: style.GraphColours) -> tuple[str, 
 def _box(
     pen: QPen,
     colours: style.GraphColours,
+    *,
     fill: str | None = None,
     double: bool = False,
     halo: bool = False,
+    badge: bool = False,
 ) -> Painter:
     def draw(painter: QPainter, rect: QRectF) -> None:
         if halo:
@@ -48,6 +50,13 @@ def _box(
             painter.setPen(QPen(QColor(colours.outline), 1.0))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(rect.adjusted(3, 3, -3, -3), 3, 3)
+        if badge:
+            disc = QRectF(rect.right() - 9, rect.top() - 4, 12, 12)
+            painter.setPen(QPen(QColor("#ffffff"), 1.2))
+            painter.setBrush(QBrush(QColor(style.KNOWN_BLOCKER_COLOUR)))
+            painter.drawEllipse(disc)
+            painter.setPen(QColor("#ffffff"))
+            painter.drawText(disc, Qt.AlignmentFlag.AlignCenter, "!")
 
     return draw
 
@@ -100,8 +109,12 @@ def _sections(
             "selected by the plan (double border)",
             _box(QPen(QColor(grey), 1.0), colours, double=True),
         ),
-        ("missing (dashed ghost)", _box(ghost, colours, colours.ghost_fill)),
+        ("missing (dashed ghost)", _box(ghost, colours, fill=colours.ghost_fill)),
         ("blocks the report (⚑, red halo)", _box(QPen(QColor(grey), 1.4), colours, halo=True)),
+        (
+            f"known blocker ({style.KNOWN_BLOCKER_MARK}, ! badge): never supported",
+            _box(QPen(QColor(grey), 1.4), colours, badge=True),
+        ),
         ("needs (prerequisite edge)", _line(colours.edge, 1.3, solid)),
         ("in a cycle (↻, red dash-dot)", _line(colours.cycle, 2.2, dash_dot)),
         ("closure of the clicked node", _line(colours.highlight, 2.5, solid)),

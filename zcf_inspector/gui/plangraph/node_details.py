@@ -13,6 +13,7 @@ from zcf_inspector.core import pointer as json_pointer
 from zcf_inspector.core.continuation.reach import Reach
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.gui.plain_text import visible
+from zcf_inspector.gui.plangraph import style
 from zcf_inspector.gui.plangraph.plan_facts import NodeFacts
 
 _LIST_LIMIT = 12
@@ -58,6 +59,16 @@ def node_details(facts: NodeFacts, reach: Reach, document: JsonValue | None) -> 
     ]
     if node.missing:
         lines += ["", "Missing: " + ", ".join(visible(r) for r in node.referenced_by) + " need it"]
+    if facts.blockers:
+        lines += ["", f"Known blockers ({len(facts.blockers)}): no report may claim it supported"]
+        for blocker in facts.blockers:
+            where = "the report" if blocker.in_report else "the session"
+            lines.append(
+                f"  {style.KNOWN_BLOCKER_MARK} {blocker.code}: {visible(blocker.reason)}"
+                f"  ({where} at {visible(blocker.pointer)})"
+            )
+    for reason in facts.reasons:
+        lines += ["", f"The report's blocking reason: {visible(reason.reason)}"]
     assessment = facts.assessment
     if assessment is not None:
         lines += [

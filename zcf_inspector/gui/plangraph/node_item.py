@@ -37,6 +37,7 @@ _MIN_WIDTH = 96.0
 
 
 HALO_WIDTH = 2.4
+_BADGE_RADIUS = 8.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,7 @@ class _Paths:
     inner: QPainterPath  # the second border of a node the plan selects
     decoration: QPainterPath | None
     halo: QPainterPath | None  # the ring of a blocking subject
+    badge: QRectF | None  # the disc of a known blocker, on the top right corner
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +83,7 @@ def fonts() -> tuple[QFont, QFont, QFont]:
 class NodeText:
     """The lines a node shows, already escaped and elided, and the box they need."""
 
-    top: str  # badge and type, plus marks (↻ in a cycle)
+    top: str  # badge and type, plus marks (↻ in a cycle, ⊘ a known blocker)
     main: str  # subject ID, or "missing: TYPE:ID"
     extra: str | None  # assessment status, or what referenced a missing subject
     width: float
@@ -105,6 +107,11 @@ def node_text(facts: NodeFacts, has_report: bool) -> NodeText:
     node = facts.node
     kind = style.type_style(node.type)
     marks = "  ↻ cycle" if facts.in_cycle else ""
+    if facts.blockers:
+        count = len(facts.blockers)
+        marks += f"  {style.KNOWN_BLOCKER_MARK} " + (
+            "blocker" if count == 1 else f"{count} blockers"
+        )
     top = f"{kind.badge} · {visible(node.type)}{marks}"
     extra: str | None = None
     if node.missing:
@@ -149,11 +156,18 @@ class NodeItem(QGraphicsItem):
                 # A red ring around the node, clear of its border, so blocking stands
                 # out even where the type's own colour is red.
                 halo = outline(self._shape, rect.adjusted(-4.5, -4.5, 4.5, 4.5))
+            badge = None
+            if self.facts.blockers:
+                # Astride the top right corner, so it reads as a mark on the node and stays
+                # visible at zoom levels where labels are no longer drawn.
+                r = _BADGE_RADIUS
+                badge = QRectF(rect.right() - r - 2, rect.top() - r + 2, 2 * r, 2 * r)
             self._paths = _Paths(
                 outline(self._shape, rect),
                 outline(self._shape, rect.adjusted(3.5, 3.5, -3.5, -3.5)),
                 decoration(self._shape, rect),
                 halo,
+                badge,
             )
         return self._paths
 
@@ -205,6 +219,8 @@ class NodeItem(QGraphicsItem):
             out.add("selected")
         if paths.halo is not None:
             out.add("blocking")
+        if paths.badge is not None:
+            out.add("known-blocker")
         if "↻" in self._text.top:
             out.add("cycle")
         return frozenset(out)
@@ -254,8 +270,24 @@ class NodeItem(QGraphicsItem):
             painter.setPen(look.thin)
             painter.drawPath(paths.decoration)
         self._paint_emphasis(painter, look.colours)
+        if paths.badge is not None:
+            self._paint_badge(painter, paths.badge, lod >= LABEL_LOD)
         if lod >= LABEL_LOD:
             self._paint_text(painter, look)
+
+    def _paint_badge(self, painter: QPainter, disc: QRectF, labelled: bool) -> None:
+        # White on the blocker's own colour, like the verdict icons: legible on any canvas.
+        painter.setPen(QPen(QColor("#ffffff"), 1.5))
+        painter.setBrush(QBrush(QColor(style.KNOWN_BLOCKER_COLOUR)))
+        painter.drawEllipse(disc)
+        if labelled:
+            count = len(self.facts.blockers)
+            small, _, _ = fonts()
+            bold = QFont(small)
+            bold.setWeight(QFont.Weight.Bold)
+            painter.setFont(bold)
+            painter.setPen(QColor("#ffffff"))
+            painter.drawText(disc, Qt.AlignmentFlag.AlignCenter, "!" if count == 1 else str(count))
 
     def _paint_emphasis(self, painter: QPainter, colours: style.GraphColours) -> None:
         if self.emphasis is Emphasis.NONE or self.emphasis is Emphasis.CLOSURE:

@@ -23,6 +23,7 @@ def plan_json(plan: PlanResult) -> dict[str, JsonValue]:
                 "selected": n.selected,
                 "required": n.required,
                 "missing": n.missing,
+                "blockers": [{"code": str(b.code), "reason": b.reason} for b in n.blockers],
             }
             for n in plan.nodes
         ],
@@ -37,9 +38,21 @@ def plan_json(plan: PlanResult) -> dict[str, JsonValue]:
 
 
 def report_json(report: ReportResult) -> dict[str, JsonValue]:
+    times = report.times
     return {
         "outcome": report.outcome,
         "recomputedOutcome": report.recomputed_outcome,
+        "blockingReasons": [
+            {"subject": r.node_id, "reason": r.reason} for r in report.blocking_reasons
+        ],
+        "times": None
+        if times is None
+        else {
+            "assessedAt": times.assessed_at,
+            "expiresAt": times.expires_at,
+            "checkedAt": times.checked_at,
+            "expired": times.expired,
+        },
         "findings": _findings(report.findings),
     }
 

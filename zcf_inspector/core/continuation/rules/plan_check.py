@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.blockers import Blockers
 from zcf_inspector.core.continuation.graph_build import Edge, PlanGraph, build_plan_graph
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
 from zcf_inspector.core.continuation.models.profile import ContinuationPlan
@@ -85,12 +86,17 @@ def check_plan(
 
 
 def plan_result(
-    graph: PlanGraph, where: str, profile: ProfileIndex, core: CoreIndex | None
+    graph: PlanGraph,
+    where: str,
+    profile: ProfileIndex,
+    core: CoreIndex | None,
+    blockers: Blockers | None = None,
 ) -> PlanResult:
     """The frozen result of an already built plan graph, with the plan rules' findings."""
     plan = graph.plan
     scopes = active_scopes(plan.next_action.kind)
-    findings = check_plan_rules(plan, where, profile, core)
+    environments = [k.id for k in graph.nodes if k.kind == "environment"]
+    findings = check_plan_rules(plan, where, profile, core, environments)
     into = _incoming(graph.edges)
     closure = _closure(graph, into, findings)
     found, cycle_edges = _cycles(graph, findings)
@@ -105,6 +111,7 @@ def plan_result(
             missing=state.missing,
             pointer=state.pointer,
             referenced_by=tuple(dict.fromkeys(e.source.node_id for e in into.get(key, []))),
+            blockers=tuple(blockers.get(key, ())) if blockers else (),
         )
         for key, state in graph.nodes.items()
     )
