@@ -15,7 +15,13 @@ from pytestqt.qtbot import QtBot
 from tests.gui.driving import DESTINATION, PUBLICATION, drop_and_wait, wait_idle
 from zcf_inspector.gui.document_tab import DocumentTab
 from zcf_inspector.gui.main_window import MainWindow
-from zcf_inspector.gui.packet_tree_model import KEY_COLUMN, STATUS_COLUMN, VALUE_COLUMN
+from zcf_inspector.gui.packet_tree_model import (
+    DIGEST_COLUMN,
+    KEY_COLUMN,
+    STATUS_COLUMN,
+    TYPE_COLUMN,
+    VALUE_COLUMN,
+)
 from zcf_inspector.gui.review.table_model import Column
 
 
@@ -125,3 +131,27 @@ def test_a_long_path_does_not_widen_the_window(
     assert tab.header.minimumSizeHint().width() < 600
     qtbot.waitUntil(lambda: "…" in tab.header.subject.text())
     assert tab.header.subject.text().endswith("minimal.json")  # elided in the middle
+
+
+def test_digest_and_type_step_aside_when_narrow_and_come_back(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    window.resize(1600, 1000)
+    tab = drop_and_wait(qtbot, window, [PUBLICATION / "full-handoff.json"])
+    header = tab.tree.header()
+    qtbot.waitUntil(lambda: tab.tree.viewport().width() > 700)
+    assert not header.isSectionHidden(DIGEST_COLUMN)
+    assert in_view(header, DIGEST_COLUMN)
+    # the user sizes a column: the widths are theirs from now on...
+    edge = header.sectionViewportPosition(KEY_COLUMN) + header.sectionSize(KEY_COLUMN) - 1
+    drag(header.viewport(), QPoint(edge, header.height() // 2), 20)
+    key_width = header.sectionSize(KEY_COLUMN)
+    # ...yet a narrow tree still keeps Status in view, and a wide one gets Digest back
+    tab.splitter.setSizes([330, 1200])
+    qtbot.waitUntil(lambda: header.isSectionHidden(DIGEST_COLUMN))
+    assert header.isSectionHidden(TYPE_COLUMN)
+    assert not header.isSectionHidden(STATUS_COLUMN)
+    tab.splitter.setSizes([900, 600])
+    qtbot.waitUntil(lambda: not header.isSectionHidden(DIGEST_COLUMN))
+    assert not header.isSectionHidden(TYPE_COLUMN)
+    assert header.sectionSize(KEY_COLUMN) == key_width

@@ -3,10 +3,10 @@ never lost.
 
 Until the user sizes a column, the columns follow the tree's width: Key and Status get a
 share each, Type its word, Digest its short form, and Value the rest (elided), so at
-1024x700 the status column stays in view; when the tree is narrower still, Digest and
-then Type step aside (Copy Digest and a value's preview still give them). Once the user
-drags a column, those widths are kept — and remembered in the window's settings for the
-next tab and the next start.
+1024x700 the status column stays in view. Once the user drags a column, those widths are
+kept — and remembered in the window's settings for the next tab and the next start. At
+any widths, when the tree is narrow Digest and then Type step aside (Copy Digest and a
+value's preview still give them) and come back when it is wide enough again.
 """
 
 from __future__ import annotations
@@ -66,50 +66,47 @@ class TreeColumns(QObject):
     def _tree_gone(self) -> None:
         self._alive = False
 
-    @property
-    def following(self) -> bool:
-        return self.remembered is None
-
     def apply(self) -> None:
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(VALUE_COLUMN, QHeaderView.ResizeMode.Stretch)
         header.setTextElideMode(self.tree.textElideMode())
-        if self.remembered is not None:
-            self._set(self.remembered)
-        else:
-            self.fit()
+        self.fit()
+
+    def natural(self, width: int) -> list[int]:
+        """The widths for a tree ``width`` pixels wide (Value: 0, it stretches)."""
+        metrics = self.tree.fontMetrics()
+        return [
+            _clamp(width * KEY_SHARE, KEY_MIN, KEY_MAX),
+            0,
+            metrics.horizontalAdvance(TYPE_SAMPLE) + 18,
+            _clamp(width * STATUS_SHARE, STATUS_MIN, STATUS_MAX),
+            metrics.horizontalAdvance(DIGEST_SAMPLE) + 24,
+        ]
 
     def fit(self, width: int | None = None) -> None:
-        """Widths for the tree's width now (until the user sizes a column)."""
+        """The remembered widths, or the natural ones for the tree's width now; at any
+        width Digest, then Type, step aside when the tree is too narrow for them (never
+        for good: they come back when it is wide enough)."""
         width = self.tree.viewport().width() if width is None else width
         if width <= 0:
             return
-        metrics = self.tree.fontMetrics()
-        key = _clamp(width * KEY_SHARE, KEY_MIN, KEY_MAX)
-        status = _clamp(width * STATUS_SHARE, STATUS_MIN, STATUS_MAX)
-        kind = 0 if width < HIDE_TYPE_BELOW else metrics.horizontalAdvance(TYPE_SAMPLE) + 18
-        digest = 0 if width < HIDE_DIGEST_BELOW else metrics.horizontalAdvance(DIGEST_SAMPLE) + 24
-        self._set([key, 0, kind, status, digest])
+        widths = list(self.remembered) if self.remembered is not None else self.natural(width)
+        self._set(widths, hide_type=width < HIDE_TYPE_BELOW, hide_digest=width < HIDE_DIGEST_BELOW)
 
-    def _set(self, widths: list[int]) -> None:
+    def _set(self, widths: list[int], *, hide_type: bool, hide_digest: bool) -> None:
         self._applying = True
         try:
             for column in (KEY_COLUMN, TYPE_COLUMN, STATUS_COLUMN, DIGEST_COLUMN):
-                self.tree.setColumnHidden(column, widths[column] == 0)
-                if widths[column]:
-                    self.tree.setColumnWidth(column, widths[column])
+                self.tree.setColumnWidth(column, widths[column])
+            self.tree.setColumnHidden(TYPE_COLUMN, hide_type)
+            self.tree.setColumnHidden(DIGEST_COLUMN, hide_digest)
         finally:
             self._applying = False
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
-        if (
-            self._alive
-            and event.type() == QEvent.Type.Resize
-            and self.following
-            and isinstance(event, QResizeEvent)
-        ):
+        if self._alive and event.type() == QEvent.Type.Resize and isinstance(event, QResizeEvent):
             self.fit(event.size().width())
         return False
 
@@ -118,9 +115,14 @@ class TreeColumns(QObject):
             self.remember()
 
     def remember(self) -> None:
-        """Keep the widths as they are now (the user sized a column)."""
+        """Keep the widths as they are now (the user sized a column); a column that has
+        stepped aside keeps the width it had."""
+        natural = self.natural(self.tree.viewport().width())
         widths = [
-            0 if self.tree.isColumnHidden(c) else self.tree.columnWidth(c) for c in range(COLUMNS)
+            (self.remembered or natural)[c]
+            if self.tree.isColumnHidden(c)
+            else self.tree.columnWidth(c)
+            for c in range(COLUMNS)
         ]
         widths[VALUE_COLUMN] = 0  # it stretches
         self.remembered = widths
