@@ -29,6 +29,11 @@ from zcf_inspector.gui.icons import example_packet_path
 from zcf_inspector.gui.main_window import MainWindow
 
 UNSIGNED_REASON = "unsigned"
+# Without a destination, what a packet claims about its recipient is not checked: not VALID.
+HEADLINES = {
+    "recipient-bound-mac": "INTACT · MAC NOT CHECKED (no destination keys)",
+    "recipient-bound-unsigned": "INTACT · UNSIGNED · RECIPIENT NOT CHECKED (no destination)",
+}
 
 
 @pytest.mark.parametrize("path", publication_packets(), ids=lambda p: p.stem)
@@ -38,7 +43,7 @@ def test_each_publication_golden_dropped_shows_its_verdict(
     tab = drop_and_wait(qtbot, window, [path])
     verdict = rows(tab)
     manifest = json.loads(path.read_bytes())["manifest"]
-    assert tab.verdict.headline == "VALID"
+    assert tab.verdict.headline == HEADLINES.get(path.stem, "VALID · UNSIGNED")
     assert verdict["bytes"] == ("pass", "passed")
     assert verdict["structure"] == ("pass", "passed")
     sections = {
@@ -149,7 +154,7 @@ def test_start_page_offers_the_bundled_example(qtbot, window: MainWindow) -> Non
     qtbot.waitUntil(lambda: window.current_tab() is not None, timeout=20_000)
     tab = window.current_tab()
     assert tab is not None
-    assert tab.verdict.headline == "VALID"
+    assert tab.verdict.headline == "VALID · UNSIGNED"
     assert window.stack.currentWidget() is window.tabs
     window.close_current()
     assert window.stack.currentWidget() is window.start_page
@@ -178,7 +183,7 @@ def test_changed_file_prompts_to_reload(qtbot, window: MainWindow, tmp_path: Pat
     path = tmp_path / "packet.json"
     shutil.copy(PUBLICATION / "minimal.json", path)
     tab = drop_and_wait(qtbot, window, [path])
-    assert tab.verdict.headline == "VALID"
+    assert tab.verdict.headline == "VALID · UNSIGNED"
     path.write_bytes((NEGATIVE / "tampered-capsule.json").read_bytes())
     qtbot.waitUntil(
         lambda: window.reload_prompt is not None and window.reload_prompt.isVisible(),
@@ -262,6 +267,6 @@ def test_files_above_the_fast_read_limit_skip_the_fast_path(
     monkeypatch.setattr(reading, "_read_clean", spy)
     small, large = PUBLICATION / "minimal.json", PUBLICATION / "full-handoff.json"
     monkeypatch.setattr(documents, "FAST_READ_MAX_BYTES", small.stat().st_size)
-    assert drop_and_wait(qtbot, window, [small]).verdict.headline == "VALID"
-    assert drop_and_wait(qtbot, window, [large]).verdict.headline == "VALID"
+    assert drop_and_wait(qtbot, window, [small]).verdict.headline == "VALID · UNSIGNED"
+    assert drop_and_wait(qtbot, window, [large]).verdict.headline == "VALID · UNSIGNED"
     assert tried == [small.stat().st_size]

@@ -87,8 +87,10 @@ def asks_for_window(arguments: Sequence[str]) -> bool:
 
 def missing_file_problem(files: Sequence[str], *, bare: bool) -> str | None:
     """Why the window should not open on ``files``: one that does not exist (a mistyped
-    command, most likely, when it comes first with no command)."""
+    command, most likely, when it comes first with no command), or a folder."""
     for index, name in enumerate(files):
+        if os.path.isdir(name):
+            return f"'{name}' is a folder, not a file"
         if name.startswith("-") or os.path.lexists(name):
             continue
         if bare and index == 0 and not any(c in name for c in "/\\."):
