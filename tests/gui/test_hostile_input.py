@@ -55,7 +55,7 @@ def only_message(qtbot: QtBot, window: MainWindow, path: Path) -> str:
     assert window.stack.currentWidget() is window.start_page
     box.close()
     tab = drop_and_wait(qtbot, window, [PUBLICATION / "minimal.json"])
-    assert tab.verdict.headline == "VALID"
+    assert tab.verdict.headline == "VALID · UNSIGNED"
     window.close_current()
     return text
 
@@ -136,7 +136,7 @@ def test_looping_symlinks(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> N
 def test_symlink_to_a_packet_opens_it(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
     link = tmp_path / "link.json"
     link.symlink_to(PUBLICATION / "minimal.json")
-    assert drop_and_wait(qtbot, window, [link]).verdict.headline == "VALID"
+    assert drop_and_wait(qtbot, window, [link]).verdict.headline == "VALID · UNSIGNED"
 
 
 def test_fifo_never_blocks_the_worker(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:

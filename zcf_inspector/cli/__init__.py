@@ -9,7 +9,7 @@ and the exit code `exitcodes.for_error` gives it: never a traceback.
 from __future__ import annotations
 
 import argparse
-import difflib
+import gc
 import importlib
 import os
 import sys
@@ -87,11 +87,15 @@ def asks_for_window(arguments: Sequence[str]) -> bool:
 
 def missing_file_problem(files: Sequence[str], *, bare: bool) -> str | None:
     """Why the window should not open on ``files``: one that does not exist (a mistyped
-    command, most likely, when it comes first with no command)."""
+    command, most likely, when it comes first with no command), or a folder."""
     for index, name in enumerate(files):
+        if os.path.isdir(name):
+            return f"'{name}' is a folder, not a file"
         if name.startswith("-") or os.path.lexists(name):
             continue
         if bare and index == 0 and not any(c in name for c in "/\\."):
+            import difflib  # noqa: PLC0415 - only for this hint, not on every start
+
             close = difflib.get_close_matches(name, COMMANDS, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
             return f"'{name}' is neither a command nor a file{hint}"
@@ -123,6 +127,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return exitcodes.OK
+    # A command builds acyclic trees (parsed JSON, findings) that reference counting frees
+    # on its own; the cyclic collector would only walk them again and again as they grow.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         code: int = func(args)
     except ZcfError as error:
@@ -135,6 +143,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # quiet too, and the exit code is the shell's for SIGPIPE.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return exitcodes.BROKEN_PIPE
+    finally:
+        if collecting:
+            gc.enable()
     return code
 
 

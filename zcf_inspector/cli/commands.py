@@ -6,12 +6,11 @@ and, for `gui`, Qt); `--help` and a mistyped name import none of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Command:
+# A NamedTuple, not a dataclass: `--help` then never imports dataclasses (and inspect).
+class Command(NamedTuple):
     module: str  # under zcf_inspector.cli
     register: str  # the function taking the subparsers action
     help: str

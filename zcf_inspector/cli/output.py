@@ -12,7 +12,8 @@ from zcf_inspector.cli import exitcodes
 from zcf_inspector.core.atomic import TargetExistsError, write_atomic
 from zcf_inspector.core.findings import Finding
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.packet.inspection import PacketInspection, StageStatus
+from zcf_inspector.core.packet.inspection import PacketInspection
+from zcf_inspector.core.packet.trust import Validity, packet_trust
 
 
 def print_json(value: JsonValue, stream: TextIO | None = None) -> None:
@@ -72,16 +73,17 @@ def inspection_json(path: str, inspection: PacketInspection) -> dict[str, JsonVa
         "valid": inspection.valid,
         "findings": [f.to_json() for f in inspection.findings],
         "manifest": None if inspection.manifest is None else inspection.manifest.to_json(),
+        "authenticity": packet_trust(inspection).to_json(),
     }
 
 
 def verdict_line(path: str, inspection: PacketInspection) -> str:
-    if inspection.valid:
-        auth = inspection.auth.reason if inspection.auth is not None else ""
-        return f"{path}: valid — {auth}"
-    failed = [s.stage.value for s in inspection.stages if s.status is StageStatus.FAILED]
-    errors = sum(1 for f in inspection.findings if f.severity == "error")
-    return f"{path}: REFUSED at {', '.join(failed)} — {errors} error(s)"
+    """``PATH: VALID · SIGNED by … (trusted)``: the window's headline words (core/packet/trust)."""
+    trust = packet_trust(inspection)
+    if trust.validity is Validity.REFUSED:
+        errors = sum(1 for f in inspection.findings if f.severity == "error")
+        return f"{path}: {trust.headline()} — {errors} error(s)"
+    return f"{path}: {trust.headline()}"
 
 
 def fail(message: str) -> None:

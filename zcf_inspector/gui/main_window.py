@@ -10,7 +10,15 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QFileSystemWatcher, QPoint, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QIcon,
+    QKeySequence,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -31,6 +39,7 @@ from zcf_inspector.core.review.decisions import ReviewTarget
 from zcf_inspector.gui.clipboard import CopyKind, shortcut
 from zcf_inspector.gui.compare_view import CompareView
 from zcf_inspector.gui.compare_work import ComparedPackets, CompareRequest, compare_with
+from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.document_tab import (
     PANE_CANONICAL,
     PANE_FINDINGS,
@@ -54,11 +63,13 @@ from zcf_inspector.gui.icons import IconName, example_packet_path, icon
 from zcf_inspector.gui.load_worker import TaskRunner
 from zcf_inspector.gui.plain_text import plain_label, visible
 from zcf_inspector.gui.receipt_match import ReceiptMatchInput, match_row
-from zcf_inspector.gui.review.pane import ReviewPane
-from zcf_inspector.gui.settings import AppSettings
+from zcf_inspector.gui.review.pane import ReviewPane, default_data_dir, move_old_journals
+from zcf_inspector.gui.settings import AppSettings, settings_store
 from zcf_inspector.gui.settings_dialog import SettingsDialog, clock_text
 from zcf_inspector.gui.shortcuts import ShortcutsDialog, shortcut_entries
 from zcf_inspector.gui.start_page import StartPage
+from zcf_inspector.gui.theme import Theme, ThemeController
+from zcf_inspector.gui.verdict_header import LEVEL_STATES, state_icon
 
 APP_TITLE = "ZCF Inspector"
 # Workers run Python code (the core's hooks and checks) while the UI thread paints, and
@@ -81,6 +92,7 @@ def message_box(
     box.setText(text)
     if details:
         box.setDetailedText(details)
+    add_submit_keys(box)
     return box
 
 
@@ -91,10 +103,15 @@ class MainWindow(QMainWindow):
         self.garbage_collector = UiThreadGarbageCollector(self)
         self.garbage_collector.start()
         self.settings = settings or AppSettings()
+        self.theme = ThemeController(settings_store(), self)
+        self.theme.settings.setParent(self.theme)
+        self.theme.apply()
         self.setWindowTitle(APP_TITLE)
         self.setWindowIcon(icon(IconName.APP))
         self.setAcceptDrops(True)
-        self.resize(1400, 900)
+        # Never larger than the screen (a 1024x700 laptop gets a window it can use).
+        available = self.screen().availableGeometry()
+        self.resize(min(1400, available.width()), min(900, available.height()))
         self.runner = TaskRunner(self)
         self.runner.busyChanged.connect(self._busy_changed)
         self.runner.progressChanged.connect(self._progress)
@@ -140,6 +157,21 @@ class MainWindow(QMainWindow):
         self._load_destination(self.settings.destination_path)
         self._refresh_recent()
         self._current_tab_changed()
+        self.journal_move = move_old_journals()
+        if self.journal_move.kept:
+            self.message = message_box(
+                self,
+                QMessageBox.Icon.Warning,
+                "Saved reviews",
+                "Some saved reviews could not be moved to the new folder "
+                f"({default_data_dir()}); they are still in the old one:\n"
+                + self.journal_move.message,
+            )
+            self.message.open()
+        elif self.journal_move.moved:
+            self.statusBar().showMessage(
+                f"Saved reviews: {self.journal_move.message} ({default_data_dir()})", 10_000
+            )
         geometry, state = self.settings.geometry()
         if geometry is not None:
             self.restoreGeometry(geometry)
@@ -211,12 +243,22 @@ class MainWindow(QMainWindow):
             "Find &Previous", lambda: self._with_tab(lambda t: t.find_again(True)), "Shift+F3"
         )
         self.cancel_action = self._action("Cancel Background Work", self.cancel_work, "Ctrl+.")
+        # Each moves the keyboard into its pane (Alt+5 into the plan graph's canvas).
         self.pane_actions = [
             self._action(
-                name, partial(self._with_tab, partial(DocumentTab.show_pane, name=name)), f"Alt+{i}"
+                text,
+                partial(self._with_tab, partial(DocumentTab.focus_pane, name=name)),
+                f"Alt+{i}",
             )
-            for i, name in enumerate(
-                (PANE_MANIFEST, PANE_CANONICAL, PANE_FINDINGS, PANE_REVIEW, PANE_PLAN_GRAPH), 1
+            for i, (name, text) in enumerate(
+                (
+                    (PANE_MANIFEST, "&Manifest"),
+                    (PANE_CANONICAL, "&Canonical Bytes"),
+                    (PANE_FINDINGS, "F&indings"),
+                    (PANE_REVIEW, "Re&view (focus the beliefs)"),
+                    (PANE_PLAN_GRAPH, "Plan &Graph (focus the graph)"),
+                ),
+                1,
             )
         ]
         self.details_action = self._action(
@@ -236,6 +278,18 @@ class MainWindow(QMainWindow):
         # Shown in an empty Review menu; the menu itself is disabled then.
         self.no_review_action = QAction("No packet under review in this tab", self)
         self.no_review_action.setEnabled(False)
+        self.theme_group = QActionGroup(self)
+        self.theme_actions: dict[Theme, QAction] = {}
+        for theme, text in (
+            (Theme.SYSTEM, "&System"),
+            (Theme.LIGHT, "&Light"),
+            (Theme.DARK, "&Dark"),
+        ):
+            action = QAction(text, self.theme_group)
+            action.setCheckable(True)
+            action.setChecked(theme is self.theme.theme)
+            action.triggered.connect(lambda _=False, t=theme: self.set_theme(t))
+            self.theme_actions[theme] = action
         self.shortcuts_action = self._action("&Keyboard Shortcuts", self.show_shortcuts, "F1")
         self.about_action = self._action("&About", self.show_about)
 
@@ -274,6 +328,10 @@ class MainWindow(QMainWindow):
         view_menu.addAction(self.details_action)
         view_menu.addAction(self.collapse_action)
         view_menu.addAction(self.cancel_action)
+        view_menu.addSeparator()
+        theme_menu = view_menu.addMenu("&Theme")
+        for action in self.theme_actions.values():
+            theme_menu.addAction(action)
         self.review_menu = menus.addMenu("&Review")
         self.review_menu.aboutToShow.connect(self._fill_review_menu)
         help_menu = menus.addMenu("&Help")
@@ -373,6 +431,8 @@ class MainWindow(QMainWindow):
 
     def close_tab(self, index: int) -> None:
         widget = self.tabs.widget(index)
+        if isinstance(widget, DocumentTab) and not widget.confirm_close():
+            return
         self.tabs.removeTab(index)
         if isinstance(widget, CompareView):
             widget.dispose()
@@ -475,7 +535,7 @@ class MainWindow(QMainWindow):
 
     @staticmethod
     def _verdict_icon(tab: DocumentTab) -> QIcon:
-        return icon(IconName.PASS if tab.verdict.ok else IconName.FAIL)
+        return state_icon(LEVEL_STATES[tab.verdict.level])
 
     def reload_current(self) -> None:
         tab = self.current_tab()
@@ -679,6 +739,7 @@ class MainWindow(QMainWindow):
 
     def open_settings(self) -> None:
         dialog = SettingsDialog(self.settings.destination_path, self, assess_at=self.assess_at)
+        dialog.statusMessage.connect(self._status_message)
         self.settings_dialog = dialog
 
         def done(result: int) -> None:
@@ -742,6 +803,11 @@ class MainWindow(QMainWindow):
         if callable(export):
             export()
 
+    def set_theme(self, theme: Theme) -> None:
+        """View → Theme: System follows the desktop's colour scheme; remembered."""
+        self.theme.apply(theme)
+        self.theme_actions[theme].setChecked(True)
+
     def show_shortcuts(self) -> None:
         if self.shortcuts_dialog is not None:
             self.shortcuts_dialog.close()
@@ -799,9 +865,16 @@ class MainWindow(QMainWindow):
         self.message.open()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if not self._closed:
+            for tab in self.document_tabs():
+                if not tab.confirm_close():
+                    self.tabs.setCurrentWidget(tab)
+                    event.ignore()
+                    return
         app = QApplication.instance()
         if isinstance(app, QApplication) and not self._closed:
             app.focusChanged.disconnect(self._focus_changed)
+            self.theme.disconnect_system()  # a closed window no longer follows the desktop
         self._closed = True
         for tab in self.document_tabs():
             tab.dispose()

@@ -14,10 +14,12 @@ from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.results import InspectionResult, ReportResult
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
 from zcf_inspector.core.findings import Finding, Severity, has_error
+from zcf_inspector.core.packet.admission import AdmissionNotice
 from zcf_inspector.core.packet.auth import AuthStatus
 from zcf_inspector.core.packet.inspection import PacketInspection, Stage, StageResult, StageStatus
 from zcf_inspector.core.packet.manifest import SectionDigest
 from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus
+from zcf_inspector.core.packet.trust import TrustLevel, packet_trust, short_fingerprint
 
 
 class CheckState(StrEnum):
@@ -25,6 +27,7 @@ class CheckState(StrEnum):
     FAIL = "fail"
     NOT_CHECKABLE = "not checkable"
     NOT_RUN = "not run"
+    CHANGED = "changed"  # passed, but something was taken away or altered (admission)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,9 +41,20 @@ class VerdictRow:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    headline: str  # e.g. "VALID" or "REFUSED at manifest"
+    headline: str  # e.g. "VALID · UNSIGNED" or "REFUSED at manifest"
     ok: bool
     rows: tuple[VerdictRow, ...]
+    # Green only for CHECKED: valid, and everything the document claims was checked.
+    level: TrustLevel = TrustLevel.CHECKED
+    full_headline: str = ""  # the headline with nothing shortened (keys in full)
+
+    @property
+    def tooltip(self) -> str:
+        return self.full_headline or self.headline
+
+
+def _level(ok: bool) -> TrustLevel:
+    return TrustLevel.CHECKED if ok else TrustLevel.REFUSED
 
 
 _STAGE_STATE = {
@@ -175,12 +189,23 @@ def packet_verdict(inspection: PacketInspection) -> Verdict:
                 policy, "the destination's policy admits the packet", "an earlier stage failed"
             )
         )
-    if inspection.valid:
-        headline = "VALID"
-    else:
-        failed = [s.stage.value for s in inspection.stages if s.status is StageStatus.FAILED]
-        headline = f"REFUSED at {', '.join(failed)}"
-    return Verdict(headline, inspection.valid, tuple(rows))
+    trust = packet_trust(inspection)
+    return Verdict(
+        trust.headline(short_fingerprint),
+        inspection.valid,
+        tuple(rows),
+        trust.level,
+        trust.headline(),
+    )
+
+
+ADMISSION_CHECK = "admission"
+
+
+def admission_row(notice: AdmissionNotice) -> VerdictRow:
+    """What the destination's admission changed (dropped, cut, demoted, not native)."""
+    state = CheckState.CHANGED if notice.changed else CheckState.PASS
+    return VerdictRow(ADMISSION_CHECK, state, notice.summary, notice.text, "/content/beliefs")
 
 
 _RECEIPT_SIGNATURE = {
@@ -238,8 +263,13 @@ def receipt_verdict(report: ReceiptReport) -> Verdict:
             rows.append(
                 VerdictRow("signature", CheckState.NOT_RUN, "not run", "an earlier check failed")
             )
+    if report.status is ReceiptStatus.VALID_SIGNATURE_NOT_CHECKED:
+        # The receipt claims a signer that could not be checked here: not green.
+        return Verdict(
+            "INTACT RECEIPT · SIGNATURE NOT CHECKED", True, tuple(rows), TrustLevel.PARTIAL
+        )
     headline = "VALID RECEIPT" if report.valid else "INVALID RECEIPT"
-    return Verdict(headline, report.valid, tuple(rows))
+    return Verdict(headline, report.valid, tuple(rows), _level(report.valid))
 
 
 def moment_text(value: str) -> str:
@@ -352,4 +382,4 @@ def continuation_verdict(result: InspectionResult) -> Verdict:
         ):
             state = "REPORT EXPIRED" if times.expired else "REPORT NOT YET VALID"
             headline = f"{kind.upper()}: {state}"
-    return Verdict(headline, result.ok, tuple(rows))
+    return Verdict(headline, result.ok, tuple(rows), _level(result.ok))

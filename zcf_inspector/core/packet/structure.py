@@ -53,6 +53,7 @@ Decisions where the profile is silent (each is tested):
 from __future__ import annotations
 
 from collections.abc import Set
+from operator import itemgetter
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
@@ -516,7 +517,7 @@ class _Report:
         if clean:
             # The schema passed, so every item is an object with a string id: a set built
             # in C finds whether any repeats, and the slow walk below only runs if one does.
-            ids = {item[field] for item in value}
+            ids = set(map(itemgetter(field), value))  # C-level: no Python step per item
             if len(ids) == len(value):
                 return ids
         first: dict[str, int] = {}

@@ -180,7 +180,9 @@ One = Annotated[StrictInt, AfterValidator(_check_exactly_one)]
 Intent = Annotated[str, StringConstraints(min_length=1, max_length=1024)]
 ByteLength = Annotated[int, Field(ge=0)]
 
-CLOSED = ConfigDict(strict=True, extra="forbid")
+# defer_build: an adapter builds its validator on first use, not at import (start-up time;
+# a small packet leaves most of them unused: empty arrays, the kinds it does not use).
+CLOSED = ConfigDict(strict=True, extra="forbid", defer_build=True)
 
 # --- envelope ----------------------------------------------------------------------------
 
@@ -431,6 +433,9 @@ SECTION_OBJECT_ADAPTERS: dict[str, TypeAdapter[Any]] = {
 }
 
 
+_DEFERRED = ConfigDict(defer_build=True)
+
+
 class ArraySection:
     """An array-valued content section: its item schema and the field naming each item."""
 
@@ -438,7 +443,10 @@ class ArraySection:
 
     def __init__(self, item: type[object], id_field: str) -> None:
         # Validated in chunks (see structure.py) so that memory stays flat on huge arrays.
-        self.chunk_adapter: TypeAdapter[list[Any]] = TypeAdapter(list[item])  # type: ignore[valid-type]
+        self.chunk_adapter: TypeAdapter[list[Any]] = TypeAdapter(
+            list[item],  # type: ignore[valid-type]
+            config=_DEFERRED,
+        )
         self.id_field = id_field
 
 

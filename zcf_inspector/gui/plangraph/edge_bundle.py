@@ -40,15 +40,20 @@ class DrawnEdge:
     style: EdgeStyle
 
 
-def edge_pen(kind: EdgeStyle, colour: str | None = None, extra_width: float = 0.0) -> QPen:
+def edge_pen(
+    kind: EdgeStyle,
+    colour: str | None = None,
+    extra_width: float = 0.0,
+    colours: style.GraphColours = style.LIGHT_COLOURS,
+) -> QPen:
     # One constructor call sets style, cap and join (fewer calls per pen, and no
     # setter whose binding mishandles reference counts on some PySide6 builds).
     if kind is EdgeStyle.CYCLE:
-        width, line, base = 2.2, Qt.PenStyle.DashDotLine, style.CYCLE_COLOUR
+        width, line, base = 2.2, Qt.PenStyle.DashDotLine, colours.cycle
     elif kind is EdgeStyle.TO_MISSING:
-        width, line, base = 1.3, Qt.PenStyle.DashLine, style.EDGE_COLOUR
+        width, line, base = 1.3, Qt.PenStyle.DashLine, colours.edge
     else:
-        width, line, base = 1.3, Qt.PenStyle.SolidLine, style.EDGE_COLOUR
+        width, line, base = 1.3, Qt.PenStyle.SolidLine, colours.edge
     # A cycle stays red even when lit: red is what says "cycle".
     shown = base if kind is EdgeStyle.CYCLE or colour is None else colour
     return QPen(
@@ -108,7 +113,9 @@ class EdgeBundle(QGraphicsPathItem):
         return self._outline
 
 
-def bundles(edges: Sequence[DrawnEdge]) -> list[EdgeBundle]:
+def bundles(
+    edges: Sequence[DrawnEdge], colours: style.GraphColours = style.LIGHT_COLOURS
+) -> list[EdgeBundle]:
     """Bundles of at most `BUNDLE_SIZE` edges of one style, grouped left to right."""
     out: list[EdgeBundle] = []
     for kind in EdgeStyle:
@@ -116,19 +123,26 @@ def bundles(edges: Sequence[DrawnEdge]) -> list[EdgeBundle]:
             (d for d in edges if d.style is kind),
             key=lambda d: (d.route.points[0][0], d.route.points[0][1], d.route.index),
         )
-        pen = edge_pen(kind)
+        pen = edge_pen(kind, colours=colours)
         for start in range(0, len(group), BUNDLE_SIZE):
             out.append(EdgeBundle(group[start : start + BUNDLE_SIZE], pen))
     return out
 
 
-def overlay(edges: Sequence[DrawnEdge], colour: str) -> list[EdgeBundle]:
+def overlay(
+    edges: Sequence[DrawnEdge], colour: str, colours: style.GraphColours = style.LIGHT_COLOURS
+) -> list[EdgeBundle]:
     """The lit edges, drawn above everything else in ``colour`` (cycle edges stay red)."""
     out = []
     for kind in EdgeStyle:
         group = [d for d in edges if d.style is kind]
         if group:
-            out.append(
-                EdgeBundle(group, edge_pen(kind, colour, extra_width=1.2), z=0.5, whole=True)
-            )
+            pen = edge_pen(kind, colour, extra_width=1.2, colours=colours)
+            out.append(EdgeBundle(group, pen, z=0.5, whole=True))
     return out
+
+
+def restyle(bundle: EdgeBundle, colours: style.GraphColours) -> None:
+    """A base bundle's pen for new colours (its edges share one style)."""
+    if bundle.edges:
+        bundle.setPen(edge_pen(bundle.edges[0].style, colours=colours))

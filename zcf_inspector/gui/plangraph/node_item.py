@@ -36,8 +36,7 @@ _MAX_TEXT = 300.0
 _MIN_WIDTH = 96.0
 
 
-_HALO_PEN = QPen(QColor(style.BLOCKING_COLOUR), 2.4)
-_HALO_BRUSH = QBrush(QColor(style.BLOCKING_GLOW))
+HALO_WIDTH = 2.4
 _BADGE_RADIUS = 8.0
 
 
@@ -56,6 +55,7 @@ class _Look:
     thin: QPen
     brush: QBrush
     status: QColor
+    colours: style.GraphColours  # what the look was made for (the scene's, at the time)
 
 
 class Emphasis(Enum):
@@ -171,13 +171,24 @@ class NodeItem(QGraphicsItem):
             )
         return self._paths
 
+    def colours(self) -> style.GraphColours:
+        """The scene's colours (its palette's), light when not in a scene."""
+        colours = getattr(self.scene(), "colours", None)
+        return colours if isinstance(colours, style.GraphColours) else style.LIGHT_COLOURS
+
+    def restyle(self) -> None:
+        """The palette changed: make the look again on the next paint."""
+        self._look = None
+        self.update()
+
     def _pens(self) -> _Look:
         if self._look is None:
             facts = self.facts
+            colours = self.colours()
             kind = style.type_style(facts.node.type)
             missing = facts.node.missing
-            border = QColor(style.GHOST_BORDER if missing else kind.border)
-            fill = QColor(style.GHOST_FILL if missing else kind.fill)
+            border = QColor(colours.ghost_border if missing else colours.border(kind))
+            fill = QColor(colours.ghost_fill if missing else colours.fill(kind))
             if missing:
                 fill.setAlpha(170)
             status = facts.status
@@ -191,7 +202,8 @@ class NodeItem(QGraphicsItem):
                 ),
                 QPen(border, 1.0),
                 QBrush(fill),
-                QColor(style.status_style(status).colour if status else style.MUTED_TEXT),
+                QColor(colours.status(status)),
+                colours,
             )
         return self._look
 
@@ -243,8 +255,8 @@ class NodeItem(QGraphicsItem):
             return
         paths = self._geometry()
         if paths.halo is not None:
-            painter.setPen(_HALO_PEN)
-            painter.setBrush(_HALO_BRUSH)
+            painter.setPen(QPen(QColor(look.colours.blocking), HALO_WIDTH))
+            painter.setBrush(QBrush(QColor(look.colours.blocking_glow)))
             painter.drawPath(paths.halo)
             painter.setBrush(look.brush)
             painter.setPen(look.pen)
@@ -257,13 +269,14 @@ class NodeItem(QGraphicsItem):
         if paths.decoration is not None:
             painter.setPen(look.thin)
             painter.drawPath(paths.decoration)
-        self._paint_emphasis(painter)
+        self._paint_emphasis(painter, look.colours)
         if paths.badge is not None:
             self._paint_badge(painter, paths.badge, lod >= LABEL_LOD)
         if lod >= LABEL_LOD:
             self._paint_text(painter, look)
 
     def _paint_badge(self, painter: QPainter, disc: QRectF, labelled: bool) -> None:
+        # White on the blocker's own colour, like the verdict icons: legible on any canvas.
         painter.setPen(QPen(QColor("#ffffff"), 1.5))
         painter.setBrush(QBrush(QColor(style.KNOWN_BLOCKER_COLOUR)))
         painter.drawEllipse(disc)
@@ -276,10 +289,10 @@ class NodeItem(QGraphicsItem):
             painter.setPen(QColor("#ffffff"))
             painter.drawText(disc, Qt.AlignmentFlag.AlignCenter, "!" if count == 1 else str(count))
 
-    def _paint_emphasis(self, painter: QPainter) -> None:
+    def _paint_emphasis(self, painter: QPainter, colours: style.GraphColours) -> None:
         if self.emphasis is Emphasis.NONE or self.emphasis is Emphasis.CLOSURE:
             return
-        colour = style.PATH_COLOUR if self.emphasis is Emphasis.PATH else style.HIGHLIGHT_COLOUR
+        colour = colours.path if self.emphasis is Emphasis.PATH else colours.highlight
         pen = QPen(QColor(colour), 3.0)
         pen.setStyle(Qt.PenStyle.SolidLine)
         painter.setPen(pen)
@@ -291,13 +304,14 @@ class NodeItem(QGraphicsItem):
         missing = self.facts.node.missing
         x = TEXT_INDENT.get(self._shape, DEFAULT_INDENT)
         baseline = TOP_EXTRA.get(self._shape, 0.0) + _PAD_Y + _LINE - 4
+        colours = look.colours
         painter.setFont(small)
-        painter.setPen(QColor(style.MUTED_TEXT))
+        painter.setPen(QColor(colours.muted))
         painter.drawText(QPointF(x, baseline), self._text.top)
         painter.setFont(ghost if missing else main)
-        painter.setPen(QColor(style.MUTED_TEXT if missing else style.TEXT_COLOUR))
+        painter.setPen(QColor(colours.muted if missing else colours.text))
         painter.drawText(QPointF(x, baseline + _LINE), self._text.main)
         if self._text.extra is not None:
             painter.setFont(small)
-            painter.setPen(look.status if not missing else QColor(style.MUTED_TEXT))
+            painter.setPen(look.status if not missing else QColor(colours.muted))
             painter.drawText(QPointF(x, baseline + 2 * _LINE), self._text.extra)

@@ -17,7 +17,12 @@ from zcf_inspector.gui.plangraph.plan_facts import PlanFacts
 
 
 class OverviewItem(QGraphicsItem):
-    def __init__(self, facts: PlanFacts, layout: GraphLayout) -> None:
+    def __init__(
+        self,
+        facts: PlanFacts,
+        layout: GraphLayout,
+        colours: style.GraphColours = style.LIGHT_COLOURS,
+    ) -> None:
         super().__init__()
         groups: dict[tuple[str, str], list[QRectF]] = {}
         for box in layout.nodes:
@@ -26,9 +31,9 @@ class OverviewItem(QGraphicsItem):
                 continue
             kind = style.type_style(node_facts.node.type)
             look = (
-                (style.GHOST_FILL, style.GHOST_BORDER)
+                (colours.ghost_fill, colours.ghost_border)
                 if node_facts.node.missing
-                else (kind.fill, kind.border)
+                else (colours.fill(kind), colours.border(kind))
             )
             groups.setdefault(look, []).append(QRectF(box.x, box.y, box.width, box.height))
         self._groups = [

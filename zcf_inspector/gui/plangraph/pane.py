@@ -7,9 +7,10 @@ assessment), the plan's findings and the legend.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QEvent, QModelIndex, Qt, QThreadPool, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -36,6 +37,8 @@ from PySide6.QtWidgets import (
 from zcf_inspector.core.continuation.layout import GraphLayout, layout_plan
 from zcf_inspector.core.continuation.results import InspectionResult, PlanResult
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.gui.dialog_keys import add_submit_keys
+from zcf_inspector.gui.file_names import free_name, safe_part
 from zcf_inspector.gui.plain_text import visible
 from zcf_inspector.gui.plangraph import export
 from zcf_inspector.gui.plangraph.findings_model import NODE_ROLE, FindingsModel
@@ -45,6 +48,7 @@ from zcf_inspector.gui.plangraph.legend import LegendWidget
 from zcf_inspector.gui.plangraph.navigation import next_node
 from zcf_inspector.gui.plangraph.node_details import node_details
 from zcf_inspector.gui.plangraph.node_item import SHAPE_LOD, NodeText, node_text
+from zcf_inspector.gui.plangraph.palette import colours_for
 from zcf_inspector.gui.plangraph.plan_facts import PlanFacts, plan_facts
 from zcf_inspector.gui.plangraph.plan_scene import PlanScene
 from zcf_inspector.gui.plangraph.summary import plan_summary, summary_line
@@ -53,9 +57,33 @@ _EMPTY, _BUSY, _GRAPH = 0, 1, 2
 OVERVIEW_ZOOM = SHAPE_LOD  # below this zoom, nodes are drawn by the overview item
 
 
+def _ask_save_path(parent: QWidget, title: str, suggested: str, filters: str) -> str | None:
+    name, _ = QFileDialog.getSaveFileName(
+        parent,
+        title,
+        suggested,
+        filters,
+        options=QFileDialog.Option.DontConfirmOverwrite,  # asked below, as every export asks
+    )
+    return name or None
+
+
+def _confirm(parent: QWidget, title: str, text: str) -> bool:
+    box = QMessageBox(QMessageBox.Icon.Question, title, text, parent=parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+    box.setDefaultButton(QMessageBox.StandardButton.No)
+    add_submit_keys(box)
+    try:
+        return box.exec() == QMessageBox.StandardButton.Yes
+    finally:
+        box.deleteLater()
+
+
 class PlanGraphPane(QWidget):
     plan_shown = Signal(str)  # a plan's graph is on screen (after any background layout)
     node_selected = Signal(str)  # "" when the selection is cleared
+    exported = Signal(str)  # the path of an export just written
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -76,6 +104,11 @@ class PlanGraphPane(QWidget):
         self._scene: PlanScene | None = None
         self._current: str | None = None
         self._matches: list[str] = []
+        # Exports are proposed beside the document (the host sets its path); the two
+        # questions are replaceable so tests answer them without native dialogs.
+        self.document_path: str | None = None
+        self.ask_save_path: Callable[[QWidget, str, str, str], str | None] = _ask_save_path
+        self.confirm: Callable[[QWidget, str, str], bool] = _confirm
         self._build()
 
     # ---- building the widgets -------------------------------------------------------
@@ -181,6 +214,12 @@ class PlanGraphPane(QWidget):
         find.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         find.activated.connect(self.find_edit.setFocus)
         self._set_enabled(False)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt virtual)
+        """A new theme: the canvas, nodes and edges take the new palette's colours."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and self._scene is not None:
+            self._scene.restyle(colours_for(self.palette()))
 
     def _set_enabled(self, enabled: bool) -> None:
         for widget in (self.plan_box, self.find_edit, self.path_edit, self.export_button):
@@ -291,7 +330,8 @@ class PlanGraphPane(QWidget):
 
     def _show_layout(self, layout: GraphLayout) -> None:
         assert self._facts is not None
-        self._replace_scene(PlanScene(self._facts, self._texts, layout))
+        colours = colours_for(self.palette())
+        self._replace_scene(PlanScene(self._facts, self._texts, layout, colours))
         self.stack.setCurrentIndex(_GRAPH)
         self.details.setPlainText(plan_summary(self._facts))
         self.view.fit()
@@ -449,24 +489,37 @@ class PlanGraphPane(QWidget):
         if plan is not None:
             export.export_dot(plan, path)
 
-    def _export_dialog(self, kind: str) -> None:
+    def _export_dialog(self, kind: str) -> str | None:
+        """Ask where (a free name beside the document), ask before replacing, write, and
+        say which file was written."""
         plan = self.current_plan
         if plan is None:
-            return
+            return None
         filters = {
             "svg": "SVG image (*.svg)",
             "png": "PNG image (*.png)",
             "dot": "Graphviz (*.dot)",
         }
-        name, _ = QFileDialog.getSaveFileName(
-            self, f"Export plan as {kind.upper()}", f"plan-{plan.id}.{kind}", filters[kind]
+        folder = Path(self.document_path).parent if self.document_path else Path.cwd()
+        stem = f"plan-{safe_part(plan.id) or 'graph'}"
+        suggested = free_name(folder, stem, f".{kind}")
+        name = self.ask_save_path(
+            self, f"Export plan as {kind.upper()}", str(suggested), filters[kind]
         )
         if not name:
-            return
+            return None
+        if Path(name).exists() and not self.confirm(
+            self, "Replace file?", f"{name} already exists. Replace it?"
+        ):
+            return None
         writers = {"svg": self.export_svg, "png": self.export_png, "dot": self.export_dot}
         try:
             writers[kind](Path(name))
         except export.ExportError as exc:
             box = QMessageBox(QMessageBox.Icon.Warning, "Export failed", str(exc), parent=self)
             box.setTextFormat(Qt.TextFormat.PlainText)
+            add_submit_keys(box)
             box.exec()
+            return None
+        self.exported.emit(name)
+        return name

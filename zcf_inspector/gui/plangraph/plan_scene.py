@@ -23,6 +23,7 @@ from zcf_inspector.gui.plangraph.edge_bundle import (
     bundles,
     overlay,
 )
+from zcf_inspector.gui.plangraph.edge_bundle import restyle as restyle_bundle
 from zcf_inspector.gui.plangraph.node_item import Emphasis, NodeItem, NodeText
 from zcf_inspector.gui.plangraph.overview_item import OverviewItem
 from zcf_inspector.gui.plangraph.plan_facts import PlanFacts
@@ -31,12 +32,19 @@ _MARGIN = 24.0
 
 
 class PlanScene(QGraphicsScene):
-    def __init__(self, facts: PlanFacts, texts: dict[str, NodeText], layout: GraphLayout) -> None:
+    def __init__(
+        self,
+        facts: PlanFacts,
+        texts: dict[str, NodeText],
+        layout: GraphLayout,
+        colours: style.GraphColours = style.LIGHT_COLOURS,
+    ) -> None:
         super().__init__()
         self.facts = facts
         self.layout = layout
         self.reach = Reach.of_plan(facts.plan)
-        self.setBackgroundBrush(QBrush(QColor(style.BACKGROUND)))
+        self.colours = colours
+        self.setBackgroundBrush(QBrush(QColor(colours.background)))
         self.nodes: dict[str, NodeItem] = {}
         for box in layout.nodes:
             node_facts = facts.nodes.get(box.id)
@@ -58,7 +66,7 @@ class PlanScene(QGraphicsScene):
                 kind = EdgeStyle.NEEDS
             drawn.append(DrawnEdge(edge, route, kind))
         self.edges: tuple[DrawnEdge, ...] = tuple(drawn)
-        self.bundles = bundles(drawn)
+        self.bundles = bundles(drawn, colours)
         for bundle in self.bundles:
             self.addItem(bundle)
         self.setSceneRect(
@@ -67,10 +75,29 @@ class PlanScene(QGraphicsScene):
         self.highlighted: frozenset[str] = frozenset()
         self.lit: tuple[DrawnEdge, ...] = ()
         self._overlay: list[EdgeBundle] = []
-        self.overview = OverviewItem(facts, layout)
+        self.overview = OverviewItem(facts, layout, colours)
         self.overview.setVisible(False)
         self.addItem(self.overview)
         self.detailed = True
+        self._overlay_colour = colours.highlight
+
+    def restyle(self, colours: style.GraphColours) -> None:
+        """Paint with ``colours`` from now on (the theme changed); nothing is laid out."""
+        if colours == self.colours:
+            return
+        was_path = self._overlay_colour == self.colours.path
+        self.colours = colours
+        self.setBackgroundBrush(QBrush(QColor(colours.background)))
+        for node in self.nodes.values():
+            node.restyle()
+        for bundle in self.bundles:
+            restyle_bundle(bundle, colours)
+        visible = self.overview.isVisible()
+        self.removeItem(self.overview)
+        self.overview = OverviewItem(self.facts, self.layout, colours)
+        self.overview.setVisible(visible)
+        self.addItem(self.overview)
+        self._set_overlay(self.lit, colours.path if was_path else colours.highlight)
 
     def set_detailed(self, detailed: bool) -> None:
         """Node items (zoomed in) or the one-item overview of boxes (zoomed far out)."""
@@ -87,14 +114,15 @@ class PlanScene(QGraphicsScene):
             node.set_emphasis(Emphasis.NONE)
         for bundle in self.bundles:
             bundle.setOpacity(1.0)
-        self._set_overlay((), style.HIGHLIGHT_COLOUR)
+        self._set_overlay((), self.colours.highlight)
         self.highlighted = frozenset()
 
     def _set_overlay(self, lit: tuple[DrawnEdge, ...], colour: str) -> None:
         for bundle in self._overlay:
             self.removeItem(bundle)
         self.lit = lit
-        self._overlay = overlay(lit, colour)
+        self._overlay_colour = colour
+        self._overlay = overlay(lit, colour, self.colours)
         for bundle in self._overlay:
             self.addItem(bundle)
 
@@ -117,7 +145,7 @@ class PlanScene(QGraphicsScene):
             for e in self.facts.plan.edges
             if e.prerequisite and e.source in closure and e.target in closure
         }
-        self._emphasise(closure, pairs, style.HIGHLIGHT_COLOUR)
+        self._emphasise(closure, pairs, self.colours.highlight)
         for member in closure:
             if member in self.nodes:
                 self.nodes[member].set_emphasis(
@@ -129,7 +157,7 @@ class PlanScene(QGraphicsScene):
     def focus_path(self, path: tuple[str, ...]) -> None:
         pairs = set(itertools.pairwise(path))
         pairs |= {(b, a) for a, b in pairs}
-        self._emphasise(set(path), pairs, style.PATH_COLOUR)
+        self._emphasise(set(path), pairs, self.colours.path)
         for member in path:
             if member in self.nodes:
                 self.nodes[member].set_emphasis(Emphasis.PATH)
