@@ -28,7 +28,8 @@ BUNDLE_SIZE = 200  # edges per bundle: few items, yet each covers a small area
 
 
 class EdgeStyle(Enum):
-    NEEDS = "needs"
+    NEEDS = "needs"  # a prerequisite: solid
+    SELECTS = "selects"  # a selection (inventoried, not thereby required): dotted, lighter
     TO_MISSING = "to missing"  # dashed, like the ghost it points at
     CYCLE = "cycle"  # red, dash-dotted
 
@@ -52,6 +53,8 @@ def edge_pen(
         width, line, base = 2.2, Qt.PenStyle.DashDotLine, colours.cycle
     elif kind is EdgeStyle.TO_MISSING:
         width, line, base = 1.3, Qt.PenStyle.DashLine, colours.edge
+    elif kind is EdgeStyle.SELECTS:
+        width, line, base = 1.2, Qt.PenStyle.DotLine, colours.selection
     else:
         width, line, base = 1.3, Qt.PenStyle.SolidLine, colours.edge
     # A cycle stays red even when lit: red is what says "cycle".
@@ -99,6 +102,7 @@ class EdgeBundle(QGraphicsPathItem):
             add_route(path, route.points if whole or not route.drawn else route.drawn)
         super().__init__(path)
         self.edges = tuple(edges)
+        self.whole = whole
         margin = pen.widthF() + _ARROW
         self._bounds = path.controlPointRect().adjusted(-margin, -margin, margin, margin)
         self._outline = QPainterPath()

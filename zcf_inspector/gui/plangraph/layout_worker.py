@@ -7,7 +7,7 @@ whose ticket is stale (the user picked another plan meanwhile).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
@@ -27,15 +27,21 @@ class LayoutJob(QRunnable):
     """``signals`` belongs to the pane and must outlive the pool that runs the job."""
 
     def __init__(
-        self, ticket: int, plan: PlanResult, sizes: Mapping[str, Size], signals: LayoutSignals
+        self,
+        ticket: int,
+        plan: PlanResult,
+        sizes: Mapping[str, Size],
+        signals: LayoutSignals,
+        others: Sequence[str] = (),
     ) -> None:
         super().__init__()
         self.ticket = ticket
         self.plan = plan
         self.sizes = dict(sizes)
         self.signals = signals
+        self.others = tuple(others)  # other plans' subjects, set apart (All subjects)
         self.setAutoDelete(True)
 
     def run(self) -> None:
-        layout: GraphLayout = layout_plan(self.plan, self.sizes)
+        layout: GraphLayout = layout_plan(self.plan, self.sizes, others=self.others)
         self.signals.finished.emit(self.ticket, layout)

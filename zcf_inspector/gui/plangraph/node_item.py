@@ -112,7 +112,9 @@ def node_text(facts: NodeFacts, has_report: bool) -> NodeText:
         marks += f"  {style.KNOWN_BLOCKER_MARK} " + (
             "blocker" if count == 1 else f"{count} blockers"
         )
-    top = f"{kind.badge} · {visible(node.type)}{marks}"
+    # Optional subjects say so in words too (they are also paler and thin-bordered).
+    needed = "" if node.required else " · optional"
+    top = f"{kind.badge} · {visible(node.type)}{needed}{marks}"
     extra: str | None = None
     if node.missing:
         line = _elide("missing: " + visible(node.id), ghost)
@@ -188,7 +190,12 @@ class NodeItem(QGraphicsItem):
             kind = style.type_style(facts.node.type)
             missing = facts.node.missing
             border = QColor(colours.ghost_border if missing else colours.border(kind))
-            fill = QColor(colours.ghost_fill if missing else colours.fill(kind))
+            if missing:
+                fill = QColor(colours.ghost_fill)
+            elif facts.node.required:
+                fill = QColor(colours.fill(kind))
+            else:
+                fill = QColor(colours.optional_fill(kind))
             if missing:
                 fill.setAlpha(170)
             status = facts.status

@@ -7,13 +7,15 @@ box of a type in one ``drawRects`` call.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from zcf_inspector.core.continuation.layout import GraphLayout
 from zcf_inspector.gui.plangraph import style
-from zcf_inspector.gui.plangraph.plan_facts import PlanFacts
+from zcf_inspector.gui.plangraph.plan_facts import NodeFacts, PlanFacts
 
 
 class OverviewItem(QGraphicsItem):
@@ -22,18 +24,23 @@ class OverviewItem(QGraphicsItem):
         facts: PlanFacts,
         layout: GraphLayout,
         colours: style.GraphColours = style.LIGHT_COLOURS,
+        outside: Mapping[str, NodeFacts] | None = None,
     ) -> None:
         super().__init__()
         groups: dict[tuple[str, str], list[QRectF]] = {}
+        outside = outside or {}
         for box in layout.nodes:
-            node_facts = facts.nodes.get(box.id)
+            node_facts = facts.nodes.get(box.id) or outside.get(box.id)
             if node_facts is None:
                 continue
             kind = style.type_style(node_facts.node.type)
             look = (
                 (colours.ghost_fill, colours.ghost_border)
                 if node_facts.node.missing
-                else (colours.fill(kind), colours.border(kind))
+                else (
+                    colours.fill(kind) if node_facts.node.required else colours.optional_fill(kind),
+                    colours.border(kind),
+                )
             )
             groups.setdefault(look, []).append(QRectF(box.x, box.y, box.width, box.height))
         self._groups = [

@@ -1,8 +1,11 @@
 """`PlanGraphPane`: the "Plan graph" tool pane of the inspector window.
 
-Shows one plan of an `InspectionResult` at a time: a plan selector and tools on top,
-the graph on the left, and on the right the clicked node (its object, findings and
-assessment), the plan's findings and the legend.
+Shows one plan of an `InspectionResult` at a time, the plan's node first and its
+inventory laid out from it by distance: a plan selector and tools on top, the graph on
+the left, and on the right the clicked subject (why it is in the plan, its facts,
+assessment and findings, its object as a tree), the plan's findings and the legend.
+Clicking a subject lights the path by which the plan reached it. Subjects of the
+document's other plans are drawn only when "All subjects" is on, set apart and dimmed.
 """
 
 from __future__ import annotations
@@ -10,10 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QModelIndex, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import QEvent, QModelIndex, QPointF, Qt, QThreadPool, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QCompleter,
     QFileDialog,
@@ -23,7 +27,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QMessageBox,
-    QPlainTextEdit,
     QScrollArea,
     QSplitter,
     QStackedWidget,
@@ -35,22 +38,26 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector.core.continuation.layout import GraphLayout, layout_plan
+from zcf_inspector.core.continuation.reach import Reach
 from zcf_inspector.core.continuation.results import InspectionResult, PlanResult
+from zcf_inspector.core.continuation.why import entry_path
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.file_names import free_name, safe_part
 from zcf_inspector.gui.plain_text import visible
 from zcf_inspector.gui.plangraph import export
+from zcf_inspector.gui.plangraph.detail_pane import NodeDetailPane
 from zcf_inspector.gui.plangraph.findings_model import NODE_ROLE, FindingsModel
 from zcf_inspector.gui.plangraph.graph_view import GraphView
 from zcf_inspector.gui.plangraph.layout_worker import BACKGROUND_THRESHOLD, LayoutJob, LayoutSignals
 from zcf_inspector.gui.plangraph.legend import LegendWidget
 from zcf_inspector.gui.plangraph.navigation import next_node
-from zcf_inspector.gui.plangraph.node_details import node_details
 from zcf_inspector.gui.plangraph.node_item import SHAPE_LOD, NodeText, node_text
 from zcf_inspector.gui.plangraph.palette import colours_for
-from zcf_inspector.gui.plangraph.plan_facts import PlanFacts, plan_facts
+from zcf_inspector.gui.plangraph.picking import edge_at
+from zcf_inspector.gui.plangraph.plan_facts import NodeFacts, PlanFacts, plan_facts
 from zcf_inspector.gui.plangraph.plan_scene import PlanScene
+from zcf_inspector.gui.plangraph.relations import edge_text, requirement_line, why_line
 from zcf_inspector.gui.plangraph.summary import plan_summary, summary_line
 
 _EMPTY, _BUSY, _GRAPH = 0, 1, 2
@@ -80,6 +87,17 @@ def _confirm(parent: QWidget, title: str, text: str) -> bool:
         box.deleteLater()
 
 
+def export_stem(document_path: str | None, plan_id: str) -> str:
+    """Named after the session and the plan: ``NAME.json`` and plan ``p`` give
+    ``NAME.plan-p`` (``plan-p`` with no document path)."""
+    plan_part = f"plan-{safe_part(plan_id) or 'graph'}"
+    if not document_path:
+        return plan_part
+    name = Path(document_path).name
+    session = safe_part(name.removesuffix(".json"))
+    return f"{session}.{plan_part}" if session else plan_part
+
+
 class PlanGraphPane(QWidget):
     plan_shown = Signal(str)  # a plan's graph is on screen (after any background layout)
     node_selected = Signal(str)  # "" when the selection is cleared
@@ -96,10 +114,12 @@ class PlanGraphPane(QWidget):
         self._signals.finished.connect(self._layout_finished)
         self._result: InspectionResult | None = None
         self._document: JsonValue | None = None
-        self._layouts: dict[int, GraphLayout] = {}
+        self._layouts: dict[tuple[int, bool], GraphLayout] = {}  # (plan, all subjects)
         self._plan_index = -1
         self._facts: PlanFacts | None = None
         self._texts: dict[str, NodeText] = {}
+        self._outside: dict[str, NodeFacts] = {}  # other plans' subjects, when shown
+        self._outside_plan: dict[str, PlanResult] = {}  # ... and the plan each is from
         self._ticket = 0
         self._scene: PlanScene | None = None
         self._current: str | None = None
@@ -137,6 +157,12 @@ class PlanGraphPane(QWidget):
         tools.addWidget(self.plan_box)
         tools.addWidget(self.find_edit, 2)
         tools.addWidget(self.path_edit, 2)
+        self.show_all_box = QCheckBox("All subjects")
+        self.show_all_box.setToolTip(
+            "Also draw the subjects of the document's other plans, set apart and dimmed"
+        )
+        self.show_all_box.toggled.connect(self._show_all_toggled)
+        tools.addWidget(self.show_all_box)
         for text, tip, slot in (
             ("\N{MINUS SIGN}", "Zoom out (-)", self._zoom_out),
             ("+", "Zoom in (+)", self._zoom_in),
@@ -163,6 +189,7 @@ class PlanGraphPane(QWidget):
         self.view.escape_pressed.connect(self.clear_selection)
         self.view.move_requested.connect(self._move)
         self.view.zoom_changed.connect(self._zoomed)
+        self.view.tip_for = self._tip
         self.message = QLabel()
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.message.setTextFormat(Qt.TextFormat.PlainText)
@@ -174,9 +201,7 @@ class PlanGraphPane(QWidget):
         if isinstance(empty, QLabel):
             empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
 
-        self.details = QPlainTextEdit()
-        self.details.setReadOnly(True)
-        self.details.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.details = NodeDetailPane()
         self.findings_model = FindingsModel()
         self.findings_view = QTableView()
         self.findings_view.setModel(self.findings_model)
@@ -203,7 +228,8 @@ class PlanGraphPane(QWidget):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.stack)
         self.splitter.addWidget(self.side)
-        self.splitter.setStretchFactor(0, 3)
+        # The side pane gets a third: room for the "why" line and the object's tree.
+        self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 1)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -222,7 +248,13 @@ class PlanGraphPane(QWidget):
             self._scene.restyle(colours_for(self.palette()))
 
     def _set_enabled(self, enabled: bool) -> None:
-        for widget in (self.plan_box, self.find_edit, self.path_edit, self.export_button):
+        for widget in (
+            self.plan_box,
+            self.find_edit,
+            self.path_edit,
+            self.show_all_box,
+            self.export_button,
+        ):
             widget.setEnabled(enabled)
 
     # ---- the host's interface ---------------------------------------------------------
@@ -245,7 +277,14 @@ class PlanGraphPane(QWidget):
         for plan in result.plans:
             self.plan_box.addItem(visible(plan.id))
         self.plan_box.blockSignals(False)
-        self._show_plan(0)
+        # A loaded report assesses one plan: open on it.
+        assessed = result.report.plan_id if result.report is not None else None
+        ids = [p.id for p in result.plans]
+        index = ids.index(assessed) if assessed in ids else 0
+        self.plan_box.blockSignals(True)
+        self.plan_box.setCurrentIndex(index)
+        self.plan_box.blockSignals(False)
+        self._show_plan(index)
 
     def clear(self) -> None:
         self._ticket += 1  # any layout still running is now stale
@@ -261,7 +300,9 @@ class PlanGraphPane(QWidget):
         self.plan_box.blockSignals(False)
         self._replace_scene(None)
         self.findings_model.set_findings(())
-        self.details.setPlainText("")
+        self.details.clear()
+        self._outside = {}
+        self._outside_plan = {}
         self.status.setText("")
         self._completer.model().setProperty("stringList", [])
         self._set_enabled(False)
@@ -298,30 +339,61 @@ class PlanGraphPane(QWidget):
         self._current = None
         self._facts = facts = plan_facts(self._result, plan)
         self._texts = {n: node_text(f, facts.has_report) for n, f in facts.nodes.items()}
+        show_all = self.show_all_box.isChecked()
+        self._outside, self._outside_plan = self._other_subjects(plan) if show_all else ({}, {})
+        self._texts.update({n: node_text(f, has_report=False) for n, f in self._outside.items()})
         self.findings_model.set_findings(facts.findings)
         self.side.setTabText(1, f"Findings ({len(facts.findings)})")
         self.status.setText(summary_line(facts))
         model = self._completer.model()
-        model.setProperty("stringList", sorted(facts.nodes))
-        cached = self._layouts.get(index)
+        model.setProperty("stringList", sorted([*facts.nodes, *self._outside]))
+        cached = self._layouts.get((index, show_all))
         if cached is not None:
             self._show_layout(cached)
             return
         sizes = {n: (t.width, t.height) for n, t in self._texts.items()}
-        if len(plan.nodes) <= BACKGROUND_THRESHOLD:
-            self._layouts[index] = layout = layout_plan(plan, sizes)
+        others = sorted(self._outside)
+        if len(plan.nodes) + len(others) <= BACKGROUND_THRESHOLD:
+            layout = layout_plan(plan, sizes, others=others)
+            self._layouts[(index, show_all)] = layout
             self._show_layout(layout)
             return
         self._ticket += 1
         self._replace_scene(None)
-        self._show_message(f"Laying out {len(plan.nodes):,} subjects…")
-        self._pool.start(LayoutJob(self._ticket, plan, sizes, self._signals))
+        self._show_message(f"Laying out {len(plan.nodes) + len(others):,} subjects…")
+        self._pool.start(LayoutJob(self._ticket, plan, sizes, self._signals, others))
+
+    def _other_subjects(
+        self, plan: PlanResult
+    ) -> tuple[dict[str, NodeFacts], dict[str, PlanResult]]:
+        """Subjects the document's other plans inventory and ``plan`` does not, each with
+        its facts in the first plan that has it."""
+        assert self._result is not None
+        own = {n.id for n in plan.nodes}
+        facts: dict[str, NodeFacts] = {}
+        source: dict[str, PlanResult] = {}
+        for other in self._result.plans:
+            if other is plan or other.id == plan.id:
+                continue
+            missing = [n.id for n in other.nodes if n.id not in own and n.id not in facts]
+            if not missing:
+                continue
+            other_facts = plan_facts(self._result, other)
+            for node_id in missing:
+                facts[node_id] = other_facts.nodes[node_id]
+                source[node_id] = other
+        return facts, source
+
+    @Slot(bool)
+    def _show_all_toggled(self, _checked: bool) -> None:
+        if self._result is not None and 0 <= self._plan_index < len(self._result.plans):
+            self._show_plan(self._plan_index)
 
     @Slot(int, object)
     def _layout_finished(self, ticket: int, layout: GraphLayout) -> None:
         if ticket != self._ticket or self._facts is None:
             return  # the user moved on to another plan or document
-        self._layouts[self._plan_index] = layout
+        self._layouts[(self._plan_index, self.show_all_box.isChecked())] = layout
         self._show_layout(layout)
 
     def wait_for_layout(self, msecs: int = 30_000) -> bool:
@@ -331,9 +403,10 @@ class PlanGraphPane(QWidget):
     def _show_layout(self, layout: GraphLayout) -> None:
         assert self._facts is not None
         colours = colours_for(self.palette())
-        self._replace_scene(PlanScene(self._facts, self._texts, layout, colours))
+        scene = PlanScene(self._facts, self._texts, layout, colours, self._outside)
+        self._replace_scene(scene)
         self.stack.setCurrentIndex(_GRAPH)
-        self.details.setPlainText(plan_summary(self._facts))
+        self.details.show_summary(plan_summary(self._facts))
         self.view.fit()
         self.plan_shown.emit(self._facts.plan.id)
 
@@ -351,18 +424,32 @@ class PlanGraphPane(QWidget):
     # ---- selection, closure and paths -----------------------------------------------------
 
     def select_node(self, node_id: str, centre: bool = True) -> frozenset[str]:
-        """Select ``node_id``: show it in the side pane and highlight its closure both ways."""
+        """Select ``node_id``: light the path by which the plan reached it and what it
+        needs, and say in the side pane why it is in the plan."""
         scene, facts = self._scene, self._facts
         if scene is None or facts is None or node_id not in scene.nodes:
             return frozenset()
         self._current = node_id
-        closure = scene.focus_closure(node_id)
-        self.details.setPlainText(node_details(facts.nodes[node_id], scene.reach, self._document))
+        plan = facts.plan
+        if node_id in facts.nodes:
+            path = entry_path(plan, node_id) or ()
+            lit = scene.focus_why(node_id, path, scene.reach.prerequisites(node_id))
+            self.details.show_node(plan, facts.nodes[node_id], scene.reach, self._document)
+        else:  # a subject of another plan, shown because All subjects is on
+            lit = scene.focus_closure(node_id)
+            other = self._outside_plan[node_id]
+            self.details.show_node(
+                other, self._outside[node_id], Reach.of_plan(other), self._document
+            )
+            self.details.why.setText(
+                f"Not in plan {visible(plan.id)}'s inventory. In plan {visible(other.id)}:"
+                f" {why_line(other, self._outside[node_id].node).removeprefix('Why: ')}"
+            )
         self.side.setCurrentIndex(0)
         if centre:
             self.view.centerOn(scene.nodes[node_id])
         self.node_selected.emit(node_id)
-        return closure
+        return lit
 
     def clear_selection(self) -> None:
         if self._scene is not None:
@@ -370,8 +457,28 @@ class PlanGraphPane(QWidget):
             self._zoomed(self.view.zoom)
         self._current = None
         if self._facts is not None:
-            self.details.setPlainText(plan_summary(self._facts))
+            self.details.show_summary(plan_summary(self._facts))
         self.node_selected.emit("")
+
+    def _tip(self, point: QPointF, reach: float) -> str:
+        """Hover text: a subject's why and requiredness, or an edge's relation and field."""
+        scene, facts = self._scene, self._facts
+        if scene is None or facts is None:
+            return ""
+        node = self.view.node_at(self.view.mapFromScene(point).toPointF())
+        if node is not None:
+            node_facts = facts.nodes.get(node.node_id)
+            if node_facts is None:
+                return f"{visible(node.node_id)}\nnot in plan {visible(facts.plan.id)}'s inventory"
+            return "\n".join(
+                (
+                    visible(node.node_id),
+                    why_line(facts.plan, node_facts.node),
+                    requirement_line(facts.plan, node_facts.node),
+                )
+            )
+        drawn = edge_at(scene, point, reach)
+        return "" if drawn is None else edge_text(drawn.edge)
 
     def show_path(self, start: str, end: str) -> tuple[str, ...] | None:
         """Highlight a shortest prerequisite chain between two nodes (either direction)."""
@@ -501,7 +608,7 @@ class PlanGraphPane(QWidget):
             "dot": "Graphviz (*.dot)",
         }
         folder = Path(self.document_path).parent if self.document_path else Path.cwd()
-        stem = f"plan-{safe_part(plan.id) or 'graph'}"
+        stem = export_stem(self.document_path, plan.id)
         suggested = free_name(folder, stem, f".{kind}")
         name = self.ask_save_path(
             self, f"Export plan as {kind.upper()}", str(suggested), filters[kind]

@@ -130,6 +130,15 @@ class GraphColours:
     ghost_fill: str
     ghost_border: str
 
+    @property
+    def selection(self) -> str:
+        """Selection edges (inventoried, not needed): the edge colour, lighter."""
+        return mix(self.edge, self.background, 0.3)
+
+    def optional_fill(self, kind: TypeStyle) -> str:
+        """An optional subject's fill: its type's, paler, so required ones stand out."""
+        return mix(self.fill(kind), self.background, 0.6)
+
     def fill(self, kind: TypeStyle) -> str:
         return mix(kind.border, self.background, 0.72) if self.dark else kind.fill
 
