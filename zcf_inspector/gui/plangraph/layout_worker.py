@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from PySide6.QtCore import QObject, QRunnable, Signal
 
 from zcf_inspector.core.continuation.layout import GraphLayout, Size, layout_plan
+from zcf_inspector.core.continuation.layout.rooted import TARGET_ASPECT
 from zcf_inspector.core.continuation.results import PlanResult
 
 # Plans with more nodes than this are laid out in the background; smaller ones are
@@ -32,7 +33,9 @@ class LayoutJob(QRunnable):
         plan: PlanResult,
         sizes: Mapping[str, Size],
         signals: LayoutSignals,
+        *,
         others: Sequence[str] = (),
+        aspect: float = TARGET_ASPECT,
     ) -> None:
         super().__init__()
         self.ticket = ticket
@@ -40,8 +43,11 @@ class LayoutJob(QRunnable):
         self.sizes = dict(sizes)
         self.signals = signals
         self.others = tuple(others)  # other plans' subjects, set apart (All subjects)
+        self.aspect = aspect  # the canvas's width over its height
         self.setAutoDelete(True)
 
     def run(self) -> None:
-        layout: GraphLayout = layout_plan(self.plan, self.sizes, others=self.others)
+        layout: GraphLayout = layout_plan(
+            self.plan, self.sizes, others=self.others, aspect=self.aspect
+        )
         self.signals.finished.emit(self.ticket, layout)

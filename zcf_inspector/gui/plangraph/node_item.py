@@ -112,9 +112,10 @@ def node_text(facts: NodeFacts, has_report: bool) -> NodeText:
         marks += f"  {style.KNOWN_BLOCKER_MARK} " + (
             "blocker" if count == 1 else f"{count} blockers"
         )
-    # Optional subjects say so in words too (they are also paler and thin-bordered).
-    needed = "" if node.required else " · optional"
-    top = f"{kind.badge} · {visible(node.type)}{needed}{marks}"
+    # The type's short name (its legend label), so boxes stay narrow enough for a public
+    # example to read at Fit; the full type is in the detail pane and the hover text.
+    name = kind.label if node.type in style.TYPE_STYLES else visible(node.type)
+    top = f"{kind.badge} · {name}{marks}"
     extra: str | None = None
     if node.missing:
         line = _elide("missing: " + visible(node.id), ghost)

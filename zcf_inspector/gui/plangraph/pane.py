@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QModelIndex, QPointF, Qt, QThreadPool, Signal, Slot
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector.core.continuation.layout import GraphLayout, layout_plan
+from zcf_inspector.core.continuation.layout.rooted import TARGET_ASPECT
 from zcf_inspector.core.continuation.reach import Reach
 from zcf_inspector.core.continuation.results import InspectionResult, PlanResult
 from zcf_inspector.core.continuation.why import entry_path
@@ -61,6 +62,7 @@ from zcf_inspector.gui.plangraph.relations import edge_text, requirement_line, w
 from zcf_inspector.gui.plangraph.summary import plan_summary, summary_line
 
 _EMPTY, _BUSY, _GRAPH = 0, 1, 2
+SIDE_SHARE = 0.32  # of the pane's width, for the side pane (Node, Findings, Legend)
 OVERVIEW_ZOOM = SHAPE_LOD  # below this zoom, nodes are drawn by the overview item
 
 
@@ -118,6 +120,8 @@ class PlanGraphPane(QWidget):
         self._plan_index = -1
         self._facts: PlanFacts | None = None
         self._texts: dict[str, NodeText] = {}
+        # The small plan laid out before the canvas had a size (laid out again once it has).
+        self._unsized: tuple[int, bool] | None = None
         self._outside: dict[str, NodeFacts] = {}  # other plans' subjects, when shown
         self._outside_plan: dict[str, PlanResult] = {}  # ... and the plan each is from
         self._ticket = 0
@@ -228,9 +232,12 @@ class PlanGraphPane(QWidget):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.stack)
         self.splitter.addWidget(self.side)
-        # The side pane gets a third: room for the "why" line and the object's tree.
+        # The side pane keeps a share of the width (room for the "why" line and the
+        # object's tree) until the user moves the splitter.
         self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 1)
+        self.splitter.splitterMoved.connect(self._split_moved)
+        self._side_share: float | None = SIDE_SHARE
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addLayout(tools)
@@ -240,6 +247,36 @@ class PlanGraphPane(QWidget):
         find.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         find.activated.connect(self.find_edit.setFocus)
         self._set_enabled(False)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt virtual)
+        super().resizeEvent(event)
+        total = sum(self.splitter.sizes())
+        if self._side_share is not None and total > 0:
+            side = round(total * self._side_share)
+            self.splitter.setSizes([total - side, side])
+        self._fit_to_shape()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt virtual)
+        super().showEvent(event)
+        self._fit_to_shape()
+
+    def _fit_to_shape(self) -> None:
+        """A small plan laid out before the canvas had a size is laid out again for the
+        canvas's shape (tall columns fold to fit it), once, keeping the selection."""
+        key = self._unsized
+        if key is None or key != (self._plan_index, self.show_all_box.isChecked()):
+            return
+        if self._view_aspect() is None:
+            return
+        self._unsized = None
+        self._layouts.pop(key, None)
+        current = self._current
+        self._show_plan(self._plan_index)
+        if current is not None:
+            self.select_node(current, centre=False)
+
+    def _split_moved(self, _position: int, _index: int) -> None:
+        self._side_share = None  # the user's width from now on
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt virtual)
         """A new theme: the canvas, nodes and edges take the new palette's colours."""
@@ -353,15 +390,27 @@ class PlanGraphPane(QWidget):
             return
         sizes = {n: (t.width, t.height) for n, t in self._texts.items()}
         others = sorted(self._outside)
+        aspect = self._view_aspect()
         if len(plan.nodes) + len(others) <= BACKGROUND_THRESHOLD:
-            layout = layout_plan(plan, sizes, others=others)
+            layout = layout_plan(plan, sizes, others=others, aspect=aspect or TARGET_ASPECT)
             self._layouts[(index, show_all)] = layout
+            self._unsized = None if aspect else (index, show_all)
             self._show_layout(layout)
             return
         self._ticket += 1
         self._replace_scene(None)
         self._show_message(f"Laying out {len(plan.nodes) + len(others):,} subjects…")
-        self._pool.start(LayoutJob(self._ticket, plan, sizes, self._signals, others))
+        job = LayoutJob(
+            self._ticket, plan, sizes, self._signals, others=others, aspect=aspect or TARGET_ASPECT
+        )
+        self._pool.start(job)
+
+    def _view_aspect(self) -> float | None:
+        """The canvas's width over its height, once it has a real size (None before)."""
+        area = self.stack.size()
+        if not self.isVisible() or area.width() < 200 or area.height() < 150:
+            return None
+        return area.width() / area.height()
 
     def _other_subjects(
         self, plan: PlanResult

@@ -95,7 +95,7 @@ GHOST_BORDER = "#9e9e9e"
 TEXT_COLOUR = "#212121"
 MUTED_TEXT = "#616161"
 BACKGROUND = "#fbfbfd"
-DIMMED_OPACITY = 0.16
+DIMMED_OPACITY = 0.3  # the rest of the plan while a path or closure is lit: faint, still legible
 
 
 # --- the colours in force: light (the values above) or dark (derived from the palette) ---

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from zcf_inspector.core.continuation.layout.coords import assign_across
+from zcf_inspector.core.continuation.layout.coords import assign_across, stack_centred
 from zcf_inspector.core.continuation.layout.layers import longest_path_layers, reversed_edges
 from zcf_inspector.core.continuation.layout.order import (
     LayeredGraph,
@@ -28,10 +28,15 @@ from zcf_inspector.core.continuation.layout.order import (
 from zcf_inspector.core.continuation.layout.pack import shelf_pack
 from zcf_inspector.core.continuation.layout.rooted import (
     BUS_MIN,
+    SUB_GAP,
+    TARGET_ASPECT,
+    Column,
     bus_routes,
+    columns_to_wrap,
     distances,
     flat_route,
     trunk_x,
+    wrap_height,
 )
 from zcf_inspector.core.continuation.layout.routes import (
     Columns,
@@ -62,6 +67,11 @@ class Spacing:
     node_gap: float = 18.0  # between two nodes of one layer
     dummy_gap: float = 8.0  # next to an edge passing through a layer
     component_gap: float = 48.0
+
+
+# A plan's picture: tighter than a general graph's (its edges run as buses and short arcs),
+# so that a public example reads at Fit in a 1400x900 window.
+PLAN_SPACING = Spacing(layer_gap=56.0, node_gap=12.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +181,7 @@ def _layout_component(
     spacing: Spacing,
     *,
     root: int | None = None,
+    aspect: float = TARGET_ASPECT,
 ) -> _Placed:
     local = {node: i for i, node in enumerate(members)}
     local_edges = [(local[edges[e][0]], local[edges[e][1]]) for e in edge_ids]
@@ -202,17 +213,31 @@ def _layout_component(
     vertex_count = len(graph.layer_of)
     widths = [sizes[m][0] for m in members] + [0.0] * (vertex_count - count)
     heights = [sizes[m][1] for m in members] + [0.0] * (vertex_count - count)
-    centre_y = assign_across(
-        graph,
-        heights,
-        node_gap=spacing.node_gap,
-        dummy_gap=spacing.dummy_gap,
-        rounds=_coordinate_rounds(vertex_count),
-    )
+    wrapped = _wrapped(graph, widths, heights, spacing, aspect) if rooted else set()
+    spaced = heights[:]
+    for depth in wrapped:
+        folded = wrap_height(heights, graph.layers[depth], spacing.node_gap)
+        for member in graph.layers[depth]:
+            spaced[member] = folded
+    if rooted:
+        centre_y = stack_centred(
+            graph, spaced, node_gap=spacing.node_gap, dummy_gap=spacing.dummy_gap
+        )
+    else:
+        centre_y = assign_across(
+            graph,
+            spaced,
+            node_gap=spacing.node_gap,
+            dummy_gap=spacing.dummy_gap,
+            rounds=_coordinate_rounds(vertex_count),
+        )
     column_width = [0.0] * len(graph.layers)
     for node in range(count):
         depth = graph.layer_of[node]
         column_width[depth] = max(column_width[depth], widths[node])
+    half = column_width[:]  # a wrapped column: two halves of this width
+    for depth in wrapped:
+        column_width[depth] = 2 * half[depth] + SUB_GAP
     column_left: list[float] = []
     cursor = 0.0
     for width in column_width:
@@ -222,9 +247,19 @@ def _layout_component(
         column_left[graph.layer_of[n]] + (column_width[graph.layer_of[n]] - widths[n]) / 2
         for n in range(count)
     ]
+    for depth in wrapped:  # alternate members go to the second half
+        for rank, member in enumerate(graph.layers[depth]):
+            offset = (half[depth] + SUB_GAP) * (rank % 2)
+            box_x[member] = column_left[depth] + offset + (half[depth] - widths[member]) / 2
     geometry = Geometry(Columns(column_left, column_width), centre_y, box_x, widths, heights)
     routes: list[_Route] = []
     out_port, in_port = port_offsets(graph, geometry)
+    if wrapped:  # edges meet a wrapped column's members mid-height, between the others
+        for chain_index, chain in enumerate(graph.chains):
+            if graph.layer_of[chain[0]] in wrapped:
+                out_port[chain_index] = 0.0
+            if graph.layer_of[chain[-1]] in wrapped:
+                in_port[chain_index] = 0.0
     buses = _buses(graph, geometry, in_port, layered_ids, back, spacing=spacing) if rooted else {}
     for chain_index, position in enumerate(layered_ids):
         bus = buses.get(chain_index)
@@ -255,6 +290,7 @@ def _layout_component(
             ),
             column_left[depth] + column_width[depth],
             spacing.layer_gap,
+            narrow=depth in wrapped,
         )
         routes.append((edge_ids[position], points, False, False, True, ()))
     for position in loops:
@@ -275,6 +311,30 @@ def _layout_component(
         for n in range(count)
     ]
     return _normalised(boxes, routes, widths, heights, crossing_count)
+
+
+def _wrapped(
+    graph: LayeredGraph,
+    widths: Sequence[float],
+    heights: Sequence[float],
+    spacing: Spacing,
+    aspect: float,
+) -> set[int]:
+    columns = [
+        Column(
+            [v for v in members if v < graph.real],
+            any(v >= graph.real for v in members),
+        )
+        for members in graph.layers
+    ]
+    return columns_to_wrap(
+        columns,
+        widths,
+        heights,
+        node_gap=spacing.node_gap,
+        layer_gap=spacing.layer_gap,
+        aspect=aspect,
+    )
 
 
 def _buses(
@@ -338,6 +398,7 @@ def layout_graph(
     spacing: Spacing = Spacing(),
     *,
     root: str | None = None,
+    aspect: float = TARGET_ASPECT,
 ) -> GraphLayout:
     """Lay out a directed graph; an edge endpoint not in ``node_ids`` becomes a node too.
 
@@ -364,7 +425,13 @@ def layout_graph(
     root_index = index.get(root) if root is not None else None
     placed = [
         _layout_component(
-            members, indexed, edges_of.get(number, []), box_sizes, spacing, root=root_index
+            members,
+            indexed,
+            edges_of.get(number, []),
+            box_sizes,
+            spacing,
+            root=root_index,
+            aspect=aspect,
         )
         for number, members in enumerate(components)
     ]
@@ -398,15 +465,17 @@ def layout_graph(
 def layout_plan(
     plan: PlanResult,
     sizes: Mapping[str, Size] | None = None,
-    spacing: Spacing = Spacing(),
+    spacing: Spacing = PLAN_SPACING,
     *,
     others: Sequence[str] = (),
+    aspect: float = TARGET_ASPECT,
 ) -> GraphLayout:
     """The layout of one plan's graph (the nodes and edges `plan --json` lists): the plan
     node in the first column, every subject in the column of its distance from it.
 
     ``others`` (subjects outside this plan's inventory, shown on request) are set apart
-    in a grid below the plan's graph, as component 1; they have no edges.
+    in a grid below the plan's graph, as component 1; they have no edges. ``aspect`` is
+    the view's width over its height: tall columns fold in two to come close to it.
     """
     main = layout_graph(
         [n.id for n in plan.nodes],
@@ -414,6 +483,7 @@ def layout_plan(
         sizes,
         spacing,
         root=f"plan:{plan.id}",
+        aspect=aspect,
     )
     known = {b.id for b in main.nodes}
     extra = sorted({o for o in others if o not in known})

@@ -10,7 +10,9 @@ arc beside their column) and one to a nearer subject runs backwards, like a cycl
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from zcf_inspector.core.continuation.layout.routes import Point
 
@@ -47,13 +49,19 @@ def flat_route(
     target: tuple[float, float, float, float],
     column_right: float,
     gap: float,
+    *,
+    narrow: bool = False,
 ) -> tuple[Point, ...]:
     """An arc from ``source``'s right side out beside the column and into ``target``'s
-    right side (boxes as x, y, width, height); the arc's reach grows with its span."""
+    right side (boxes as x, y, width, height); the arc's reach grows with its span.
+
+    ``narrow``: in a wrapped column the arc leaves and enters close to the middle, where
+    the other half's members leave room."""
     sx, sy, sw, sh = source
     tx, ty, tw, th = target
-    out_y = sy + sh * 0.75
-    in_y = ty + th * 0.25
+    shift = 3.0 if narrow else None
+    out_y = sy + sh / 2 + (shift if shift is not None else sh / 4)
+    in_y = ty + th / 2 - (shift if shift is not None else th / 4)
     reach = min(gap * _ARC_SHARE, _ARC_MIN + _ARC_STEP * abs(in_y - out_y))
     side = column_right + reach
     return ((sx + sw, out_y), (side, out_y), (side, in_y), (tx + tw, in_y))
@@ -108,3 +116,70 @@ def _deduplicated(points: tuple[Point, ...]) -> tuple[Point, ...]:
     if len(kept) == 1:
         kept.append(points[-1])
     return tuple(kept)
+
+
+WRAP_MIN = 6  # a column of fewer subjects is never wrapped
+SUB_GAP = 16.0  # between the two halves of a wrapped column
+TARGET_ASPECT = 1.3  # width over height the wrapping aims for, when the caller has none
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One layer's members (in order), for choosing which columns to wrap."""
+
+    members: Sequence[int]
+    has_dummies: bool
+
+
+def wrap_height(heights: Sequence[float], members: Sequence[int], gap: float) -> float:
+    """The height each member of a wrapped column counts for in the spacing: two halves,
+    staggered, so consecutive members sit half a row apart, in alternate halves."""
+    tallest = max(heights[m] for m in members)
+    return (tallest - gap) / 2
+
+
+def columns_to_wrap(
+    columns: Sequence[Column],
+    widths: Sequence[float],
+    heights: Sequence[float],
+    *,
+    node_gap: float,
+    layer_gap: float,
+    aspect: float = TARGET_ASPECT,
+) -> set[int]:
+    """Which columns to fold into two staggered halves, so the picture comes closer to the
+    shape of the view (``aspect``: its width over its height): the tallest column first,
+    while folding it raises the scale at which the whole picture fits that view. (Folding
+    any other column only widens the picture, so the tallest is the only candidate each
+    time: a heap keeps this O(columns log columns) on a plan of thousands of columns.)"""
+    total_w = layer_gap * max(len(columns) - 1, 0)
+    heap: list[tuple[float, int]] = []
+    for depth, column in enumerate(columns):
+        if not column.members:
+            continue
+        total_w += max(widths[m] for m in column.members)
+        height = sum(heights[m] for m in column.members) + node_gap * (len(column.members) - 1)
+        heapq.heappush(heap, (-height, depth))
+
+    def scale(width: float, height: float) -> float:
+        return min(aspect / max(width, 1.0), 1.0 / max(height, 1.0))
+
+    wrapped: set[int] = set()
+    while heap:
+        negative, depth = heap[0]
+        column = columns[depth]
+        if depth in wrapped or column.has_dummies or len(column.members) < WRAP_MIN:
+            break  # the tallest cannot be folded (again): nothing else would help
+        width = max(widths[m] for m in column.members)
+        tallest = max(heights[m] for m in column.members)
+        folded_h = len(column.members) * (tallest + node_gap) / 2
+        heapq.heappop(heap)
+        rest = -heap[0][0] if heap else 0.0
+        before = scale(total_w, -negative)
+        after_w = total_w + width + SUB_GAP
+        if scale(after_w, max(folded_h, rest)) <= before:
+            break
+        total_w = after_w
+        wrapped.add(depth)
+        heapq.heappush(heap, (-folded_h, depth))
+    return wrapped
