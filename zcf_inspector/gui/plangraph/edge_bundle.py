@@ -24,7 +24,7 @@ from zcf_inspector.gui.plangraph import style
 
 _ARROW = 8.0
 _ARROW_ANGLE = math.radians(24)
-BUNDLE_SIZE = 200  # edges per bundle: few items, yet each covers a small area
+BUNDLE_SIZE = 64  # edges per bundle: few items, yet each covers a small area
 
 
 class EdgeStyle(Enum):

@@ -107,7 +107,7 @@ def _sections(
     states = [
         ("required (bold border)", _box(QPen(QColor(grey), 2.6), colours)),
         (
-            "optional (thin border, paler, says optional)",
+            "optional (thin border, paler fill)",
             _box(
                 QPen(QColor(grey), 1.0),
                 colours,

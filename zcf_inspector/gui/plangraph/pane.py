@@ -62,7 +62,7 @@ from zcf_inspector.gui.plangraph.relations import edge_text, requirement_line, w
 from zcf_inspector.gui.plangraph.summary import plan_summary, summary_line
 
 _EMPTY, _BUSY, _GRAPH = 0, 1, 2
-SIDE_SHARE = 0.32  # of the pane's width, for the side pane (Node, Findings, Legend)
+SIDE_SHARE = 0.29  # of the pane's width, for the side pane (Node, Findings, Legend)
 OVERVIEW_ZOOM = SHAPE_LOD  # below this zoom, nodes are drawn by the overview item
 
 
@@ -614,8 +614,8 @@ class PlanGraphPane(QWidget):
     @Slot(float)
     def _zoomed(self, zoom: float) -> None:
         # Far out, one overview item replaces thousands of node items (see OverviewItem);
-        # a highlighted closure keeps the node items, which carry the highlight.
-        if self._scene is not None and not self._scene.highlighted:
+        # it shows a lit path or closure too.
+        if self._scene is not None:
             self._scene.set_detailed(zoom >= OVERVIEW_ZOOM)
 
     @Slot()

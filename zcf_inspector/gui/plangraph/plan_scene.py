@@ -31,7 +31,7 @@ from zcf_inspector.gui.plangraph.node_item import Emphasis, NodeItem, NodeText
 from zcf_inspector.gui.plangraph.overview_item import OverviewItem
 from zcf_inspector.gui.plangraph.plan_facts import NodeFacts, PlanFacts
 
-_MARGIN = 24.0
+_MARGIN = 16.0
 OUTSIDE_OPACITY = 0.45  # subjects of other plans: visible, but plainly not this plan's
 
 
@@ -139,6 +139,8 @@ class PlanScene(QGraphicsScene):
         self.removeItem(self.overview)
         self.overview = OverviewItem(self.facts, self.layout, colours, self._outside_facts)
         self.overview.setVisible(visible)
+        if self.highlighted:
+            self.overview.set_focus(self.highlighted, style.DIMMED_OPACITY)
         self.addItem(self.overview)
         self._set_overlay(self._lit_groups)
 
@@ -153,6 +155,7 @@ class PlanScene(QGraphicsScene):
 
     def clear_emphasis(self) -> None:
         self._rest()
+        self.overview.set_focus(None)
         for bundle in self.bundles:
             bundle.setOpacity(1.0)
         self._set_overlay([])
@@ -173,7 +176,9 @@ class PlanScene(QGraphicsScene):
             self.addItem(bundle)
 
     def _dim_all_but(self, members: Collection[str]) -> None:
-        self.set_detailed(True)  # a highlight is only visible on the node items
+        # Far out the overview shows the highlight too, so a click on a 5,000-subject plan
+        # does not have to paint every node item.
+        self.overview.set_focus(members, style.DIMMED_OPACITY)
         for node_id, node in self.nodes.items():
             node.setOpacity(1.0 if node_id in members else style.DIMMED_OPACITY)
             node.set_emphasis(Emphasis.NONE)

@@ -41,7 +41,7 @@ def requirement_line(plan: PlanResult, node: PlanNode) -> str:
         first = needed_by[0]
         others = len(needed_by) - 1
         more = (
-            f" ({others} more required subject{'s' if others > 1 else ''} need it)"
+            f" ({others} more required subject{'s need' if others > 1 else ' needs'} it)"
             if others
             else ""
         )

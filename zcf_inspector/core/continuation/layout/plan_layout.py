@@ -71,7 +71,7 @@ class Spacing:
 
 # A plan's picture: tighter than a general graph's (its edges run as buses and short arcs),
 # so that a public example reads at Fit in a 1400x900 window.
-PLAN_SPACING = Spacing(layer_gap=56.0, node_gap=12.0)
+PLAN_SPACING = Spacing(layer_gap=48.0, node_gap=12.0)
 
 
 @dataclass(frozen=True, slots=True)
