@@ -24,10 +24,12 @@ from zcf_inspector.core.continuation.rules.workspace_state import WorkspaceTree
 from zcf_inspector.core.continuation.subjects import (
     ACTIVE_ACTIONS,
     AGENT_ACTIONS,
+    SELECTIONS,
     EdgeKind,
     SubjectKey,
 )
 from zcf_inspector.core.continuation.walks import reachable
+from zcf_inspector.core.gc_pause import paused_gc
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +126,7 @@ class _Builder:
             self.graph.edges.append(edge)
             if state.via is None and key != self.root:
                 state.via = edge
-            if kind.prerequisite:
+            if kind not in SELECTIONS:  # a prerequisite (the set test beats the property)
                 self.graph.adjacency[parent].append(key)
         return key
 
@@ -576,4 +578,5 @@ def build_plan_graph(
     scopes: frozenset[str],
 ) -> PlanGraph:
     """The §10a inventory, edges and required flags of ``plan``."""
-    return _Builder(plan, plan_pointer, profile, core, trees=trees, scopes=scopes).build()
+    with paused_gc():
+        return _Builder(plan, plan_pointer, profile, core, trees=trees, scopes=scopes).build()
