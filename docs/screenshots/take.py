@@ -5,8 +5,11 @@
 Scenes: ``window`` (the README's first picture: a recipient-bound packet opened without a
 destination), ``truncated-review`` (200,000 beliefs under maxBeliefs 40, 1600x1000),
 ``narrow-window`` (a review at 1024x700), ``dark-theme`` (a plan graph with its report,
-dark) and ``dark-review``. Settings, review journals and the data made for a scene live
-in WORK_FOLDER (take.sh points XDG_CONFIG_HOME and XDG_DATA_HOME there), never in a home.
+dark) and ``dark-review``; ``plan-EXAMPLE`` and ``dark-plan-EXAMPLE`` (issue 11: each
+public continuation example with its report, 1400x900, the plan graph at Fit with the
+subject farthest from the plan clicked, so its "why" path is lit). Settings, review
+journals and the data made for a scene live in WORK_FOLDER (take.sh points
+XDG_CONFIG_HOME and XDG_DATA_HOME there), never in a home.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from goldens import generate as g
+from zcf_inspector.core.continuation.why import entry_path
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.gui.document_tab import DocumentTab
 from zcf_inspector.gui.main_window import MainWindow
@@ -29,6 +33,7 @@ from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION, settings_store
 from zcf_inspector.gui.theme import THEME_KEY
 
 REPO = Path(__file__).resolve().parents[2]
+PLAN_EXAMPLES = ("action-specific", "another-agent", "another-computer", "pending-remote-operation")
 GOLDENS = REPO / "goldens"
 EXAMPLES = REPO / "tests" / "data" / "asif-0.4" / "examples" / "continuation"
 
@@ -87,7 +92,9 @@ def main(argv: list[str]) -> int:
     store.setValue(THEME_KEY, "dark" if scene.startswith("dark") else "system")
     store.sync()
     window = MainWindow()
-    size = (1024, 700) if scene == "narrow-window" else (1600, 1000)
+    example = scene.removeprefix("dark-").removeprefix("plan-")
+    plan_scene = scene.removeprefix("dark-").startswith("plan-")
+    size = (1024, 700) if scene == "narrow-window" else (1400, 900) if plan_scene else (1600, 1000)
     window.setGeometry(0, 0, *size)
     if scene == "truncated-review":
         window.apply_destination(str(destination(work, maxBeliefs=40)))
@@ -103,6 +110,9 @@ def main(argv: list[str]) -> int:
         window.apply_destination(str(destination(work)))
         files = [GOLDENS / "publication" / "truncation.json"]
         decisions = [(ReviewState.CONFIRMED, "checked against the byte limit")]
+    elif plan_scene:
+        files = [EXAMPLES / f"{example}.session.json", EXAMPLES / f"{example}.report.json"]
+        decisions = []
     else:
         files = [
             EXAMPLES / "action-specific.session.json",
@@ -118,6 +128,13 @@ def main(argv: list[str]) -> int:
             graph = tab.plan_graph_pane
             graph.wait_for_layout()
             scene_ = graph.scene
+            plan = graph.current_plan
+            if plan_scene and scene_ is not None and plan is not None:
+                # The subject the plan reaches last: the longest "why" path, lit.
+                far = max(plan.nodes, key=lambda n: (len(entry_path(plan, n.id) or ()), n.id))
+                graph.select_node(far.id, centre=False)
+                graph.view.fit()
+                return
             if scene_ is not None and scene_.nodes:
                 # the subject with the most prerequisites and dependents: a lit closure
                 degree = dict.fromkeys(scene_.nodes, 0)

@@ -62,8 +62,21 @@ def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
         "findings",
     }
     assert plan["nextAction"] == "model_request"
-    assert set(plan["nodes"][0]) == {"id", "type", "selected", "required", "missing", "blockers"}
-    assert set(plan["edges"][0]) == {"from", "to", "kind"}
+    assert set(plan["nodes"][0]) == {
+        "id",
+        "type",
+        "selected",
+        "required",
+        "missing",
+        "blockers",
+        "via",
+    }
+    assert set(plan["edges"][0]) == {"from", "to", "kind", "pointer", "prerequisite"}
+    # Issue 11: every node is reached from the plan node along the listed edges.
+    targets = {e["to"] for e in plan["edges"]}
+    assert plan["nodes"][0]["id"] == "plan:model_request"
+    assert plan["nodes"][0]["via"] is None
+    assert all(n["id"] in targets and n["via"]["kind"] for n in plan["nodes"][1:])
     assert set(plan["closure"]) == {"dependencies", "missing"}
     receipt = report("action-specific-model_request")
     assert doc["report"] == {
@@ -147,7 +160,14 @@ def test_dot_styles_missing_required_and_cycle(
     )
     assert '"plan:continue-main" [label="plan:continue-main", style="bold"' in out
     assert (
-        '"dependency:agent-runtime" -> "dependency:agent-runtime" [label="depends_on", color=red];'
+        '"dependency:agent-runtime" -> "dependency:agent-runtime" [label="depends_on",'
+        ' tooltip="/continuation/dependencies/0/depends_on/0", color=red];'
+    ) in out
+    # The plan's selections are drawn too, dashed: the plan node reaches every subject.
+    assert (
+        '"plan:continue-main" -> "dependency:agent-runtime" [label="selects_dependency",'
+        ' tooltip="/continuation/plans/0/dependency_ids/0", style="dashed", color="gray40",'
+        ' fontcolor="gray40"];'
     ) in out
 
 

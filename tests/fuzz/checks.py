@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from goldens import generate
+from tests.core.continuation.relations import assert_explained
 from tests.fuzz.harness import check_findings, is_pointer, locatable
 from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.codes import ErrorCode, PlanCode
@@ -141,6 +142,8 @@ def check_continuation(result: InspectionResult) -> None:
             assert node.pointer is None or is_pointer(node.pointer), node
         for edge in plan.edges:
             assert is_pointer(edge.pointer), edge
+        # Issue 11: whatever the input, the inventory is exactly what the plan reaches.
+        assert_explained(plan)
     if result.report is not None:
         check_findings(result.report.findings, PlanCode)
     assert result.ok == (not has_error(result.all_findings()))

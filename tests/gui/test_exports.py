@@ -67,11 +67,13 @@ def test_plan_graph_export_is_proposed_beside_the_session_and_asks_to_replace(
 
     graph.ask_save_path = ask
     first = graph._export_dialog("dot")
-    assert first == str(tmp_path / f"plan-{plan.id}.dot")
+    # Named after the session and the plan.
+    assert first == str(tmp_path / f"another-computer.session.plan-{plan.id}.dot")
     assert Path(first).read_text(encoding="utf-8").startswith("digraph")
     assert window.statusBar().currentMessage() == f"Plan graph written to {first}"
     second = graph._export_dialog("dot")
-    assert second == str(tmp_path / f"plan-{plan.id}-2.dot")  # never the name just written
+    # Never the name just written.
+    assert second == str(tmp_path / f"another-computer.session.plan-{plan.id}-2.dot")
     asked: list[str] = []
 
     def refuse(_parent: Any, _title: str, text: str) -> bool:

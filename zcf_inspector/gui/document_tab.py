@@ -82,8 +82,9 @@ def document_title(document: ShownDocument) -> str:
 
 
 STATUS_CHARS = 120  # of a copied text, echoed in the status bar
-WIDE_PANES = (PANE_REVIEW, PANE_PLAN_GRAPH)
-WIDE_SHARE = 0.62  # of the tab's width given to those panes
+# The share of the tab's width given to the panes that need room: the plan graph the
+# most (its canvas and its side pane both; the tree keeps enough for key and value).
+WIDE_PANES = {PANE_REVIEW: 0.62, PANE_PLAN_GRAPH: 0.78}
 SPLIT_KEY = "layout/documentSplit"  # the tree's share of the tab, as the user left it
 
 
@@ -317,12 +318,13 @@ class DocumentTab(QWidget):
         """The review table and the plan graph need room the tree can spare: the first
         time one of them is shown, the panes get most of the width (once, so a width the
         user chose afterwards is kept)."""
-        if self._widened or self.panes.tabText(self.panes.currentIndex()) not in WIDE_PANES:
+        share = WIDE_PANES.get(self.panes.tabText(self.panes.currentIndex()))
+        if self._widened or share is None:
             return
         self._widened = True
         total = sum(self.splitter.sizes())
-        if total > 0 and self.splitter.sizes()[1] < total * WIDE_SHARE:
-            left = int(total * (1 - WIDE_SHARE))
+        if total > 0 and self.splitter.sizes()[1] < total * share:
+            left = int(total * (1 - share))
             self.splitter.setSizes([left, total - left])
             self._split = left / total  # kept as the window is resized (not remembered)
 

@@ -37,17 +37,25 @@ class PlanNode:
     required: bool  # computed by §10a monotonic propagation
     missing: bool  # resolves nowhere, or a dependency the plan does not select
     pointer: str | None  # where the subject is declared, when it resolves
-    referenced_by: tuple[str, ...]  # node IDs with an edge to this node
+    referenced_by: tuple[str, ...]  # node IDs with a prerequisite edge to this node
     blockers: tuple[Blocker, ...] = ()  # known blockers (blockers.py)
+    via: PlanEdge | None = None  # the edge by which the walk reached it (None: the plan)
 
 
 @dataclass(frozen=True, slots=True)
 class PlanEdge:
+    """One relation between two inventoried subjects (``kind``: an ``EdgeKind`` value).
+
+    A prerequisite edge says the source needs the target (the required flag flows along
+    it); a selection edge says the source names the target, which is inventoried for it.
+    """
+
     source: str
     target: str
     kind: str
     pointer: str  # the field that makes the reference
     in_cycle: bool
+    prerequisite: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,11 +24,12 @@ from zcf_inspector.gui.plangraph import style
 
 _ARROW = 8.0
 _ARROW_ANGLE = math.radians(24)
-BUNDLE_SIZE = 200  # edges per bundle: few items, yet each covers a small area
+BUNDLE_SIZE = 64  # edges per bundle: few items, yet each covers a small area
 
 
 class EdgeStyle(Enum):
-    NEEDS = "needs"
+    NEEDS = "needs"  # a prerequisite: solid
+    SELECTS = "selects"  # a selection (inventoried, not thereby required): dotted, lighter
     TO_MISSING = "to missing"  # dashed, like the ghost it points at
     CYCLE = "cycle"  # red, dash-dotted
 
@@ -52,6 +53,8 @@ def edge_pen(
         width, line, base = 2.2, Qt.PenStyle.DashDotLine, colours.cycle
     elif kind is EdgeStyle.TO_MISSING:
         width, line, base = 1.3, Qt.PenStyle.DashLine, colours.edge
+    elif kind is EdgeStyle.SELECTS:
+        width, line, base = 1.2, Qt.PenStyle.DotLine, colours.selection
     else:
         width, line, base = 1.3, Qt.PenStyle.SolidLine, colours.edge
     # A cycle stays red even when lit: red is what says "cycle".
@@ -88,12 +91,18 @@ class EdgeBundle(QGraphicsPathItem):
     control points plus the pen, not Qt's default, which strokes the whole path (120,000
     segments on a large plan) just to find its outline and took a quarter of a second."""
 
-    def __init__(self, edges: Sequence[DrawnEdge], pen: QPen, z: float = 0.0) -> None:
+    def __init__(
+        self, edges: Sequence[DrawnEdge], pen: QPen, z: float = 0.0, *, whole: bool = False
+    ) -> None:
+        # Edges on a bus share its trunk: the base picture draws each one's own piece
+        # (route.drawn), a highlight (``whole``) the edge's whole way.
         path = QPainterPath()
         for drawn in edges:
-            add_route(path, drawn.route.points)
+            route = drawn.route
+            add_route(path, route.points if whole or not route.drawn else route.drawn)
         super().__init__(path)
         self.edges = tuple(edges)
+        self.whole = whole
         margin = pen.widthF() + _ARROW
         self._bounds = path.controlPointRect().adjusted(-margin, -margin, margin, margin)
         self._outline = QPainterPath()
@@ -133,7 +142,7 @@ def overlay(
         group = [d for d in edges if d.style is kind]
         if group:
             pen = edge_pen(kind, colour, extra_width=1.2, colours=colours)
-            out.append(EdgeBundle(group, pen, z=0.5))
+            out.append(EdgeBundle(group, pen, z=0.5, whole=True))
     return out
 
 

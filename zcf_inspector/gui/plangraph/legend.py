@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPaintEvent, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QHelpEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from zcf_inspector.core.continuation.subjects import EdgeKind
+from zcf_inspector.gui.plain_tooltip import hide_tip, show_plain_tip
 from zcf_inspector.gui.plangraph import style
 from zcf_inspector.gui.plangraph.node_shapes import outline
 from zcf_inspector.gui.plangraph.palette import colours_for
@@ -101,10 +103,17 @@ def _sections(
             seen.add(kind.label)
             types.append(_type_row(kind, colours))
     ghost = _dashed(colours.ghost_border, 1.4)
-    solid, dash_dot = Qt.PenStyle.SolidLine, Qt.PenStyle.DashDotLine
+    solid, dash_dot, dotted = Qt.PenStyle.SolidLine, Qt.PenStyle.DashDotLine, Qt.PenStyle.DotLine
     states = [
         ("required (bold border)", _box(QPen(QColor(grey), 2.6), colours)),
-        ("optional (thin border)", _box(QPen(QColor(grey), 1.0), colours)),
+        (
+            "optional (thin border, paler fill)",
+            _box(
+                QPen(QColor(grey), 1.0),
+                colours,
+                fill=style.mix(colours.swatch_fill, colours.background, 0.6),
+            ),
+        ),
         (
             "selected by the plan (double border)",
             _box(QPen(QColor(grey), 1.0), colours, double=True),
@@ -115,13 +124,43 @@ def _sections(
             f"known blocker ({style.KNOWN_BLOCKER_MARK}, ! badge): never supported",
             _box(QPen(QColor(grey), 1.4), colours, badge=True),
         ),
-        ("needs (prerequisite edge)", _line(colours.edge, 1.3, solid)),
+        ("needs (prerequisite edge, solid)", _line(colours.edge, 1.3, solid)),
+        ("selects (selection edge, dotted)", _line(colours.selection, 1.2, dotted)),
         ("in a cycle (↻, red dash-dot)", _line(colours.cycle, 2.2, dash_dot)),
-        ("closure of the clicked node", _line(colours.highlight, 2.5, solid)),
-        ("path between two nodes", _line(colours.path, 2.5, solid)),
+        ("why: the path from the plan (click)", _line(colours.path, 2.5, solid)),
+        ("what the clicked subject needs", _line(colours.highlight, 2.5, solid)),
+    ]
+    relations = [
+        (
+            f"{kind.value} ({kind.label})",
+            _line(colours.edge, 1.3, solid)
+            if kind.prerequisite
+            else _line(colours.selection, 1.2, dotted),
+        )
+        for kind in EdgeKind
     ]
     statuses = [_glyph(s, colours) for s in style.STATUS_STYLES]
-    return [("Types", types), ("States", states), ("Report status", statuses)]
+    return [
+        ("Types", types),
+        ("States", states),
+        ("Relations (hover an edge for its field)", relations),
+        ("Report status", statuses),
+    ]
+
+
+def _meanings() -> dict[str, str]:
+    """Each relation row's label → what the relation says (the row's hover text)."""
+    return {
+        f"{kind.value} ({kind.label})": (
+            f"{kind.meaning}\n"
+            + (
+                "prerequisite: the required flag flows along it"
+                if kind.prerequisite
+                else "selection: inventoried, not thereby required"
+            )
+        )
+        for kind in EdgeKind
+    }
 
 
 class LegendWidget(QWidget):
@@ -131,6 +170,7 @@ class LegendWidget(QWidget):
         super().__init__(parent)
         self.colours = colours_for(self.palette())
         self._sections = _sections(self.colours)
+        self._meanings = _meanings()
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.setMinimumHeight(int(self._height()))
 
@@ -143,6 +183,27 @@ class LegendWidget(QWidget):
 
     def entries(self) -> list[str]:
         return [label for _, rows in self._sections for label, _ in rows]
+
+    def tip_at(self, y: float) -> str:
+        """The hover text of the row at ``y`` (a relation's meaning; "" elsewhere)."""
+        top = 4.0
+        for _, rows in self._sections:
+            top += _HEADING
+            for label, _ in rows:
+                if top <= y < top + _ROW:
+                    return self._meanings.get(label, "")
+                top += _ROW
+        return ""
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            text = self.tip_at(event.pos().y())
+            if text:
+                show_plain_tip(text, event.globalPos())
+            else:
+                hide_tip()
+            return True
+        return super().event(event)
 
     def _height(self) -> float:
         return sum(_HEADING + len(rows) * _ROW for _, rows in self._sections) + 8

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache
+from functools import cache, lru_cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
@@ -112,7 +112,10 @@ def node_text(facts: NodeFacts, has_report: bool) -> NodeText:
         marks += f"  {style.KNOWN_BLOCKER_MARK} " + (
             "blocker" if count == 1 else f"{count} blockers"
         )
-    top = f"{kind.badge} · {visible(node.type)}{marks}"
+    # The type's short name (its legend label), so boxes stay narrow enough for a public
+    # example to read at Fit; the full type is in the detail pane and the hover text.
+    name = kind.label if node.type in style.TYPE_STYLES else visible(node.type)
+    top = f"{kind.badge} · {name}{marks}"
     extra: str | None = None
     if node.missing:
         line = _elide("missing: " + visible(node.id), ghost)
@@ -132,6 +135,64 @@ def node_text(facts: NodeFacts, has_report: bool) -> NodeText:
     return NodeText(top, line, extra, round(width), height)
 
 
+_DASH, _SOLID = Qt.PenStyle.DashLine, Qt.PenStyle.SolidLine  # (enum look-ups are slow)
+_SQUARE, _ROUND = Qt.PenCapStyle.SquareCap, Qt.PenJoinStyle.RoundJoin
+
+
+@lru_cache(maxsize=1024)
+def _look(
+    colours: style.GraphColours, node_type: str, missing: bool, required: bool, status: str | None
+) -> _Look:
+    """Pens and brushes of a node: shared by every node of one type and state, so the
+    first paint of thousands of nodes makes a handful (a click far out paints them all)."""
+    kind = style.type_style(node_type)
+    border = QColor(colours.ghost_border if missing else colours.border(kind))
+    if missing:
+        fill = QColor(colours.ghost_fill)
+        fill.setAlpha(170)
+    elif required:
+        fill = QColor(colours.fill(kind))
+    else:
+        fill = QColor(colours.optional_fill(kind))
+    return _Look(
+        QPen(
+            QBrush(border), 2.6 if required else 1.0, _DASH if missing else _SOLID, _SQUARE, _ROUND
+        ),
+        QPen(border, 1.0),
+        QBrush(fill),
+        QColor(colours.status(status)),
+        colours,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _geometry(
+    shape: style.Shape, width: float, height: float, *, halo: bool, badge: bool
+) -> _Paths:
+    """A node's paths in its own coordinates: the same for every node of one shape and
+    size, so a column of thousands of equal boxes builds them once (zooming in past the
+    overview would otherwise build hundreds in one frame)."""
+    rect = QRectF(0, 0, width, height)
+    ring = None
+    if halo:
+        # A red ring around the node, clear of its border, so blocking stands
+        # out even where the type's own colour is red.
+        ring = outline(shape, rect.adjusted(-4.5, -4.5, 4.5, 4.5))
+    disc = None
+    if badge:
+        # Astride the top right corner, so it reads as a mark on the node and stays
+        # visible at zoom levels where labels are no longer drawn.
+        r = _BADGE_RADIUS
+        disc = QRectF(rect.right() - r - 2, rect.top() - r + 2, 2 * r, 2 * r)
+    return _Paths(
+        outline(shape, rect),
+        outline(shape, rect.adjusted(3.5, 3.5, -3.5, -3.5)),
+        decoration(shape, rect),
+        ring,
+        disc,
+    )
+
+
 class NodeItem(QGraphicsItem):
     """A node drawn in one paint call; its look is fixed at construction."""
 
@@ -141,6 +202,7 @@ class NodeItem(QGraphicsItem):
         self.node_id = facts.node.id
         self._text = text
         self._rect = QRectF(0, 0, rect.width(), rect.height())
+        self._bounds = self._rect.adjusted(-8, -8, 8, 8)
         self.setPos(rect.topLeft())
         self._shape = style.type_style(facts.node.type).shape
         self._paths: _Paths | None = None  # built on first paint: most nodes of a big plan
@@ -150,24 +212,12 @@ class NodeItem(QGraphicsItem):
 
     def _geometry(self) -> _Paths:
         if self._paths is None:
-            rect = self._rect
-            halo = None
-            if self.facts.blocking:
-                # A red ring around the node, clear of its border, so blocking stands
-                # out even where the type's own colour is red.
-                halo = outline(self._shape, rect.adjusted(-4.5, -4.5, 4.5, 4.5))
-            badge = None
-            if self.facts.blockers:
-                # Astride the top right corner, so it reads as a mark on the node and stays
-                # visible at zoom levels where labels are no longer drawn.
-                r = _BADGE_RADIUS
-                badge = QRectF(rect.right() - r - 2, rect.top() - r + 2, 2 * r, 2 * r)
-            self._paths = _Paths(
-                outline(self._shape, rect),
-                outline(self._shape, rect.adjusted(3.5, 3.5, -3.5, -3.5)),
-                decoration(self._shape, rect),
-                halo,
-                badge,
+            self._paths = _geometry(
+                self._shape,
+                self._rect.width(),
+                self._rect.height(),
+                halo=self.facts.blocking,
+                badge=bool(self.facts.blockers),
             )
         return self._paths
 
@@ -183,27 +233,9 @@ class NodeItem(QGraphicsItem):
 
     def _pens(self) -> _Look:
         if self._look is None:
-            facts = self.facts
-            colours = self.colours()
-            kind = style.type_style(facts.node.type)
-            missing = facts.node.missing
-            border = QColor(colours.ghost_border if missing else colours.border(kind))
-            fill = QColor(colours.ghost_fill if missing else colours.fill(kind))
-            if missing:
-                fill.setAlpha(170)
-            status = facts.status
-            self._look = _Look(
-                QPen(
-                    QBrush(border),
-                    2.6 if facts.node.required else 1.0,
-                    Qt.PenStyle.DashLine if missing else Qt.PenStyle.SolidLine,
-                    Qt.PenCapStyle.SquareCap,
-                    Qt.PenJoinStyle.RoundJoin,
-                ),
-                QPen(border, 1.0),
-                QBrush(fill),
-                QColor(colours.status(status)),
-                colours,
+            node = self.facts.node
+            self._look = _look(
+                self.colours(), node.type, node.missing, node.required, self.facts.status
             )
         return self._look
 
@@ -230,7 +262,8 @@ class NodeItem(QGraphicsItem):
         return self._text
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt virtual)
-        return self._rect.adjusted(-8, -8, 8, 8)
+        # Made once: Qt asks thousands of times a frame on a large plan.
+        return self._bounds
 
     def shape(self) -> QPainterPath:
         return self._geometry().outline

@@ -95,7 +95,7 @@ GHOST_BORDER = "#9e9e9e"
 TEXT_COLOUR = "#212121"
 MUTED_TEXT = "#616161"
 BACKGROUND = "#fbfbfd"
-DIMMED_OPACITY = 0.16
+DIMMED_OPACITY = 0.3  # the rest of the plan while a path or closure is lit: faint, still legible
 
 
 # --- the colours in force: light (the values above) or dark (derived from the palette) ---
@@ -129,6 +129,15 @@ class GraphColours:
     path: str
     ghost_fill: str
     ghost_border: str
+
+    @property
+    def selection(self) -> str:
+        """Selection edges (inventoried, not needed): the edge colour, lighter."""
+        return mix(self.edge, self.background, 0.3)
+
+    def optional_fill(self, kind: TypeStyle) -> str:
+        """An optional subject's fill: its type's, paler, so required ones stand out."""
+        return mix(self.fill(kind), self.background, 0.6)
 
     def fill(self, kind: TypeStyle) -> str:
         return mix(kind.border, self.background, 0.72) if self.dark else kind.fill

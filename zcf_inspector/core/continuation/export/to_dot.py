@@ -1,4 +1,8 @@
-"""Graphviz DOT of a plan graph: missing nodes dashed, required bold, cycle edges red."""
+"""Graphviz DOT of a plan graph: missing nodes dashed, required bold, cycle edges red.
+
+Prerequisite edges are solid, selection edges dashed grey; each edge is labelled with its
+relation and carries the JSON pointer of the field that makes it as its tooltip.
+"""
 
 from __future__ import annotations
 
@@ -30,7 +34,9 @@ def plan_dot(plan: PlanResult) -> str:
             attrs.append("peripheries=2")
         lines.append(f"  {_quote(node.id)} [{', '.join(attrs)}];")
     for edge in plan.edges:
-        attrs = [f"label={_quote(edge.kind)}"]
+        attrs = [f"label={_quote(edge.kind)}", f"tooltip={_quote(edge.pointer)}"]
+        if not edge.prerequisite:  # a selection: inventoried, not thereby required
+            attrs.append('style="dashed", color="gray40", fontcolor="gray40"')
         if edge.in_cycle:
             attrs.append("color=red")
         lines.append(f"  {_quote(edge.source)} -> {_quote(edge.target)} [{', '.join(attrs)}];")

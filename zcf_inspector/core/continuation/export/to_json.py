@@ -24,10 +24,23 @@ def plan_json(plan: PlanResult) -> dict[str, JsonValue]:
                 "required": n.required,
                 "missing": n.missing,
                 "blockers": [{"code": str(b.code), "reason": b.reason} for b in n.blockers],
+                # The edge by which the §10a walk reached it (null for the plan itself).
+                "via": None
+                if n.via is None
+                else {"from": n.via.source, "kind": n.via.kind, "pointer": n.via.pointer},
             }
             for n in plan.nodes
         ],
-        "edges": [{"from": e.source, "to": e.target, "kind": e.kind} for e in plan.edges],
+        "edges": [
+            {
+                "from": e.source,
+                "to": e.target,
+                "kind": e.kind,
+                "pointer": e.pointer,
+                "prerequisite": e.prerequisite,
+            }
+            for e in plan.edges
+        ],
         "closure": {
             "dependencies": list(plan.closure.dependencies),
             "missing": list(plan.closure.missing),

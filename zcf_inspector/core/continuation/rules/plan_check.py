@@ -10,15 +10,18 @@ from zcf_inspector.core.continuation.models.profile import ContinuationPlan
 from zcf_inspector.core.continuation.results import Closure, PlanEdge, PlanNode, PlanResult
 from zcf_inspector.core.continuation.rules.plan import check_plan_rules
 from zcf_inspector.core.continuation.rules.workspace_state import WorkspaceTree
-from zcf_inspector.core.continuation.subjects import SubjectKey, active_scopes
+from zcf_inspector.core.continuation.subjects import SELECTIONS, SubjectKey, active_scopes
 from zcf_inspector.core.continuation.walks import cycles
 from zcf_inspector.core.findings import Finding, error
+from zcf_inspector.core.gc_pause import paused_gc
 
 
 def _incoming(edges: list[Edge]) -> dict[SubjectKey, list[Edge]]:
+    """The prerequisite edges into each subject (selection edges need nothing)."""
     into: dict[SubjectKey, list[Edge]] = {}
     for edge in edges:
-        into.setdefault(edge.target, []).append(edge)
+        if edge.kind not in SELECTIONS:
+            into.setdefault(edge.target, []).append(edge)
     return into
 
 
@@ -60,7 +63,7 @@ def _cycles(
         inside = set(members)
         first: Edge | None = None
         for edge in graph.edges:
-            if edge.source in inside and edge.target in inside:
+            if edge.kind not in SELECTIONS and edge.source in inside and edge.target in inside:
                 cycle_edges.add((edge.source, edge.target))
                 first = first or edge
         findings.append(
@@ -93,6 +96,17 @@ def plan_result(
     blockers: Blockers | None = None,
 ) -> PlanResult:
     """The frozen result of an already built plan graph, with the plan rules' findings."""
+    with paused_gc():
+        return _plan_result(graph, where, profile, core, blockers)
+
+
+def _plan_result(
+    graph: PlanGraph,
+    where: str,
+    profile: ProfileIndex,
+    core: CoreIndex | None,
+    blockers: Blockers | None,
+) -> PlanResult:
     plan = graph.plan
     scopes = active_scopes(plan.next_action.kind)
     environments = [k.id for k in graph.nodes if k.kind == "environment"]
@@ -100,6 +114,19 @@ def plan_result(
     into = _incoming(graph.edges)
     closure = _closure(graph, into, findings)
     found, cycle_edges = _cycles(graph, findings)
+    # Keyed by identity: the walk's edges are distinct objects, and hashing 20,000
+    # dataclasses by value would cost more than the rest of this function.
+    edges: dict[int, PlanEdge] = {}
+    for e in graph.edges:
+        needs = e.kind not in SELECTIONS
+        edges[id(e)] = PlanEdge(
+            e.source.node_id,
+            e.target.node_id,
+            str(e.kind),
+            e.pointer,
+            needs and (e.source, e.target) in cycle_edges,
+            needs,
+        )
     nodes = tuple(
         PlanNode(
             id=key.node_id,
@@ -112,18 +139,9 @@ def plan_result(
             pointer=state.pointer,
             referenced_by=tuple(dict.fromkeys(e.source.node_id for e in into.get(key, []))),
             blockers=tuple(blockers.get(key, ())) if blockers else (),
+            via=None if state.via is None else edges[id(state.via)],
         )
         for key, state in graph.nodes.items()
-    )
-    edges = tuple(
-        PlanEdge(
-            e.source.node_id,
-            e.target.node_id,
-            str(e.kind),
-            e.pointer,
-            (e.source, e.target) in cycle_edges,
-        )
-        for e in graph.edges
     )
     return PlanResult(
         id=plan.id,
@@ -131,7 +149,7 @@ def plan_result(
         next_action=plan.next_action.kind,
         active_scopes=scopes,
         nodes=nodes,
-        edges=edges,
+        edges=tuple(edges.values()),
         closure=closure,
         cycles=tuple(tuple(m.node_id for m in members) for members in found),
         findings=tuple(findings),
