@@ -5,7 +5,7 @@ outside this repository: pass its folder (the one holding `reference/` and `test
 with the upstream `examples/` and `schemas/` beside it), for instance
 
     .venv/bin/python scripts/compare_reference.py \
-        ../shared/external/continuation-spec/reference-checker
+        /path/to/continuation-spec/reference-checker
 
 It checks the 71 upstream cases (tests/data/asif-0.4/upstream-checks.json) and the public
 example pairs, then `--random` seeded random mutations of the examples drawn from the

@@ -16,6 +16,7 @@ from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.jsontypes import json_type_name as type_name
 from zcf_inspector.core.visible_text import clip, shown, visible
 
 __all__ = [
@@ -60,22 +61,6 @@ def scalar_json(value: JsonValue) -> str:
     if isinstance(value, float):
         return repr(value)
     return json.dumps(value, ensure_ascii=False)
-
-
-def type_name(value: JsonValue) -> str:
-    if isinstance(value, dict):
-        return "object"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    return "null"
 
 
 def plain_label(text: str = "", *, wrap: bool = False, selectable: bool = False) -> QLabel:

@@ -26,7 +26,7 @@ from zcf_inspector.core import pointer
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.errors import FormatError
 from zcf_inspector.core.findings import Finding, error
-from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.jsontypes import JsonValue, json_type_name
 
 # A compiled schema: does ``value`` (at ``where``) conform? With a sink, every failure is
 # appended to it; without one, the check stops at the first failure.
@@ -70,22 +70,6 @@ class SchemaError(FormatError):
     """A schema this module cannot apply exactly (a keyword it does not implement)."""
 
 
-def _kind(value: JsonValue) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
 # A single plain type as (isinstance types, excluded types): bool is not an integer.
 _SIMPLE: dict[str, tuple[type | tuple[type, ...], type | tuple[type, ...]]] = {
     "string": (str, ()),
@@ -98,7 +82,7 @@ _SIMPLE: dict[str, tuple[type | tuple[type, ...], type | tuple[type, ...]]] = {
 
 
 def _is_type(value: JsonValue, name: str) -> bool:
-    kind = _kind(value)
+    kind = json_type_name(value)
     if name == "number":
         return kind in ("integer", "number")
     if name == "integer":
