@@ -115,7 +115,9 @@ def test_the_receipt_records_them_as_this_reviewers_decisions(tmp_path: Path) ->
     destination_now = destination()
     receipt = review.session.receipt(g.NOW, destination_now.signing_key)
     assert verify_receipt(receipt, KEY).status is ReceiptStatus.VALID_SIGNED
-    decisions = receipt["review"]["decisions"]
+    review_part = receipt["review"]
+    assert isinstance(review_part, dict)
+    decisions = review_part["decisions"]
     assert isinstance(decisions, list)
     assert decisions[2] == {
         "portableRef": "b-keep",
