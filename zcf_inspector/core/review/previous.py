@@ -429,23 +429,32 @@ def plan_carry_over(
             ReviewCode.NOTE_REQUIRED,
             "repeating earlier decisions needs a note: they become your decisions",
         )
-    requests: list[DecisionRequest] = []
+    pending, decided = repeatable(previous, last)
+    requests = tuple(
+        DecisionRequest(
+            c.portable_ref,
+            c.earlier.state,
+            repeat_note(reviewer_note, previous, c.earlier),
+            c.earlier.superseded_by,
+        )
+        for c in pending
+    )
+    return CarryOver(requests, decided)
+
+
+def repeatable(
+    previous: PreviousGeneration, last: Mapping[str, Decision]
+) -> tuple[tuple[Carryable, ...], tuple[str, ...]]:
+    """The candidates still open in this review, and those it has decided already."""
+    pending: list[Carryable] = []
     decided: list[str] = []
     for candidate in previous.candidates:
         mine = last.get(candidate.portable_ref)
         if mine is not None and mine.state is not ReviewState.UNREVIEWED:
             decided.append(candidate.portable_ref)
-            continue
-        earlier = candidate.earlier
-        requests.append(
-            DecisionRequest(
-                candidate.portable_ref,
-                earlier.state,
-                repeat_note(reviewer_note, previous, earlier),
-                earlier.superseded_by,
-            )
-        )
-    return CarryOver(tuple(requests), tuple(decided))
+        else:
+            pending.append(candidate)
+    return tuple(pending), tuple(decided)
 
 
 def _refusal(code: ReviewCode, head: str, reasons: Sequence[Finding]) -> ReviewError:
