@@ -204,6 +204,26 @@ def test_a_supersede_whose_replacement_is_gone_is_withheld() -> None:
     ]
 
 
+def test_an_earlier_decision_this_tool_refuses_is_withheld() -> None:
+    """Another tool's receipt may say a belief supersedes itself: the rules still apply."""
+    receipt = earlier_receipt(requests=[DecisionRequest("b-keep", "confirmed")])
+    receipt["review"]["decisions"].append(
+        {
+            "portableRef": "b-old",
+            "state": "superseded",
+            "reviewer": "alice",
+            "at": EARLIER_AT,
+            "note": "itself",
+            "supersededBy": "b-old",
+        }
+    )
+    p = previous_generation(finish_receipt(receipt, destination().signing_key))
+    assert [c.portable_ref for c in p.candidates] == ["b-keep"]
+    assert [(w.portable_ref, w.reason) for w in p.withheld] == [
+        ("b-old", "'b-old' cannot supersede itself")
+    ]
+
+
 def test_a_tampered_receipt_is_refused() -> None:
     receipt = earlier_receipt()
     receipt["review"]["decisions"][0]["state"] = "rejected"

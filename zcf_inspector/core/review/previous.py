@@ -66,6 +66,7 @@ from zcf_inspector.core.review.decisions import (
 RECEIPT_MAX_BYTES = 64 * 1024 * 1024
 _CHUNK = 10_000  # beliefs between two cancellation points
 _SHOWN_FINDINGS = 20  # a refusal lists this many reasons, then counts the rest
+_STATES = frozenset(s.value for s in ReviewState)
 
 
 class BeliefChange(StrEnum):
@@ -139,7 +140,7 @@ def earlier_decisions(receipt: Mapping[str, JsonValue]) -> dict[str, Decision]:
         if not (
             isinstance(ref, str)
             and isinstance(state, str)
-            and state in set(ReviewState)
+            and state in _STATES
             and isinstance(reviewer, str)
             and isinstance(at, str)
         ):
@@ -325,14 +326,18 @@ def _withheld_reason(
     decision: Decision, classification: Classification, current: ReviewTarget
 ) -> str | None:
     replacement = decision.superseded_by
-    if decision.state is ReviewState.SUPERSEDED and replacement is not None:
+    if decision.state is not ReviewState.SUPERSEDED:
+        # The belief is admitted (it is unchanged), the state is legal and supersededBy
+        # absent (the receipt's shape), and the repeated decision carries a note.
+        return None
+    if replacement is not None:
         change = classification.changes.get(replacement)
         if change is None:
             return f"its replacement {replacement!r} is not admitted in this packet"
         if change is not BeliefChange.UNCHANGED:
             return f"its replacement {replacement!r} is {change} since that receipt"
-    # The rules of any decision (the repeated one carries a note, so only the state and
-    # the replacement can fail): a receipt from another tool may hold what this one refuses.
+    # The rest of the rules (a belief superseded by itself, say): a receipt from another
+    # tool may hold what this one refuses.
     request = DecisionRequest(decision.portable_ref, decision.state, "repeated", replacement)
     problems = check_request(request, current.refs)
     return problems[0].message if problems else None
