@@ -1,7 +1,7 @@
 #!/bin/bash
 # Take the window's screenshots for real, under Xvfb (scripts/screenshot.sh), into
-# docs/screenshots/: the window, a truncated review, a narrow window (1024x700) and the
-# dark theme (plan-graph.png is made by hand; see README).
+# docs/screenshots/: the window, a truncated review, a narrow window (1024x700), the
+# dark theme and a review of only what changed (plan-graph.png is made by hand; see README).
 # Needs xvfb, xauth and imagemagick (apt-get install -y xvfb xauth imagemagick).
 # Settings and journals go to a temporary folder, never to your home.
 set -euo pipefail
@@ -19,3 +19,4 @@ shot truncated-review 1600x1000 25
 shot narrow-window 1024x700 8
 shot dark-theme 1600x1000 10
 shot dark-review 1600x1000 8
+shot review-previous 1600x1000 10

@@ -102,11 +102,10 @@ def test_comparing_filters_to_what_changed_and_says_what_was_checked(
     assert pane.ui.since_filter.currentText() == "Changed since that receipt"
     digest = pane.previous.receipt_digest
     assert pane.ui.previous.text() == (
-        "Compared with the previous generation gen1.json (packet pkt-stream-gen1) and its "
-        "receipt gen1.receipt.json: digest recomputed, signature verified under this "
-        "destination's key.\n"
-        "Since that receipt: 1 new, 2 changed, 5 unchanged, 1 no longer admitted. 3 earlier "
-        "decisions on unchanged beliefs can be repeated.\n"
+        "Compared with the receipt of pkt-stream-gen1 (gen1.json, gen1.receipt.json): digest "
+        "recomputed, signature verified under this destination's key.\n"
+        "Since then: 1 new, 2 changed, 5 unchanged, 1 no longer admitted; 3 earlier "
+        "decisions can be repeated on unchanged beliefs.\n"
         "Not repeated: b-sup2 — its replacement 'b-edit' is changed since that receipt"
     )
     assert digest.startswith("sha256:")
@@ -174,7 +173,7 @@ def test_repeating_is_one_step_by_this_reviewer(
     )
     assert "They are recorded as YOUR decisions (carol), now, in one step" in question
     assert "That receipt: digest recomputed, signature verified" in question
-    assert "Not repeated: 1 that cannot be (named above the table)." in question
+    assert "Not repeated: 1 withheld (named above the table)." in question
     assert [(d.portable_ref, d.state, d.reviewer) for d in session.decisions] == [
         ("b-old", ReviewState.SUPERSEDED, "carol"),
         ("b-reject", ReviewState.REJECTED, "carol"),
@@ -189,7 +188,7 @@ def test_repeating_is_one_step_by_this_reviewer(
         pane.ui.previous.text()
         .splitlines()[1]
         .endswith(
-            "0 earlier decisions on unchanged beliefs can be repeated (3 decided here already)."
+            "0 earlier decisions can be repeated on unchanged beliefs (3 decided here already)."
         )
     )
     # The new and changed beliefs stay unreviewed; still shown by the filter.

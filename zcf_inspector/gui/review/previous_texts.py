@@ -36,11 +36,11 @@ def previous_text(
 ) -> str:
     """The banner: what is compared with, how far its receipt is trusted, what changed."""
     lines = [
-        f"Compared with the previous generation {visible(Path(paths[0]).name)} (packet "
-        f"{visible(previous.packet_id)}) and its receipt {visible(Path(paths[1]).name)}: "
+        f"Compared with the receipt of {visible(previous.packet_id)} "
+        f"({visible(Path(paths[0]).name)}, {visible(Path(paths[1]).name)}): "
         f"{previous.trust_text()}.",
-        f"Since that receipt: {previous.summary()}. "
-        f"{_counted(len(pending), 'earlier decision')} on unchanged beliefs can be repeated"
+        f"Since then: {previous.summary()}; "
+        f"{_counted(len(pending), 'earlier decision')} can be repeated on unchanged beliefs"
         + (f" ({len(decided):,} decided here already)" if decided else "")
         + ".",
     ]
@@ -67,7 +67,7 @@ def repeat_prompt(
     by_state = ", ".join(f"{n:,} {state}" for state, n in states.items())
     left = []
     if previous.withheld:
-        left.append(f"{len(previous.withheld):,} that cannot be (named above the table)")
+        left.append(f"{len(previous.withheld):,} withheld (named above the table)")
     if decided:
         left.append(f"{len(decided):,} you decided already")
     return (
