@@ -110,13 +110,9 @@ def run(args: argparse.Namespace) -> int:
     session = ReviewSession(ReviewTarget.from_ingest(result))
     problems: list[Finding] = []
     if args.previous is not None:
-        try:
-            previous = load_previous(
-                args.previous, args.previous_receipt, destination, session.target
-            )
-        except ReviewError as exc:
-            path = args.previous if exc.code is ReviewCode.PREVIOUS_PACKET_REFUSED else None
-            _print_refusal(args, path or args.previous_receipt, list(exc.findings))
+        previous = _previous(args, destination, session.target)
+        if not isinstance(previous, PreviousGeneration):
+            _print_refusal(args, *previous)  # nothing else is applied after a refusal
             return exitcodes.REFUSED
         _describe_previous(args, previous)
         if args.repeat_unchanged:
@@ -134,6 +130,17 @@ def run(args: argparse.Namespace) -> int:
         return exitcodes.REFUSED
     receipt = session.receipt(destination.now_text(), destination.signing_key)
     return emit(receipt_bytes(receipt), args.out, force=args.force, what="receipt")
+
+
+def _previous(
+    args: argparse.Namespace, destination: Destination, current: ReviewTarget
+) -> PreviousGeneration | tuple[str, list[Finding]]:
+    """The previous generation, or the file it was refused for and why."""
+    try:
+        return load_previous(args.previous, args.previous_receipt, destination, current)
+    except ReviewError as exc:
+        refused = exc.code is ReviewCode.PREVIOUS_PACKET_REFUSED
+        return (args.previous if refused else args.previous_receipt), list(exc.findings)
 
 
 def _read_decisions(path: str | None) -> JsonValue | None:
