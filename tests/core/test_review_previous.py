@@ -259,7 +259,7 @@ def test_unsigned_and_foreign_signed_receipts_are_used_and_said_so() -> None:
     other = finish_receipt(earlier_receipt(), new_ed25519_key().seed)
     q = previous_generation(other)
     assert q.receipt_status is ReceiptStatus.VALID_SIGNATURE_NOT_CHECKED
-    assert "signed by another key, not checked" in q.trust_text()
+    assert "signed, but not by this destination's key, so not checked" in q.trust_text()
     assert [f.code for f in q.receipt_notes] == [ErrorCode.SOURCE_KEY_UNKNOWN]
     assert len(p.candidates) == len(q.candidates) == 3
 

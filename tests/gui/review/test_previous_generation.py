@@ -349,3 +349,19 @@ def test_window_and_cli_write_identical_receipts(
         "b-new",
         "b-edit",
     ]
+
+
+def test_opening_the_packet_again_clears_the_comparison_and_says_so(
+    qtbot: Any, pane: ReviewPane, prompter: ScriptedPrompter, files: Files
+) -> None:
+    compare_by_keys(qtbot, pane, prompter, files)
+    dest = destination()
+    data = files[2].read_bytes()
+    with qtbot.waitSignal(pane.statusMessage) as said:
+        pane.set_packet(str(files[2]), data, inspect_bytes(data, dest), dest)
+    assert said.args == [
+        "The comparison with the previous generation was cleared; compare again (Ctrl+Shift+P)."
+    ]
+    assert pane.previous is None
+    assert pane.ui.since_filter.isHidden()
+    assert len(shown(pane)) == 8

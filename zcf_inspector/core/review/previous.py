@@ -215,8 +215,8 @@ class PreviousGeneration:
 RECEIPT_TRUST = {
     ReceiptStatus.VALID_SIGNED: "digest recomputed, signature verified under this "
     "destination's key",
-    ReceiptStatus.VALID_SIGNATURE_NOT_CHECKED: "digest recomputed; signed by another key, "
-    "not checked: nothing proves who made these decisions",
+    ReceiptStatus.VALID_SIGNATURE_NOT_CHECKED: "digest recomputed; signed, but not by this "
+    "destination's key, so not checked: nothing proves who made these decisions",
     ReceiptStatus.VALID_UNSIGNED: "digest recomputed; unsigned: nothing proves who made "
     "these decisions",
     ReceiptStatus.INVALID: "INVALID",

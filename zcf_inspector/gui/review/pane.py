@@ -648,12 +648,18 @@ class ReviewPane(QWidget):
         )
 
     def stop_comparing(self) -> None:
-        self._forget_previous()
+        self._forget_previous(said=True)
         self._apply_filters()
         self._refresh()
 
-    def _forget_previous(self) -> None:
+    def _forget_previous(self, *, said: bool = False) -> None:
         self._previous_ticket += 1
+        if self.previous is not None and not said:
+            # Opened again (reloaded, another destination): what was compared may differ.
+            self.statusMessage.emit(
+                "The comparison with the previous generation was cleared; compare again "
+                "(Ctrl+Shift+P)."
+            )
         self.previous = None
         self.model.set_changes(None)
         self.ui.since_filter.hide()
