@@ -663,6 +663,7 @@ class ReviewPane(QWidget):
         self.previous = None
         self.model.set_changes(None)
         self.ui.since_filter.hide()
+        self.proxy.set_filters(self.ui.filters())  # no "since" filter without a comparison
 
     def repeat_earlier(self) -> None:
         """Repeat the earlier decisions on unchanged beliefs: asked for with the count and a
