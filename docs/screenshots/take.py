@@ -5,9 +5,11 @@
 Scenes: ``window`` (the README's first picture: a recipient-bound packet opened without a
 destination), ``truncated-review`` (200,000 beliefs under maxBeliefs 40, 1600x1000),
 ``narrow-window`` (a review at 1024x700), ``dark-theme`` (a plan graph with its report,
-dark) and ``dark-review``; ``plan-EXAMPLE`` and ``dark-plan-EXAMPLE`` (issue 11: each
-public continuation example with its report, 1400x900, the plan graph at Fit with the
-subject farthest from the plan clicked, so its "why" path is lit). Settings, review
+dark), ``dark-review``, ``review-previous`` (a later generation compared with the
+previous one's receipt, filtered to what changed, the carry-over asked for);
+``plan-EXAMPLE`` and ``dark-plan-EXAMPLE`` (issue 11: each public continuation example
+with its report, 1400x900, the plan graph at Fit with the subject farthest from the plan
+clicked, so its "why" path is lit). Settings, review
 journals and the data made for a scene live in WORK_FOLDER (take.sh points
 XDG_CONFIG_HOME and XDG_DATA_HOME there), never in a home.
 """
@@ -24,10 +26,12 @@ from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from goldens import generate as g
+from tests.core.generations import write_generations
 from zcf_inspector.core.continuation.why import entry_path
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.gui.document_tab import DocumentTab
 from zcf_inspector.gui.main_window import MainWindow
+from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.settings import save_identity
 from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION, settings_store
 from zcf_inspector.gui.theme import THEME_KEY
@@ -81,6 +85,32 @@ def review(tab: DocumentTab, decisions: list[tuple[ReviewState, str]]) -> None:
         pane.decide_current(state)
 
 
+def compare_then_ask(tab: DocumentTab, previous: Path, receipt: Path) -> None:
+    """Compare with the previous generation, pick a changed belief, then open the
+    carry-over's question (its real dialog, left open for the picture)."""
+    tab.focus_pane("Review")
+    pane = tab.review_pane
+    assert pane is not None
+    pane.load_previous(str(previous), str(receipt))
+
+    def ask(pane: ReviewPane) -> None:
+        if pane.previous is None or pane.runner.busy:
+            QTimer.singleShot(200, lambda: ask(pane))
+            return
+        pane.focus_table()
+        pane.move_by(1)  # b-edit: its content changed; History has the earlier decision
+        pane.ui.note_field.setText("gen2 diff read: the unchanged claims still hold")
+        QTimer.singleShot(300, pane.repeat_earlier)
+        QTimer.singleShot(1500, aside)  # the question over the tree, the pane in view
+
+    def aside() -> None:
+        dialog = QApplication.activeModalWidget()
+        if dialog is not None:
+            dialog.move(20, 330)
+
+    ask(pane)
+
+
 def main(argv: list[str]) -> int:
     scene, work = argv[0], Path(argv[1])
     work.mkdir(parents=True, exist_ok=True)
@@ -105,6 +135,11 @@ def main(argv: list[str]) -> int:
         ]
     elif scene == "window":
         files = [GOLDENS / "publication" / "recipient-bound-mac.json"]
+        decisions = []
+    elif scene == "review-previous":
+        window.apply_destination(str(destination(work)))
+        gen1, receipt, gen2 = write_generations(work / "stream")
+        files = [gen1, receipt, gen2]
         decisions = []
     elif scene in ("narrow-window", "dark-review"):
         window.apply_destination(str(destination(work)))
@@ -146,6 +181,9 @@ def main(argv: list[str]) -> int:
             return
         if scene == "window":
             tab.header.details_button.setChecked(True)
+            return
+        if scene == "review-previous":
+            compare_then_ask(tab, files[0], files[1])
             return
         review(tab, decisions)
 

@@ -60,6 +60,8 @@ def test_the_code_enum_is_closed_and_stable() -> None:
         "journal_conflict",
         "journal_unavailable",
         "receipt_mismatch",
+        "previous_receipt_invalid",
+        "previous_packet_refused",
     }
 
 

@@ -1,4 +1,5 @@
-"""`zcf-inspector review PACKET --destination FILE --decisions DECISIONS.json --reviewer NAME
+"""`zcf-inspector review PACKET --destination FILE --reviewer NAME [--decisions DECISIONS.json]
+[--previous PACKET --previous-receipt RECEIPT [--repeat-unchanged --repeat-note TEXT]]
 [--out RECEIPT] [--force] [--json]`: the headless twin of the window's review pane."""
 
 from __future__ import annotations
@@ -15,19 +16,28 @@ from zcf_inspector.cli.output import (
     print_json,
     print_refused,
 )
+from zcf_inspector.cli.terminal_text import safe
+from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.findings import Finding
-from zcf_inspector.core.packet.destination import load_destination
+from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.packet.destination import Destination, load_destination
 from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.packet.receipt import receipt_bytes
 from zcf_inspector.core.reading import ReadError, read_json
 from zcf_inspector.core.review.decisions import (
+    DecisionRequest,
     ReviewError,
     ReviewSession,
     ReviewTarget,
     apply_decisions,
     parse_decision_requests,
+)
+from zcf_inspector.core.review.previous import (
+    PreviousGeneration,
+    load_previous,
+    plan_carry_over,
 )
 
 DECISIONS_MAX_BYTES = 64 * 1024 * 1024
@@ -41,54 +51,161 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         '([{"portableRef", "state", "note"?, "supersededBy"?}, ...], in order) as REVIEWER, '
         "and write the profile §6 receipt with review.decisions and review.completedAt, "
         "signed when the destination has a signing key: the same bytes the window writes. "
-        "Exit 0 with the receipt (on stdout, or written atomically to --out); 1 when the "
-        "packet or any decision is refused (every refusal listed with its code); 2 for a "
-        "usage error or an unreadable file.",
+        "With --previous and --previous-receipt, PACKET is compared with the previous "
+        "generation as that receipt left it (summary on stderr); --repeat-unchanged then "
+        "repeats the earlier decisions on beliefs whose admitted content is byte-identical, "
+        "as REVIEWER, now, in one step before the decisions file, each noted with "
+        "--repeat-note and where it came from (Review → Repeat earlier decisions in the "
+        "window). Exit 0 with the receipt (on stdout, or written atomically to --out); 1 "
+        "when the packet, the previous generation or any decision is refused (every "
+        "refusal listed with its code); 2 for a usage error or an unreadable file.",
     )
     parser.add_argument("packet", metavar="PACKET")
     parser.add_argument("--destination", metavar="FILE", required=True)
-    parser.add_argument("--decisions", metavar="DECISIONS.json", required=True)
+    parser.add_argument("--decisions", metavar="DECISIONS.json")
     parser.add_argument("--reviewer", metavar="NAME", required=True)
+    previous = parser.add_argument_group("review only what changed since a previous generation")
+    previous.add_argument("--previous", metavar="PACKET", help="the previous generation's packet")
+    previous.add_argument(
+        "--previous-receipt", metavar="RECEIPT", help="the receipt exported for it"
+    )
+    previous.add_argument(
+        "--repeat-unchanged",
+        action="store_true",
+        help="repeat its decisions on unchanged beliefs, as REVIEWER (needs --repeat-note)",
+    )
+    previous.add_argument(
+        "--repeat-note", metavar="TEXT", help="why: recorded in each repeated decision's note"
+    )
     add_receipt_out_arguments(parser)
     parser.add_argument("--json", action="store_true", help="refusals as JSON")
     parser.set_defaults(func=run)
 
 
+def _check_usage(args: argparse.Namespace) -> None:
+    if (args.previous is None) != (args.previous_receipt is None):
+        raise InputError("--previous and --previous-receipt are given together")
+    if args.repeat_unchanged and args.previous is None:
+        raise InputError("--repeat-unchanged needs --previous and --previous-receipt")
+    if args.repeat_unchanged and (args.repeat_note is None or not args.repeat_note.strip()):
+        raise InputError(
+            "--repeat-unchanged needs --repeat-note TEXT: the repeated decisions become "
+            "yours, so say why"
+        )
+    if args.repeat_note is not None and not args.repeat_unchanged:
+        raise InputError("--repeat-note is only used with --repeat-unchanged")
+    if args.decisions is None and not args.repeat_unchanged:
+        raise InputError("give --decisions, or --repeat-unchanged, or both")
+
+
 def run(args: argparse.Namespace) -> int:
+    _check_usage(args)
     destination = load_destination(args.destination)
     data = read_bounded(args.packet)
-    decisions_data = read_bounded(args.decisions, DECISIONS_MAX_BYTES)
-    try:
-        decisions_value = read_json(decisions_data, max_bytes=DECISIONS_MAX_BYTES)
-    except ReadError as exc:
-        # The decisions file is the caller's instructions, not the input under review.
-        raise InputError(f"{args.decisions}: {exc}") from exc
+    decisions_value = _read_decisions(args.decisions)
     result = ingest_bytes(data, destination)
     if result.receipt is None:
         print_refused(args.packet, result.inspection, as_json=args.json)
         return exitcodes.REFUSED
     session = ReviewSession(ReviewTarget.from_ingest(result))
-    requests, problems = parse_decision_requests(decisions_value)
+    problems: list[Finding] = []
+    if args.previous is not None:
+        previous = _previous(args, destination, session.target)
+        if not isinstance(previous, PreviousGeneration):
+            _print_refusal(args, *previous)  # nothing else is applied after a refusal
+            return exitcodes.REFUSED
+        _describe_previous(args, previous)
+        if args.repeat_unchanged:
+            problems += _repeat(args, session, previous, destination)
+    requests: list[DecisionRequest | None] = []
+    if decisions_value is not None:
+        requests, found = parse_decision_requests(decisions_value)
+        problems += found
     try:
         problems += apply_decisions(session, requests, args.reviewer, destination.now_text)
     except ReviewError as exc:
         problems += exc.findings
     if problems:
-        _print_refusal(args, problems)
+        _print_refusal(args, args.decisions or args.previous_receipt, problems)
         return exitcodes.REFUSED
     receipt = session.receipt(destination.now_text(), destination.signing_key)
     return emit(receipt_bytes(receipt), args.out, force=args.force, what="receipt")
 
 
-def _print_refusal(args: argparse.Namespace, problems: list[Finding]) -> None:
+def _previous(
+    args: argparse.Namespace, destination: Destination, current: ReviewTarget
+) -> PreviousGeneration | tuple[str, list[Finding]]:
+    """The previous generation, or the file it was refused for and why."""
+    try:
+        return load_previous(args.previous, args.previous_receipt, destination, current)
+    except ReviewError as exc:
+        refused = exc.code is ReviewCode.PREVIOUS_PACKET_REFUSED
+        return (args.previous if refused else args.previous_receipt), list(exc.findings)
+
+
+def _read_decisions(path: str | None) -> JsonValue | None:
+    if path is None:
+        return None
+    decisions_data = read_bounded(path, DECISIONS_MAX_BYTES)
+    try:
+        return read_json(decisions_data, max_bytes=DECISIONS_MAX_BYTES)
+    except ReadError as exc:
+        # The decisions file is the caller's instructions, not the input under review.
+        raise InputError(f"{path}: {exc}") from exc
+
+
+def _repeat(
+    args: argparse.Namespace,
+    session: ReviewSession,
+    previous: PreviousGeneration,
+    destination: Destination,
+) -> list[Finding]:
+    """The carry-over as one step, before the decisions file (the window's order: compare,
+    repeat, then review what changed)."""
+    plan = plan_carry_over(previous, session.last_decisions(), args.repeat_note)
+    if plan.requests:
+        try:
+            step = session.plan(list(plan.requests), args.reviewer, destination.now_text())
+        except ReviewError as exc:
+            return list(exc.findings)
+        session.apply(step)
+    count = len(plan.requests)
+    sys.stderr.write(
+        f"repeated {count} earlier decision{'s' if count != 1 else ''} as {safe(args.reviewer)}\n"
+    )
+    return []
+
+
+def _describe_previous(args: argparse.Namespace, previous: PreviousGeneration) -> None:
+    """What was compared, and with what trust, on stderr (stdout may be the receipt)."""
+    out = sys.stderr
+    out.write(
+        f"previous generation: {safe(args.previous)} (packet "
+        f"{safe(previous.packet_id)}), receipt {safe(args.previous_receipt)}\n"
+        f"  receipt {previous.receipt_digest}: {previous.trust_text()}\n"
+        f"  admitted at {previous.imported_at}; now {previous.summary()}\n"
+        f"  {len(previous.candidates)} earlier decision"
+        f"{'s' if len(previous.candidates) != 1 else ''} on unchanged beliefs can be repeated"
+        f"{'' if args.repeat_unchanged else ' (--repeat-unchanged)'}\n"
+    )
+    for withheld in previous.withheld:
+        out.write(
+            f"  not repeated: {safe(withheld.portable_ref)} "
+            f"({withheld.earlier.state}): {safe(withheld.reason)}\n"
+        )
+    for note in previous.notes:
+        out.write(f"  note: {safe(note)}\n")
+
+
+def _print_refusal(args: argparse.Namespace, path: str, problems: list[Finding]) -> None:
     if args.json:
         print_json(
             {
-                "path": args.decisions,
+                "path": path,
                 "refused": True,
                 "findings": [f.to_json() for f in problems],
             }
         )
         return
-    sys.stdout.write(f"{args.decisions}: refused — no receipt written\n")
+    sys.stdout.write(f"{path}: refused — no receipt written\n")
     print_findings(problems)

@@ -167,6 +167,8 @@ class ReviewCode(StrEnum):
     JOURNAL_CONFLICT = "journal_conflict"
     JOURNAL_UNAVAILABLE = "journal_unavailable"
     RECEIPT_MISMATCH = "receipt_mismatch"
+    PREVIOUS_RECEIPT_INVALID = "previous_receipt_invalid"
+    PREVIOUS_PACKET_REFUSED = "previous_packet_refused"
 
 
 class CodeFamily(StrEnum):
@@ -418,6 +420,14 @@ _REVIEW: Final[Mapping[ReviewCode, tuple[Severity, str]]] = {
     ReviewCode.JOURNAL_CONFLICT: (E, "the journal changed elsewhere since it was read"),
     ReviewCode.JOURNAL_UNAVAILABLE: (E, "the journal cannot be created, read or written"),
     ReviewCode.RECEIPT_MISMATCH: (E, "a receipt that belongs to another packet"),
+    ReviewCode.PREVIOUS_RECEIPT_INVALID: (
+        E,
+        "the previous generation's receipt fails its shape, digest or signature check",
+    ),
+    ReviewCode.PREVIOUS_PACKET_REFUSED: (
+        E,
+        "the previous generation's packet does not ingest here at its receipt's importedAt",
+    ),
 }
 
 

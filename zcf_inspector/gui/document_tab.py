@@ -47,7 +47,8 @@ from zcf_inspector.gui.plain_text import clip, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.plangraph.pane import PlanGraphPane
 from zcf_inspector.gui.plangraph.plan_facts import document_notes
-from zcf_inspector.gui.review.pane import ReviewPane
+from zcf_inspector.gui.review.pane import OpenFiles, ReviewPane, no_open_files
+from zcf_inspector.gui.review.previous_dialog import OpenFile
 from zcf_inspector.gui.roles import POINTER_ROLE
 from zcf_inspector.gui.settings import settings_store
 from zcf_inspector.gui.tree_annotations import TreeAnnotations
@@ -96,11 +97,12 @@ def _fraction(value: object) -> float | None:
     return fraction if fraction is not None and 0.05 <= fraction <= 0.95 else None
 
 
-def make_review_pane() -> ReviewPane:
+def make_review_pane(runner: TaskRunner | None = None) -> ReviewPane:
     """A review pane keeping the reviewer's identity with the window's own settings (the
-    same INI file as the destination), not in a second, native-format store."""
+    same INI file as the destination), not in a second, native-format store; its heavy
+    work runs on ``runner`` (the window's: progress and Cancel in its status bar)."""
     store = settings_store()
-    pane = ReviewPane(settings=store)
+    pane = ReviewPane(settings=store, runner=runner)
     store.setParent(pane)  # deleted with the pane, on the GUI thread
     return pane
 
@@ -120,6 +122,9 @@ class DocumentTab(QWidget):
     ) -> None:
         super().__init__(parent)
         self.runner = runner
+        # The packets and receipts open in the window, for Review → Compare with previous
+        # generation (the window sets it; a tab on its own offers none).
+        self.open_files: OpenFiles = no_open_files
         self.document = document
         self.destination = destination
         self.header = VerdictHeader()
@@ -280,8 +285,9 @@ class DocumentTab(QWidget):
             wanted.append((PANE_CANONICAL, self.canonical_pane))
             wanted.append((PANE_FINDINGS, self.findings_pane))
             if self.review_pane is None:
-                self.review_pane = make_review_pane()
+                self.review_pane = make_review_pane(self.runner)
                 self.review_pane.statusMessage.connect(self.statusMessage)
+                self.review_pane.open_files = self._offered_files
             self.review_pane.set_packet(
                 document.path, document.data, inspection, self.destination, document.review
             )
@@ -361,6 +367,10 @@ class DocumentTab(QWidget):
         return self.review_pane.confirm_close()
 
     # --- a receipt matched to the open packets -----------------------------------
+
+    def _offered_files(self) -> tuple[list[OpenFile], list[OpenFile]]:
+        # Read when asked: the window sets ``open_files`` after this tab was made.
+        return self.open_files()
 
     def set_receipt_match(self, row: VerdictRow | None) -> None:
         """Add (or replace) the verdict row saying which open packet this receipt is for."""

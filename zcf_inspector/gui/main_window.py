@@ -62,14 +62,16 @@ from zcf_inspector.gui.garbage_collector import UiThreadGarbageCollector
 from zcf_inspector.gui.icons import IconName, example_packet_path, icon
 from zcf_inspector.gui.load_worker import TaskRunner
 from zcf_inspector.gui.plain_text import plain_label, visible
-from zcf_inspector.gui.receipt_match import ReceiptMatchInput, match_row
+from zcf_inspector.gui.receipt_match import ReceiptMatchInput, belongs_summary, match_row
 from zcf_inspector.gui.review.pane import ReviewPane, default_data_dir, move_old_journals
+from zcf_inspector.gui.review.previous_dialog import OpenFile
 from zcf_inspector.gui.settings import AppSettings, settings_store
 from zcf_inspector.gui.settings_dialog import SettingsDialog, clock_text
 from zcf_inspector.gui.shortcuts import ShortcutsDialog, shortcut_entries
 from zcf_inspector.gui.start_page import StartPage
 from zcf_inspector.gui.theme import Theme, ThemeController
 from zcf_inspector.gui.verdict_header import LEVEL_STATES, state_icon
+from zcf_inspector.gui.verdicts import CheckState
 
 APP_TITLE = "ZCF Inspector"
 # Workers run Python code (the core's hooks and checks) while the UI thread paints, and
@@ -520,6 +522,7 @@ class MainWindow(QMainWindow):
                 show_value_action=self.show_value_action,
             )
             tab.statusMessage.connect(self._status_message)
+            tab.open_files = partial(self.open_files_for, tab)
             self.tabs.addTab(tab, tab.title)
         else:
             tab.set_document(document, self.destination)
@@ -827,6 +830,29 @@ class MainWindow(QMainWindow):
                 targets.append((tab.title, pane.target))
         return targets
 
+    def open_files_for(self, asking: DocumentTab) -> tuple[list[OpenFile], list[OpenFile]]:
+        """The packets (other than ``asking``'s) and receipts open in tabs, offered as a
+        previous generation; a receipt matched to an open packet says which."""
+        packet_tabs = [t for t in self.document_tabs() if isinstance(t.document, PacketDocument)]
+        packets = [OpenFile(t.title, t.document.path) for t in packet_tabs if t is not asking]
+        receipts = []
+        for tab in self.document_tabs():
+            if not isinstance(tab.document, ReceiptDocument):
+                continue
+            row = tab.receipt_match
+            belongs = None
+            if row is not None and row.state is CheckState.PASS:
+                belongs = next(
+                    (
+                        t.document.path
+                        for t in packet_tabs
+                        if row.summary == belongs_summary(t.title)
+                    ),
+                    None,
+                )
+            receipts.append(OpenFile(tab.title, tab.document.path, belongs))
+        return packets, receipts
+
     def _match_receipts(self) -> None:
         """Say, on every open receipt, which open packet it belongs to (if any).
 
@@ -897,6 +923,8 @@ def _review_group(action: QAction) -> str:
         return "history"
     if keys in ("J", "K"):
         return "move"
+    if "previous generation" in action.text() or "earlier decisions" in action.text():
+        return "previous"
     if keys:
         return "decide"
     return "bulk" if action.text().startswith("Bulk") else "other"

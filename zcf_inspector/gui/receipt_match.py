@@ -28,6 +28,12 @@ class ReceiptMatchInput:
     have_destination: bool
 
 
+def belongs_summary(title: str) -> str:
+    """The chip of a receipt matched to the open packet ``title`` (the window reads it back
+    to offer that receipt with that packet)."""
+    return f"belongs to {title}"
+
+
 def match_row(work: ReceiptMatchInput, monitor: Monitor) -> tuple[VerdictRow, ...]:
     """One row per receipt of ``work``, in order."""
     rows = []
@@ -56,7 +62,7 @@ def _row(receipt: JsonValue, work: ReceiptMatchInput) -> VerdictRow:
             return VerdictRow(
                 CHECK,
                 CheckState.PASS,
-                f"belongs to {title}",
+                belongs_summary(title),
                 f"Matches the open packet {title} as admitted here ({_MATCHED_FIELDS}).",
                 "/packetId",
             )

@@ -40,6 +40,8 @@ REVIEW_KEYS: Final = (
     ("K", "Previous belief"),
     ("Ctrl+Z", "Undo the last decision (until the receipt is exported)"),
     ("Ctrl+Shift+Z", "Redo the decision undone"),
+    ("Ctrl+Shift+P", "Compare with the previous generation and its receipt"),
+    ("Ctrl+Shift+R", "Repeat the previous receipt's decisions on unchanged beliefs (asks first)"),
 )
 PLAN_GRAPH_KEYS: Final = (
     ("Ctrl+F", "Find a node by ID"),

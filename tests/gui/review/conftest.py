@@ -22,6 +22,7 @@ from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.gui.review.dialogs import Prompter
 from zcf_inspector.gui.review.pane import ReviewPane
+from zcf_inspector.gui.review.previous_dialog import OpenFile
 from zcf_inspector.gui.review.settings import save_identity
 
 # Read when pytest-qt's ``qapp`` creates the QApplication, which is after this import.
@@ -74,6 +75,13 @@ class ScriptedPrompter(Prompter):
 
     def ask_save_path(self, parent: QWidget, suggested: str) -> str | None:
         value: str | None = self._answer("path", "save", suggested)
+        return value
+
+    def ask_previous(
+        self, parent: QWidget, packets: Sequence[OpenFile], receipts: Sequence[OpenFile]
+    ) -> tuple[str, str] | None:
+        offered = repr(([p.path for p in packets], [(r.path, r.belongs_to) for r in receipts]))
+        value: tuple[str, str] | None = self._answer("previous", "previous", offered)
         return value
 
     def ask_identity(self, parent: QWidget, settings: QSettings) -> bool:

@@ -9,7 +9,8 @@ what was exported: nothing before it can be undone any more.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -62,6 +63,25 @@ class AdmittedBelief:
         return self.incoming_state != ReviewState.UNREVIEWED
 
 
+class AdmittedRefs(tuple[str, ...]):
+    """The admitted portableRefs in packet order, with set-speed membership.
+
+    Every decision is checked against them (``ref in refs``): a bulk step or a replayed
+    journal of 10,000 decisions over 10,000 beliefs must not cost 10,000 linear scans.
+    """
+
+    _known: frozenset[str]
+
+    def __new__(cls, refs: Iterable[str]) -> AdmittedRefs:
+        made = super().__new__(cls, refs)
+        made._known = frozenset(made)
+        return made
+
+    def __contains__(self, ref: object) -> bool:
+        # Only strings are refs; anything else (a hostile list, say) is not one, never an error.
+        return isinstance(ref, str) and ref in self._known
+
+
 @dataclass(frozen=True, slots=True)
 class ReviewTarget:
     """What is under review: the ingest receipt (no decisions) and the admitted beliefs."""
@@ -71,6 +91,16 @@ class ReviewTarget:
     packet: Mapping[str, JsonValue]
     admission: Admission | None = None  # what admission dropped, cut and demoted
     degraded: tuple[tuple[str, str, str], ...] = ()  # sections and tools not native
+    _refs: AdmittedRefs = field(init=False, repr=False, compare=False)
+    _by_ref: Mapping[str, AdmittedBelief] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Frozen: computed once here. The first belief of a repeated ref is the one found.
+        object.__setattr__(self, "_refs", AdmittedRefs(b.portable_ref for b in self.beliefs))
+        by_ref: dict[str, AdmittedBelief] = {}
+        for b in self.beliefs:
+            by_ref.setdefault(b.portable_ref, b)
+        object.__setattr__(self, "_by_ref", by_ref)
 
     @classmethod
     def from_ingest(cls, result: IngestResult) -> ReviewTarget:
@@ -113,8 +143,8 @@ class ReviewTarget:
         return DroppedBeliefs(self.packet, self.admission)
 
     @property
-    def refs(self) -> tuple[str, ...]:
-        return tuple(b.portable_ref for b in self.beliefs)
+    def refs(self) -> AdmittedRefs:
+        return self._refs
 
     def receipt_text(self, name: str) -> str:
         return _text(self.receipt[name])
@@ -124,7 +154,7 @@ class ReviewTarget:
         return self.receipt_text("correlationId")
 
     def belief(self, ref: str) -> AdmittedBelief | None:
-        return next((b for b in self.beliefs if b.portable_ref == ref), None)
+        return self._by_ref.get(ref)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +208,7 @@ def check_request(
     request: DecisionRequest, refs: Iterable[str], pointer: str = ""
 ) -> list[Finding]:
     """Every rule one decision breaks, whatever the belief's current state."""
-    known = set(refs)
+    known: Container[str] = refs if isinstance(refs, AdmittedRefs | AbstractSet) else set(refs)
     problems: list[Finding] = []
     if request.portable_ref not in known:
         problems.append(
@@ -209,7 +239,7 @@ def check_request(
 
 
 def _check_replacement(
-    request: DecisionRequest, state: ReviewState, known: set[str], pointer: str
+    request: DecisionRequest, state: ReviewState, known: Container[str], pointer: str
 ) -> list[Finding]:
     replacement = request.superseded_by
     if state is not ReviewState.SUPERSEDED:
@@ -457,9 +487,10 @@ def match_receipt(receipt: Mapping[str, JsonValue], target: ReviewTarget) -> lis
     ]
     review = receipt.get("review")
     decisions = review.get("decisions") if isinstance(review, dict) else None
+    refs = target.refs
     for index, decision in enumerate(decisions if isinstance(decisions, list) else []):
         ref = decision.get("portableRef") if isinstance(decision, dict) else None
-        if ref not in target.refs:
+        if ref not in refs:
             problems.append(
                 error(
                     ReviewCode.RECEIPT_MISMATCH,

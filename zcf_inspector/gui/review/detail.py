@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
+from zcf_inspector.core.review.previous import BeliefChange
 from zcf_inspector.gui.plain_text import one_line, plain_label
 
 
@@ -37,6 +39,22 @@ def evidence_counts(packet: Mapping[str, JsonValue]) -> dict[str, int]:
         if isinstance(ref, str):
             counts[ref] = counts.get(ref, 0) + 1
     return counts
+
+
+@dataclass(frozen=True, slots=True)
+class SincePrevious:
+    """The belief against the previous generation's receipt (while comparing with it)."""
+
+    change: BeliefChange
+    earlier: Decision | None  # its last decision in that receipt
+    packet_id: str  # the previous packet's
+
+
+_SINCE_WORDS = {
+    BeliefChange.NEW: "new since the previous receipt",
+    BeliefChange.CHANGED: "content changed since the previous receipt",
+    BeliefChange.UNCHANGED: "unchanged since the previous receipt",
+}
 
 
 class BeliefDetail(QWidget):
@@ -77,7 +95,12 @@ class BeliefDetail(QWidget):
         self._packet = packet
         self.show_belief(None, ())
 
-    def show_belief(self, belief: AdmittedBelief | None, decisions: Sequence[Decision]) -> None:
+    def show_belief(
+        self,
+        belief: AdmittedBelief | None,
+        decisions: Sequence[Decision],
+        since: SincePrevious | None = None,
+    ) -> None:
         self.evidence.clear()
         self.history.clear()
         if belief is None:
@@ -86,7 +109,10 @@ class BeliefDetail(QWidget):
             return
         ref = belief.portable_ref
         demoted = f" — arrived {belief.incoming_state}, demoted" if belief.demoted else ""
-        self.title.setText(f"{one_line(ref)}  (source {one_line(belief.source_id)}){demoted}")
+        changed = "" if since is None else f" — {_SINCE_WORDS[since.change]}"
+        self.title.setText(
+            f"{one_line(ref)}  (source {one_line(belief.source_id)}){demoted}{changed}"
+        )
         self.content.setPlainText(belief.content)
         sources = {_s(s.get("id")): s for s in _objects(self._packet, "evidenceSources")}
         for anchor in _objects(self._packet, "evidenceAnchors"):
@@ -121,9 +147,30 @@ class BeliefDetail(QWidget):
                         ]
                     )
                 )
+        if since is not None and since.earlier is not None:
+            self._add_earlier(since)
         self._add_local_history(ref, decisions)
         self.side.setTabText(0, f"Evidence ({self.evidence.topLevelItemCount()})")
         self.side.setTabText(1, f"History ({self.history.topLevelItemCount()})")
+
+    def _add_earlier(self, since: SincePrevious) -> None:
+        earlier = since.earlier
+        assert earlier is not None
+        after = str(earlier.state)
+        if earlier.superseded_by is not None:
+            after += f" by {one_line(earlier.superseded_by)}"
+        self.history.addTopLevelItem(
+            QTreeWidgetItem(
+                [
+                    one_line(earlier.at),
+                    one_line(earlier.reviewer),
+                    "",
+                    after,
+                    _s(earlier.note),
+                    f"receipt of {one_line(since.packet_id)}",
+                ]
+            )
+        )
 
     def _add_local_history(self, ref: str, decisions: Sequence[Decision]) -> None:
         before = "unreviewed"

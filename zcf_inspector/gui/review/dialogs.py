@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 from zcf_inspector.core.formats import is_id
 from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.plain_text import one_line, plain_label
+from zcf_inspector.gui.review.previous_dialog import OpenFile, PreviousGenerationDialog
 from zcf_inspector.gui.review.settings import load_identity, save_identity
 
 
@@ -289,6 +290,17 @@ class Prompter:
             options=QFileDialog.Option.DontConfirmOverwrite,
         )
         return path or None
+
+    def ask_previous(
+        self, parent: QWidget, packets: Sequence[OpenFile], receipts: Sequence[OpenFile]
+    ) -> tuple[str, str] | None:
+        """The previous generation's packet and its receipt (paths), or None."""
+        dialog = PreviousGenerationDialog(parent, packets, receipts)
+        with _disposed(dialog):
+            if dialog.exec() != QDialog.DialogCode.Accepted:
+                return None
+            packet, receipt = dialog.chosen()
+            return (packet, receipt) if packet and receipt else None
 
     def ask_identity(self, parent: QWidget, settings: QSettings) -> bool:
         dialog = ReviewerSettingsDialog(parent, settings)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector.core.formats import ReviewState
+from zcf_inspector.core.review.previous import BeliefChange
 from zcf_inspector.gui.plain_text import plain_label
 from zcf_inspector.gui.review.detail import BeliefDetail
 from zcf_inspector.gui.review.table_model import (
@@ -33,6 +34,15 @@ from zcf_inspector.gui.review.table_model import (
 from zcf_inspector.gui.theme import Tone, ToneLabel
 
 ANY = "any"
+# The filter against the previous generation's receipt (shown while comparing with it).
+NEW_OR_CHANGED = frozenset({BeliefChange.NEW, BeliefChange.CHANGED})
+SINCE_CHOICES: tuple[tuple[str, frozenset[BeliefChange] | None], ...] = (
+    ("Changed since that receipt", NEW_OR_CHANGED),
+    ("New since that receipt", frozenset({BeliefChange.NEW})),
+    ("Changed content only", frozenset({BeliefChange.CHANGED})),
+    ("Unchanged since that receipt", frozenset({BeliefChange.UNCHANGED})),
+    ("Changed or not", None),
+)
 BULK_LABELS = {
     ReviewState.CONFIRMED: "Confirm…",
     ReviewState.REJECTED: "Reject…",
@@ -48,11 +58,15 @@ class PaneWidgets:
     admission: QLabel  # what admission dropped, cut, demoted: never hidden
     dropped_button: QPushButton
     stale: QLabel  # the exported receipt is out of date
+    previous: QLabel  # comparing with the previous generation's receipt: what and how
+    repeat_button: QPushButton  # repeat its decisions on unchanged beliefs
+    stop_previous_button: QPushButton
     reviewer: QLabel
     settings_button: QToolButton
     state_filter: QComboBox
     demoted_filter: QComboBox
     evidence_filter: QComboBox
+    since_filter: QComboBox  # new / changed / unchanged since the previous receipt
     text_filter: QLineEdit
     bulk_buttons: dict[ReviewState, QPushButton]
     table: QTableView
@@ -73,11 +87,13 @@ class PaneWidgets:
         state = self.state_filter.currentData()
         demoted = self.demoted_filter.currentData()
         evidence = self.evidence_filter.currentData()
+        since = SINCE_CHOICES[self.since_filter.currentIndex()][1]
         return Filters(
             state=ReviewState(state) if state in set(ReviewState) else None,
             demoted=demoted if isinstance(demoted, bool) else None,
             has_evidence=evidence if isinstance(evidence, bool) else None,
             text=self.text_filter.text(),
+            since=None if self.since_filter.isHidden() else since,  # hidden: not comparing
         )
 
 
@@ -145,6 +161,9 @@ def build_widgets(pane: QWidget) -> PaneWidgets:
         admission=ToneLabel(Tone.CAUTION, wrap=True),
         dropped_button=QPushButton("Show dropped beliefs…"),
         stale=ToneLabel(Tone.CAUTION, wrap=True, bold=True),
+        previous=plain_label(wrap=True, selectable=True),
+        repeat_button=QPushButton("Repeat earlier decisions…"),
+        stop_previous_button=QPushButton("Stop comparing"),
         reviewer=plain_label(wrap=True, selectable=True),
         settings_button=QToolButton(),
         state_filter=_combo([("Any state", ANY)] + [(str(s), str(s)) for s in ReviewState]),
@@ -154,6 +173,7 @@ def build_widgets(pane: QWidget) -> PaneWidgets:
         evidence_filter=_combo(
             [("Any evidence", None), ("Has evidence", True), ("No evidence", False)]
         ),
+        since_filter=_combo([(text, None) for text, _ in SINCE_CHOICES]),
         text_filter=QLineEdit(),
         bulk_buttons={s: QPushButton(text) for s, text in BULK_LABELS.items()},
         table=table,
@@ -179,9 +199,17 @@ def build_widgets(pane: QWidget) -> PaneWidgets:
         w.admission,
         w.dropped_button,
         w.stale,
+        w.previous,
+        w.repeat_button,
+        w.stop_previous_button,
+        w.since_filter,
         w.receipt_status,
     ):
         hidden.hide()
+    w.since_filter.setToolTip(
+        "Against the previous generation's receipt: new beliefs, beliefs whose admitted "
+        "content changed, or both"
+    )
     _lay_out(pane, w)
     return w
 
@@ -206,6 +234,11 @@ def _lay_out(pane: QWidget, w: PaneWidgets) -> None:
     admission.addWidget(w.dropped_button, 0, Qt.AlignmentFlag.AlignTop)
     layout.addLayout(admission)
     layout.addWidget(w.stale)
+    previous = QHBoxLayout()
+    previous.addWidget(w.previous, 1)
+    previous.addWidget(w.repeat_button, 0, Qt.AlignmentFlag.AlignTop)
+    previous.addWidget(w.stop_previous_button, 0, Qt.AlignmentFlag.AlignTop)
+    layout.addLayout(previous)
     top = QHBoxLayout()
     top.addWidget(w.reviewer, 1)
     top.addWidget(w.settings_button)
@@ -217,7 +250,9 @@ def _lay_out(pane: QWidget, w: PaneWidgets) -> None:
         button.setToolTip("The selected rows, or every row shown")
         top.addWidget(button)
     layout.addLayout(top)
-    filters = _row(w.state_filter, w.demoted_filter, w.evidence_filter, stretch_after=False)
+    filters = _row(
+        w.since_filter, w.state_filter, w.demoted_filter, w.evidence_filter, stretch_after=False
+    )
     filters.addWidget(w.text_filter, 1)
     layout.addLayout(filters)
     below = QWidget()

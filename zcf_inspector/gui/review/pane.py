@@ -1,7 +1,9 @@
 """The Review pane: decide on each admitted belief, journal it at once, export the receipt.
 
 Keyboard: C confirm, R reject, S supersede, U back to unreviewed (each decides and moves on),
-J/K next/previous, Ctrl+Z / Ctrl+Shift+Z undo/redo until the receipt is exported.
+J/K next/previous, Ctrl+Z / Ctrl+Shift+Z undo/redo until the receipt is exported,
+Ctrl+Shift+P compare with the previous generation and its receipt, Ctrl+Shift+R repeat its
+decisions on unchanged beliefs (asked for, with the count and a note; one undoable step).
 
 What admission changed (beliefs dropped, cut, demoted) is said above the table; a receipt
 exported before the latest decisions is said to be out of date until it is exported again.
@@ -10,6 +12,7 @@ exported before the latest decisions is said to be out of date until it is expor
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import (
@@ -28,12 +31,15 @@ from PySide6.QtWidgets import QAbstractItemView, QTableView, QWidget
 
 from zcf_inspector.core.atomic import TargetExistsError, UnwritableFileError, write_atomic
 from zcf_inspector.core.codes import ReviewCode
+from zcf_inspector.core.errors import ZcfError
 from zcf_inspector.core.formats import ReviewState
+from zcf_inspector.core.monitor import Cancelled, Monitor
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.receipt import receipt_bytes
 from zcf_inspector.core.packet.receipt_keys import ReceiptSigner, receipt_signer
 from zcf_inspector.core.packet.trust import short_fingerprint
+from zcf_inspector.core.reading import fast_path_limit
 from zcf_inspector.core.review.decisions import (
     DecisionRequest,
     ReviewError,
@@ -43,12 +49,27 @@ from zcf_inspector.core.review.decisions import (
 )
 from zcf_inspector.core.review.journal import JournaledReview, journal_path, set_aside
 from zcf_inspector.core.review.journal_move import JournalMove, move_journals
+from zcf_inspector.core.review.previous import (
+    PreviousGeneration,
+    load_previous,
+    plan_carry_over,
+    repeatable,
+)
+from zcf_inspector.gui.documents import FAST_READ_MAX_BYTES
 from zcf_inspector.gui.header_drag import UserResizes
+from zcf_inspector.gui.load_worker import TaskRunner
 from zcf_inspector.gui.plain_text import visible
-from zcf_inspector.gui.review.detail import evidence_counts
+from zcf_inspector.gui.review.detail import SincePrevious, evidence_counts
 from zcf_inspector.gui.review.dialogs import Prompter
 from zcf_inspector.gui.review.dropped import DroppedBeliefsDialog
 from zcf_inspector.gui.review.layout import PaneWidgets, build_widgets
+from zcf_inspector.gui.review.previous_dialog import OpenFile
+from zcf_inspector.gui.review.previous_texts import (
+    nothing_to_repeat,
+    previous_text,
+    refusal_text,
+    repeat_prompt,
+)
 from zcf_inspector.gui.review.receipts import (
     ReceiptCheck,
     check_receipt_file,
@@ -75,6 +96,13 @@ LAYOUT_KEYS = {
     "columns": "layout/reviewColumns",
 }
 SAVE_DELAY_MS = 400
+# The packets and receipts open in the window's other tabs, offered as the previous
+# generation (the window sets it; a pane on its own offers none).
+OpenFiles = Callable[[], tuple[list[OpenFile], list[OpenFile]]]
+
+
+def no_open_files() -> tuple[list[OpenFile], list[OpenFile]]:
+    return [], []
 
 
 def default_data_dir() -> Path:
@@ -119,6 +147,7 @@ class ReviewPane(QWidget):
         settings: QSettings | None = None,
         data_dir: str | Path | None = None,
         prompter: Prompter | None = None,
+        runner: TaskRunner | None = None,
     ) -> None:
         super().__init__(parent)
         # Parented, so it is deleted with the pane on the GUI thread, never by a collector
@@ -136,6 +165,13 @@ class ReviewPane(QWidget):
         self.proxy = self.ui.proxy
         self.detail = self.ui.detail
         self.dropped_dialog: DroppedBeliefsDialog | None = None
+        # Heavy work (reading and comparing a previous generation) runs here: the
+        # window's runner, whose progress and Cancel are in its status bar.
+        self.runner = runner if runner is not None else TaskRunner(self)
+        self.open_files: OpenFiles = no_open_files
+        self.previous: PreviousGeneration | None = None
+        self.previous_paths: tuple[str, str] = ("", "")
+        self._previous_ticket = 0  # a newer comparison (or packet) makes older ones stale
         self._save_timer = QTimer(self)
         self._save_timer.setSingleShot(True)
         self._save_timer.setInterval(SAVE_DELAY_MS)
@@ -163,6 +199,7 @@ class ReviewPane(QWidget):
         """
         self.packet_path, self.destination = path, destination
         self.target, self.review = None, None
+        self._forget_previous()
         self.ui.set_aside.hide()
         self._close_dropped()
         self._show_admission()
@@ -342,6 +379,9 @@ class ReviewPane(QWidget):
             self.undo_action,
             self.redo_action,
             *self.bulk_actions.values(),
+            self.compare_previous_action,
+            self.repeat_action,
+            self.stop_previous_action,
             self.settings_action,
         ]
 
@@ -375,6 +415,16 @@ class ReviewPane(QWidget):
             action = self._action(f"Bulk: {state}…", "", self)
             action.triggered.connect(lambda _=False, s=state: self.bulk_decide(s))
             self.bulk_actions[state] = action
+        self.compare_previous_action = self._action(
+            "Compare with previous generation…", "Ctrl+Shift+P", self
+        )
+        self.compare_previous_action.triggered.connect(self.compare_with_previous)
+        self.repeat_action = self._action("Repeat earlier decisions…", "Ctrl+Shift+R", self)
+        self.repeat_action.triggered.connect(self.repeat_earlier)
+        self.stop_previous_action = self._action(
+            "Stop comparing with previous generation", "", self
+        )
+        self.stop_previous_action.triggered.connect(self.stop_comparing)
         self.settings_action = self._action("Reviewer identity…", "", self)
         self.settings_action.triggered.connect(self.edit_reviewer)
         self.export_action = self._action("Export receipt…", "", self)
@@ -389,8 +439,10 @@ class ReviewPane(QWidget):
         ui.export_button.setDefaultAction(self.export_action)
         ui.settings_button.setDefaultAction(self.settings_action)
         ui.set_aside.clicked.connect(self.set_aside_journal)
-        for combo in (ui.state_filter, ui.demoted_filter, ui.evidence_filter):
+        for combo in (ui.state_filter, ui.demoted_filter, ui.evidence_filter, ui.since_filter):
             combo.currentIndexChanged.connect(self._apply_filters)
+        ui.repeat_button.clicked.connect(self.repeat_earlier)
+        ui.stop_previous_button.clicked.connect(self.stop_comparing)
         ui.text_filter.textChanged.connect(self._apply_filters)
         ui.note_field.returnPressed.connect(self.table.setFocus)
         ui.dropped_button.clicked.connect(self.show_dropped)
@@ -521,6 +573,153 @@ class ReviewPane(QWidget):
             return
         self._refresh()
         self._select_ref(step.decisions[0].portable_ref)
+
+    # -- the previous generation ----------------------------------------------------------
+
+    def compare_with_previous(self) -> None:
+        """Ask for the previous generation's packet and receipt, then compare off the UI
+        thread; nothing is repeated until `repeat_earlier` is asked for."""
+        if self.review is None:
+            self.prompter.inform(
+                self, "Compare with previous generation", "There is no review to compare."
+            )
+            return
+        packets, receipts = self.open_files()
+        packets = [p for p in packets if p.path != self.packet_path]
+        chosen = self.prompter.ask_previous(self, packets, receipts)
+        if chosen is not None:
+            self.load_previous(*chosen)
+
+    def load_previous(self, packet_path: str, receipt_path: str) -> int | None:
+        """Read, verify and compare on the runner; returns its task id."""
+        target, destination = self.target, self.destination
+        if target is None or destination is None:
+            return None
+        self._previous_ticket += 1
+        ticket = self._previous_ticket
+        paths = (packet_path, receipt_path)
+
+        def work(monitor: Monitor) -> PreviousGeneration | ZcfError:
+            try:
+                # Large files by the exact reader, which lets the UI thread in (as a load).
+                with fast_path_limit(FAST_READ_MAX_BYTES):
+                    return load_previous(packet_path, receipt_path, destination, target, monitor)
+            except ZcfError as exc:
+                if isinstance(exc, Cancelled):
+                    raise
+                return exc  # a refusal or an unreadable file: shown, not a failure
+
+        self.ui.status.setText(f"Comparing with {visible(Path(packet_path).name)}…")
+        return self.runner.start(
+            f"comparing with {Path(packet_path).name}",
+            work,
+            partial(self._previous_done, ticket, paths),
+        )
+
+    def _previous_done(self, ticket: int, paths: tuple[str, str], result: object) -> None:
+        if ticket != self._previous_ticket:
+            return  # another comparison, or another packet, came since
+        if isinstance(result, ZcfError):
+            self.ui.status.setText("")
+            self.prompter.warn(
+                self,
+                "Previous generation not used",
+                f"{paths[0]}\nwith the receipt {paths[1]}\ncannot be compared with: "
+                + refusal_text(result)
+                + "\n\nNothing was repeated; the review is as it was.",
+            )
+            return
+        assert isinstance(result, PreviousGeneration)
+        if self.target is None or result.current_correlation_id != self.target.correlation_id:
+            return
+        self.set_previous(result, paths)
+
+    def set_previous(self, previous: PreviousGeneration, paths: tuple[str, str]) -> None:
+        """Show the comparison, and filter to what changed since that receipt."""
+        self.previous, self.previous_paths = previous, paths
+        self.model.set_changes(previous.classification.changes)
+        self.ui.since_filter.setCurrentIndex(0)  # changed since that receipt
+        self.ui.since_filter.show()
+        self._apply_filters()
+        self._refresh()
+        self.ui.status.setText(
+            f"Showing what changed since the receipt of {visible(previous.packet_id)}: "
+            f"{previous.summary()}."
+        )
+
+    def stop_comparing(self) -> None:
+        self._forget_previous(said=True)
+        self._apply_filters()
+        self._refresh()
+
+    def _forget_previous(self, *, said: bool = False) -> None:
+        self._previous_ticket += 1
+        if self.previous is not None and not said:
+            # Opened again (reloaded, another destination): what was compared may differ.
+            self.statusMessage.emit(
+                "The comparison with the previous generation was cleared; compare again "
+                "(Ctrl+Shift+P)."
+            )
+        self.previous = None
+        self.model.set_changes(None)
+        self.ui.since_filter.hide()
+        self.proxy.set_filters(self.ui.filters())  # no "since" filter without a comparison
+
+    def repeat_earlier(self) -> None:
+        """Repeat the earlier decisions on unchanged beliefs: asked for with the count and a
+        note, then one step as this reviewer, now (Ctrl+Z undoes it whole)."""
+        previous, review = self.previous, self.review
+        if previous is None or review is None:
+            return
+        pending, decided = repeatable(previous, review.session.last_decisions())
+        if not pending:
+            self.prompter.inform(
+                self,
+                "Nothing to repeat",
+                nothing_to_repeat(previous, decided),
+            )
+            return
+        reviewer = self._reviewer()
+        if reviewer is None:
+            return
+        note = self.prompter.ask_note(
+            self,
+            "Repeat earlier decisions",
+            repeat_prompt(previous, pending, decided, reviewer),
+            self.ui.note_field.text(),
+            required=True,
+        )
+        if note is None:
+            return
+        try:
+            plan = plan_carry_over(previous, review.session.last_decisions(), note)
+        except ReviewError as exc:
+            self.prompter.warn(self, "Decisions not repeated", str(exc))
+            return
+        if plan.requests and self._record(list(plan.requests), reviewer):
+            self.ui.note_field.clear()
+            count = len(plan.requests)
+            self.ui.status.setText(
+                f"Repeated {count} earlier decision{'s' if count != 1 else ''} as "
+                f"{visible(reviewer)}, in one step (Ctrl+Z undoes them together)."
+            )
+
+    def _show_previous(self) -> None:
+        previous, review = self.previous, self.review
+        ui = self.ui
+        shown = previous is not None and review is not None
+        for widget in (ui.previous, ui.repeat_button, ui.stop_previous_button):
+            widget.setVisible(shown)
+        self.stop_previous_action.setEnabled(shown)
+        if previous is None or review is None:
+            self.repeat_action.setEnabled(False)
+            ui.previous.setText("")
+            return
+        pending, decided = repeatable(previous, review.session.last_decisions())
+        self.repeat_action.setEnabled(bool(pending))
+        ui.repeat_button.setEnabled(bool(pending))
+        ui.repeat_button.setText(f"Repeat {len(pending):,} earlier decisions…")
+        ui.previous.setText(previous_text(previous, self.previous_paths, pending, decided))
 
     # -- journal --------------------------------------------------------------------------
 
@@ -660,7 +859,14 @@ class ReviewPane(QWidget):
         source = self.proxy.mapToSource(index) if index.isValid() else QModelIndex()
         belief = self.model.belief(source.row()) if source.isValid() else None
         decisions = self.review.session.decisions if self.review else ()
-        self.detail.show_belief(belief, decisions)
+        since = None
+        previous = self.previous
+        if belief is not None and previous is not None:
+            ref = belief.portable_ref
+            change = previous.classification.changes.get(ref)
+            if change is not None:
+                since = SincePrevious(change, previous.earlier.get(ref), previous.packet_id)
+        self.detail.show_belief(belief, decisions, since)
 
     def _apply_filters(self) -> None:
         self.proxy.set_filters(self.ui.filters())
@@ -677,6 +883,8 @@ class ReviewPane(QWidget):
         for action in (*self.decide_actions.values(), *self.bulk_actions.values()):
             action.setEnabled(active)
         self.export_action.setEnabled(active)
+        self.compare_previous_action.setEnabled(active)
+        self._show_previous()
         self.undo_action.setEnabled(review is not None and review.session.can_undo)
         self.redo_action.setEnabled(review is not None and review.session.can_redo)
         signer = self.signer

@@ -18,6 +18,7 @@ from PySide6.QtCore import (
 
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
+from zcf_inspector.core.review.previous import BeliefChange
 from zcf_inspector.gui.plain_text import one_line
 
 AnyIndex = QModelIndex | QPersistentModelIndex
@@ -56,6 +57,8 @@ class ReviewTableModel(QAbstractTableModel):
         self._beliefs: tuple[AdmittedBelief, ...] = ()
         self._evidence: Mapping[str, int] = {}
         self._last: Mapping[str, Decision] = {}
+        # Against the previous generation's receipt, when one is being compared with.
+        self._changes: Mapping[str, BeliefChange] | None = None
 
     def reset(
         self,
@@ -65,7 +68,19 @@ class ReviewTableModel(QAbstractTableModel):
     ) -> None:
         self.beginResetModel()
         self._beliefs, self._evidence, self._last = beliefs, evidence, dict(last)
+        self._changes = None
         self.endResetModel()
+
+    def set_changes(self, changes: Mapping[str, BeliefChange] | None) -> None:
+        """New / changed / unchanged since the previous receipt (None: not comparing)."""
+        self._changes = changes
+        if self._beliefs:
+            self.dataChanged.emit(
+                self.index(0, Column.ARRIVED), self.index(len(self._beliefs) - 1, Column.ARRIVED)
+            )
+
+    def change(self, ref: str) -> BeliefChange | None:
+        return None if self._changes is None else self._changes.get(ref)
 
     def update_decisions(self, last: Mapping[str, Decision]) -> None:
         changed = [
@@ -128,7 +143,9 @@ class ReviewTableModel(QAbstractTableModel):
             return one_line(belief.content, CONTENT_CHARS)
         if column is Column.ARRIVED:
             arrived = one_line(belief.incoming_state)
-            return f"{arrived}, demoted" if belief.demoted else arrived
+            arrived = f"{arrived}, demoted" if belief.demoted else arrived
+            change = self.change(ref)
+            return arrived if change is None else f"{arrived}\n{change}"
         if column is Column.CURRENT:
             if last is not None and last.superseded_by is not None:
                 return f"superseded by {one_line(last.superseded_by)}"
@@ -155,10 +172,12 @@ class Filters:
     demoted: bool | None = None
     has_evidence: bool | None = None
     text: str = ""
+    since: frozenset[BeliefChange] | None = None  # against the previous receipt
 
 
 class ReviewFilterModel(QSortFilterProxyModel):
-    """Filters: state, demoted, has evidence, and text in the ref, content or note."""
+    """Filters: state, demoted, has evidence, new/changed/unchanged since the previous
+    receipt, and text in the ref, content or note."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -182,6 +201,8 @@ class ReviewFilterModel(QSortFilterProxyModel):
         if f.demoted is not None and belief.demoted != f.demoted:
             return False
         if f.has_evidence is not None and (model.evidence_count(ref) > 0) != f.has_evidence:
+            return False
+        if f.since is not None and model.change(ref) not in f.since:
             return False
         if f.text:
             haystack = "\n".join((ref, belief.content, model.note(ref))).casefold()

@@ -1,0 +1,93 @@
+"""The review pane's words for the previous generation: the banner, the carry-over's
+question, refusals. Everything from a file or a packet goes through `visible`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from zcf_inspector.core.errors import ZcfError
+from zcf_inspector.core.review.decisions import ReviewError
+from zcf_inspector.core.review.previous import Carryable, PreviousGeneration
+from zcf_inspector.gui.plain_text import visible
+
+WITHHELD_SHOWN = 3  # the banner names this many beliefs not repeated, then counts the rest
+
+
+def refusal_text(error: ZcfError) -> str:
+    """Every reason, one a line (a refusal's messages quote the files)."""
+    if isinstance(error, ReviewError):
+        return "\n".join(
+            f"{f.code}{' ' + visible(f.pointer) if f.pointer else ''}: {visible(f.message)}"
+            for f in error.findings
+        )
+    return visible(str(error))
+
+
+def _counted(count: int, what: str) -> str:
+    return f"{count:,} {what}{'s' if count != 1 else ''}"
+
+
+def previous_text(
+    previous: PreviousGeneration,
+    paths: tuple[str, str],
+    pending: Sequence[Carryable],
+    decided: Sequence[str],
+) -> str:
+    """The banner: what is compared with, how far its receipt is trusted, what changed."""
+    lines = [
+        f"Compared with the receipt of {visible(previous.packet_id)} "
+        f"({visible(Path(paths[0]).name)}, {visible(Path(paths[1]).name)}): "
+        f"{previous.trust_text()}.",
+        f"Since then: {previous.summary()}; "
+        f"{_counted(len(pending), 'earlier decision')} can be repeated on unchanged beliefs"
+        + (f" ({len(decided):,} decided here already)" if decided else "")
+        + ".",
+    ]
+    withheld = previous.withheld
+    if withheld:
+        named = "; ".join(
+            f"{visible(w.portable_ref)} — {visible(w.reason)}" for w in withheld[:WITHHELD_SHOWN]
+        )
+        more = len(withheld) - WITHHELD_SHOWN
+        lines.append(f"Not repeated: {named}" + (f"; and {more:,} more" if more > 0 else ""))
+    lines += [f"Note: {visible(note)}." for note in previous.notes]
+    return "\n".join(lines)
+
+
+def repeat_prompt(
+    previous: PreviousGeneration,
+    pending: Sequence[Carryable],
+    decided: Sequence[str],
+    reviewer: str,
+) -> str:
+    states: dict[str, int] = {}
+    for candidate in pending:
+        states[str(candidate.earlier.state)] = states.get(str(candidate.earlier.state), 0) + 1
+    by_state = ", ".join(f"{n:,} {state}" for state, n in states.items())
+    left = []
+    if previous.withheld:
+        left.append(f"{len(previous.withheld):,} withheld (named above the table)")
+    if decided:
+        left.append(f"{len(decided):,} you decided already")
+    return (
+        f"Repeat {_counted(len(pending), 'earlier decision')} ({by_state}) from the receipt "
+        f"{previous.receipt_digest} of packet {visible(previous.packet_id)} on beliefs whose "
+        "admitted content is byte-identical?\n\n"
+        f"They are recorded as YOUR decisions ({visible(reviewer)}), now, in one step "
+        "(Ctrl+Z undoes it), each with your note and where it came from. "
+        f"That receipt: {previous.trust_text()}.\n\n"
+        + (f"Not repeated: {'; '.join(left)}. " if left else "")
+        + "New and changed beliefs stay unreviewed.\n\nYour note (required):"
+    )
+
+
+def nothing_to_repeat(previous: PreviousGeneration, decided: Sequence[str]) -> str:
+    if decided:
+        return (
+            f"Every repeatable decision of that receipt is decided here already "
+            f"({len(decided):,}); yours stand."
+        )
+    return "No unchanged belief has an earlier decision that can be repeated" + (
+        f" ({len(previous.withheld):,} withheld)." if previous.withheld else "."
+    )
