@@ -416,3 +416,37 @@ def test_a_command_imports_only_its_own_module() -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == "[]"
+
+
+def test_keygen_writes_both_files_or_neither(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    private = tmp_path / "signer.json"
+    # The public half cannot be written (no such folder): the private one is taken back.
+    code, _, err = run(
+        capsys, "keygen", "--out", str(private), "--public-out", str(tmp_path / "no" / "p.json")
+    )
+    assert code == 2
+    assert "removed again" in err
+    assert list(tmp_path.iterdir()) == []
+    # The public file exists already: nothing is written at all.
+    taken = tmp_path / "taken.pub.json"
+    taken.write_bytes(b"theirs")
+    assert run(capsys, "keygen", "--out", str(private), "--public-out", str(taken))[0] == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken.pub.json"]
+    assert taken.read_bytes() == b"theirs"
+    # The same file twice is a usage error before anything is written.
+    assert run(capsys, "keygen", "--out", str(private), "--public-out", str(private))[0] == 2
+    assert not private.exists()
+    # Seed on stdout: the public file is written first, so a failure prints no seed.
+    code, out, _ = run(capsys, "keygen", "--public-out", str(taken))
+    assert (code, out) == (2, "")
+    code, out, _ = run(capsys, "keygen", "--public-out", str(tmp_path / "p.json"))
+    assert code == 0
+    assert "seed" in json.loads(out)
+    assert "seed" not in json.loads((tmp_path / "p.json").read_text())
+    assert run(capsys, "keygen", "--out", str(private), "--public-out", str(tmp_path / "q"))[0] == 0
+    assert (private.stat().st_mode & 0o777, (tmp_path / "q").stat().st_mode & 0o777) == (
+        0o600,
+        0o600,
+    )

@@ -9,11 +9,15 @@ and the exit code `exitcodes.for_error` gives it: never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import importlib
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from types import FrameType
 
 from zcf_inspector import __version__
 from zcf_inspector.cli import exitcodes
@@ -98,6 +102,27 @@ def missing_file_problem(files: Sequence[str], *, bare: bool) -> str | None:
     return None
 
 
+def _terminated(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
+
+
+@contextlib.contextmanager
+def _unwinding_on_termination() -> Iterator[None]:
+    """SIGTERM and SIGHUP end a command through Python's normal unwinding, so the
+    temporary file of a half-made output is removed (`core.atomic`), not left behind.
+    The previous handlers come back afterwards (tests call `main` in their process)."""
+    numbers = [getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)]
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers; no signal lands elsewhere anyway
+        return
+    previous = {number: signal.signal(number, _terminated) for number in numbers}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     # pydantic looks for plugins in every installed distribution's entry points the first
     # time it builds a validator; this process uses none, so skip the scan (start-up time).
@@ -122,8 +147,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return exitcodes.OK
+    unwinding = _unwinding_on_termination() if command != WINDOW else contextlib.nullcontext()
     try:
-        code: int = func(args)
+        with unwinding:
+            code: int = func(args)
     except ZcfError as error:
         sys.stderr.write(f"zcf-inspector: {error}\n")
         return exitcodes.for_error(error)

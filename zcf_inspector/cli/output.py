@@ -10,6 +10,7 @@ from typing import TextIO
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.core.atomic import TargetExistsError, write_atomic
+from zcf_inspector.core.files import shown_path
 from zcf_inspector.core.findings import Finding
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import PacketInspection, StageStatus
@@ -52,8 +53,8 @@ def emit(data: bytes, out: str | None, *, force: bool = False, what: str = "outp
         write_atomic(out, data, overwrite=force)
     except TargetExistsError as exc:
         hint = "use --force to replace it" if not force else "it appeared while writing"
-        raise TargetExistsError(f"{out} already exists; {hint}") from exc
-    sys.stderr.write(f"{what} written to {out}\n")
+        raise TargetExistsError(f"{shown_path(out)} already exists; {hint}") from exc
+    sys.stderr.write(f"{what} written to {shown_path(out)}\n")
     return exitcodes.OK
 
 

@@ -458,8 +458,9 @@ class PlanGraphPane(QWidget):
             "png": "PNG image (*.png)",
             "dot": "Graphviz (*.dot)",
         }
+        suggested = export.suggested_name(plan.id, kind)
         name, _ = QFileDialog.getSaveFileName(
-            self, f"Export plan as {kind.upper()}", f"plan-{plan.id}.{kind}", filters[kind]
+            self, f"Export plan as {kind.upper()}", suggested, filters[kind]
         )
         if not name:
             return

@@ -12,7 +12,12 @@ from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, QStandar
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QTableView, QWidget
 
-from zcf_inspector.core.atomic import TargetExistsError, UnwritableFileError, write_atomic
+from zcf_inspector.core.atomic import (
+    TargetExistsError,
+    TargetNotAFileError,
+    UnwritableFileError,
+    write_atomic,
+)
 from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.destination import Destination
@@ -155,12 +160,13 @@ class ReviewPane(QWidget):
         receipt = review.session.receipt(completed, destination.signing_key)
         try:
             write_atomic(path, receipt_bytes(receipt), overwrite=overwrite)
-        except (UnwritableFileError, TargetExistsError) as exc:
-            reason = (
-                exc.reason
-                if isinstance(exc, UnwritableFileError)
-                else "a file of that name appeared meanwhile"
-            )
+        except (UnwritableFileError, TargetExistsError, TargetNotAFileError) as exc:
+            if isinstance(exc, UnwritableFileError):
+                reason = exc.reason
+            elif isinstance(exc, TargetNotAFileError):
+                reason = "it is not a regular file, so it is not replaced"
+            else:
+                reason = "a file of that name appeared meanwhile"
             self.prompter.warn(
                 self,
                 "Receipt not written",
