@@ -23,6 +23,7 @@ from zcf_inspector import __version__
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import COMMANDS
 from zcf_inspector.core.errors import ZcfError
+from zcf_inspector.core.visible_text import shown
 
 WINDOW = "gui"
 # Qt's own command-line options (QApplication, QGuiApplication, X11): single-dash words,
@@ -36,6 +37,7 @@ QT_OPTIONS_WITH_VALUE = frozenset(
         "-inputstyle", "-qmljsdebugger",
     }
 )  # fmt: skip
+ERROR_CHARS = 4000
 QT_FLAGS = frozenset({"-reverse", "-widgetcount", "-nograb", "-dograb", "-sync"})
 
 
@@ -97,8 +99,8 @@ def missing_file_problem(files: Sequence[str], *, bare: bool) -> str | None:
         if bare and index == 0 and not any(c in name for c in "/\\."):
             close = difflib.get_close_matches(name, COMMANDS, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
-            return f"'{name}' is neither a command nor a file{hint}"
-        return f"no such file: '{name}'"
+            return f"'{shown(name, 200)}' is neither a command nor a file{hint}"
+        return f"no such file: '{shown(name, 200)}'"
     return None
 
 
@@ -152,7 +154,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         with unwinding:
             code: int = func(args)
     except ZcfError as error:
-        sys.stderr.write(f"zcf-inspector: {error}\n")
+        # The message may quote a file name or a value from an input: escaped, and cut.
+        sys.stderr.write(f"zcf-inspector: {shown(str(error), ERROR_CHARS)}\n")
         return exitcodes.for_error(error)
     except BrokenPipeError:
         # The reader went away (`... | head`): nothing is wrong with the input, so no

@@ -7,6 +7,7 @@ import sys
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
+from zcf_inspector.cli.output import MESSAGE_CHARS, field
 from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.reading import ReadError, read_json
@@ -30,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     except ReadError as exc:
         # Only the refusal on stderr, code first, so a script can match on it.
         where = f" at byte {exc.offset}" if exc.offset is not None else ""
-        sys.stderr.write(f"{exc.code}{where}: {exc.message}\n")
+        sys.stderr.write(f"{exc.code}{where}: {field(exc.message, MESSAGE_CHARS)}\n")
         return exitcodes.for_error(exc)
     sys.stdout.buffer.write(canonical(value))
     sys.stdout.buffer.flush()

@@ -1,4 +1,10 @@
-"""How the CLI prints: one verdict line per input, then findings with their pointers."""
+"""How the CLI prints: one verdict line per input, then findings with their pointers.
+
+Nothing from an input reaches the terminal raw: every text taken from a document or a
+file name is escaped (`core.visible_text.visible`: controls, DEL, C1, bidi and other
+format characters) and cut when very long, with its length said. JSON output stays exact
+JSON: the same characters are written as JSON escapes there (`json_visible`).
+"""
 
 from __future__ import annotations
 
@@ -14,25 +20,42 @@ from zcf_inspector.core.files import shown_path
 from zcf_inspector.core.findings import Finding
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import PacketInspection, StageStatus
+from zcf_inspector.core.visible_text import json_visible, shown
+
+# How much of one field a line shows; the rest is cut with its length said.
+POINTER_CHARS = 200
+ID_CHARS = 200
+MESSAGE_CHARS = 2000
+
+
+def field(text: str, limit: int = ID_CHARS) -> str:
+    """A text from an input (an id, a pointer, a key) as a terminal line may show it."""
+    return shown(text, limit)
+
+
+def json_text(value: JsonValue) -> str:
+    """JSON for people and scripts alike: 2-space indent, UTF-8, hidden characters escaped."""
+    return json_visible(json.dumps(value, ensure_ascii=False, indent=2))
 
 
 def print_json(value: JsonValue, stream: TextIO | None = None) -> None:
     out = stream or sys.stdout
-    out.write(json.dumps(value, ensure_ascii=False, indent=2))
+    out.write(json_text(value))
     out.write("\n")
 
 
 def json_bytes(value: JsonValue) -> bytes:
     """Human-friendly JSON (2-space indent, UTF-8) for files the CLI writes."""
-    return (json.dumps(value, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    return (json_text(value) + "\n").encode("utf-8")
 
 
 def print_findings(findings: Iterable[Finding], stream: TextIO | None = None) -> None:
     out = stream or sys.stdout
     for f in findings:
-        where = f.pointer or "(document)"
+        where = field(f.pointer, POINTER_CHARS) if f.pointer else "(document)"
         offset = f" at byte {f.offset}" if f.offset is not None else ""
-        out.write(f"  {f.severity:<7} {f.code}  {where}{offset}\n      {f.message}\n")
+        message = field(f.message, MESSAGE_CHARS)
+        out.write(f"  {f.severity:<7} {f.code}  {where}{offset}\n      {message}\n")
 
 
 def add_receipt_out_arguments(parser: argparse.ArgumentParser) -> None:
@@ -77,9 +100,10 @@ def inspection_json(path: str, inspection: PacketInspection) -> dict[str, JsonVa
 
 
 def verdict_line(path: str, inspection: PacketInspection) -> str:
+    path = shown_path(path)
     if inspection.valid:
         auth = inspection.auth.reason if inspection.auth is not None else ""
-        return f"{path}: valid — {auth}"
+        return f"{path}: valid — {field(auth, MESSAGE_CHARS)}"
     failed = [s.stage.value for s in inspection.stages if s.status is StageStatus.FAILED]
     errors = sum(1 for f in inspection.findings if f.severity == "error")
     return f"{path}: REFUSED at {', '.join(failed)} — {errors} error(s)"
@@ -87,4 +111,4 @@ def verdict_line(path: str, inspection: PacketInspection) -> str:
 
 def fail(message: str) -> None:
     """A usage or file problem: a message on stderr, never a traceback."""
-    sys.stderr.write(f"zcf-inspector: {message}\n")
+    sys.stderr.write(f"zcf-inspector: {field(message, MESSAGE_CHARS)}\n")

@@ -7,7 +7,6 @@ errors and files that cannot be read at all.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,6 +14,7 @@ from typing import TextIO
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
+from zcf_inspector.cli.output import MESSAGE_CHARS, POINTER_CHARS, field, print_json
 from zcf_inspector.core.continuation.export.to_dot import plan_dot
 from zcf_inspector.core.continuation.export.to_json import inspection_json
 from zcf_inspector.core.continuation.inspection import inspect_continuation
@@ -26,7 +26,7 @@ from zcf_inspector.core.continuation.results import (
 )
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
 from zcf_inspector.core.errors import InputError
-from zcf_inspector.core.files import read_bounded
+from zcf_inspector.core.files import read_bounded, shown_path
 from zcf_inspector.core.findings import Finding
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
 
@@ -78,10 +78,9 @@ def run(args: argparse.Namespace) -> int:
         and not result.plans
         and result.ok
     ):
-        raise InputError(f"FILE has no plan {args.plan!r}")
+        raise InputError(f"FILE has no plan {field(repr(args.plan))}")
     if args.json:
-        json.dump(inspection_json(result), sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        print_json(inspection_json(result))
     elif args.dot:
         for plan in result.plans:
             sys.stdout.write(plan_dot(plan))
@@ -92,16 +91,22 @@ def run(args: argparse.Namespace) -> int:
 
 def _print_findings(findings: tuple[Finding, ...], out: TextIO) -> None:
     for finding in findings:
-        where = finding.pointer or "(document)"
-        out.write(f"  {finding.severity} {finding.code} at {where}: {finding.message}\n")
+        where = field(finding.pointer, POINTER_CHARS) if finding.pointer else "(document)"
+        message = field(finding.message, MESSAGE_CHARS)
+        out.write(f"  {finding.severity} {finding.code} at {where}: {message}\n")
+
+
+def _known(text: str | None) -> str:
+    return "?" if not text else field(text)
 
 
 def _plan_line(plan: PlanResult) -> str:
     verdict = "ok" if plan.ok else "INVALID"
     required = sum(1 for n in plan.nodes if n.required)
     missing = sum(1 for n in plan.nodes if n.missing)
+    scopes = field(", ".join(plan.active_scopes), MESSAGE_CHARS)
     return (
-        f"plan {plan.id} ({plan.next_action}; scopes {', '.join(plan.active_scopes)}): "
+        f"plan {field(plan.id)} ({field(plan.next_action)}; scopes {scopes}): "
         f"{verdict} — {len(plan.nodes)} subjects, {required} required, {missing} missing, "
         f"{len(plan.cycles)} cycles\n"
     )
@@ -110,15 +115,15 @@ def _plan_line(plan: PlanResult) -> str:
 def _report_line(report: ReportResult) -> str:
     verdict = "ok" if report.ok else "INVALID"
     return (
-        f"report {report.id or '?'} for plan {report.plan_id or '?'}: {verdict} — outcome "
-        f"{report.outcome or '?'}, recomputed {report.recomputed_outcome or '?'}\n"
+        f"report {_known(report.id)} for plan {_known(report.plan_id)}: {verdict} — outcome "
+        f"{_known(report.outcome)}, recomputed {_known(report.recomputed_outcome)}\n"
     )
 
 
 def _print_human(result: InspectionResult, path: Path, out: TextIO) -> None:
     kind = "unrecognised" if result.kind is None else str(result.kind)
     verdict = "ok" if result.ok else "INVALID"
-    out.write(f"{path}: {kind}: {verdict}\n")
+    out.write(f"{shown_path(path)}: {kind}: {verdict}\n")
     _print_findings(result.findings, out)
     for plan in result.plans:
         out.write(_plan_line(plan))

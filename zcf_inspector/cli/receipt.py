@@ -8,7 +8,7 @@ import sys
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import print_findings, print_json
-from zcf_inspector.core.files import read_bounded
+from zcf_inspector.core.files import read_bounded, shown_path
 from zcf_inspector.core.keyfile import load_ed25519_key
 from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus, verify_receipt
 from zcf_inspector.core.reading import ReadError, read_json
@@ -61,6 +61,6 @@ def run_verify(args: argparse.Namespace) -> int:
             }
         )
     else:
-        sys.stdout.write(f"{args.receipt}: {_VERDICTS[report.status]}\n")
+        sys.stdout.write(f"{shown_path(args.receipt)}: {_VERDICTS[report.status]}\n")
         print_findings(report.findings)
     return exitcodes.OK if report.valid else exitcodes.REFUSED

@@ -16,7 +16,7 @@ from zcf_inspector.cli.output import (
     print_refused,
 )
 from zcf_inspector.core.errors import InputError
-from zcf_inspector.core.files import read_bounded
+from zcf_inspector.core.files import read_bounded, shown_path
 from zcf_inspector.core.findings import Finding
 from zcf_inspector.core.packet.destination import load_destination
 from zcf_inspector.core.packet.ingest import ingest_bytes
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         decisions_value = read_json(decisions_data, max_bytes=DECISIONS_MAX_BYTES)
     except ReadError as exc:
         # The decisions file is the caller's instructions, not the input under review.
-        raise InputError(f"{args.decisions}: {exc}") from exc
+        raise InputError(f"{shown_path(args.decisions)}: {exc}") from exc
     result = ingest_bytes(data, destination)
     if result.receipt is None:
         print_refused(args.packet, result.inspection, as_json=args.json)
@@ -90,5 +90,5 @@ def _print_refusal(args: argparse.Namespace, problems: list[Finding]) -> None:
             }
         )
         return
-    sys.stdout.write(f"{args.decisions}: refused — no receipt written\n")
+    sys.stdout.write(f"{shown_path(args.decisions)}: refused — no receipt written\n")
     print_findings(problems)

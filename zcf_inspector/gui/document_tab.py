@@ -46,7 +46,7 @@ from zcf_inspector.gui.packet_tree_model import (
     JsonNode,
     PacketTreeModel,
 )
-from zcf_inspector.gui.plain_text import clip, visible
+from zcf_inspector.gui.plain_text import clip, shown, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.plangraph.pane import PlanGraphPane
 from zcf_inspector.gui.review.pane import ReviewPane
@@ -78,9 +78,10 @@ def document_paths(document: ShownDocument) -> tuple[str, ...]:
 
 
 def document_title(document: ShownDocument) -> str:
-    return " + ".join(Path(p).name for p in document_paths(document))
+    return " + ".join(shown(Path(p).name, TITLE_NAME_CHARS) for p in document_paths(document))
 
 
+TITLE_NAME_CHARS = 80  # of each file name in a tab or window title
 STATUS_CHARS = 120  # of a copied text, echoed in the status bar
 WIDE_PANES = (PANE_REVIEW, PANE_PLAN_GRAPH)
 WIDE_SHARE = 0.62  # of the tab's width given to those panes

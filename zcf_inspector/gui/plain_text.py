@@ -15,7 +15,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.visible_text import clip, shown, visible
+from zcf_inspector.core.visible_text import clip, shown, visible, visible_lines
 
 __all__ = [
     "PREVIEW_CHARS",
@@ -25,8 +25,10 @@ __all__ = [
     "plain_label",
     "preview",
     "scalar_json",
+    "shown",
     "type_name",
     "visible",
+    "visible_lines",
 ]
 
 PREVIEW_CHARS: Final = 240

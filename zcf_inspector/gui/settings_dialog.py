@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector.core.packet.destination import Destination, DestinationError, load_destination
-from zcf_inspector.gui.plain_text import plain_label, visible
+from zcf_inspector.gui.plain_text import plain_label, visible, visible_lines
 
 
 def describe_destination(destination: Destination) -> str:
@@ -102,8 +102,8 @@ class SettingsDialog(QDialog):
             self.destination = load_destination(path)
         except DestinationError as exc:
             self.destination = None
-            self.status.setText(f"This file cannot be used:\n{exc}")
+            self.status.setText(visible_lines(f"This file cannot be used:\n{exc}"))
             ok.setEnabled(False)
             return
-        self.status.setText(describe_destination(self.destination))
+        self.status.setText(visible_lines(describe_destination(self.destination)))
         ok.setEnabled(True)

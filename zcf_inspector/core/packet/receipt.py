@@ -21,6 +21,7 @@ from zcf_inspector.core.formats import Base64UrlError, b64u_decode, b64u_encode
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.receipt_shape import check_receipt_shape
 from zcf_inspector.core.pointer import join
+from zcf_inspector.core.visible_text import json_visible
 
 RECEIPT_FORMAT = "zephr-continuity-receipt"
 RECEIPT_SIGNATURE_DOMAIN = "zephr-continuity-receipt-v1"
@@ -28,8 +29,13 @@ CORRELATION_DOMAIN = "zephr-continuity-correlation-v1"
 
 
 def receipt_bytes(receipt: Mapping[str, JsonValue]) -> bytes:
-    """The file bytes of a receipt: every writer (window, `ingest`, `review`) writes these."""
-    return (json.dumps(dict(receipt), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    """The file bytes of a receipt: every writer (window, `ingest`, `review`) writes these.
+
+    Characters a terminal could act on (C1 controls, bidi and format characters, U+2028…)
+    are JSON escapes, so a receipt printed by `ingest` is safe to show; the JSON value,
+    and so the digest, is the same either way."""
+    text = json.dumps(dict(receipt), ensure_ascii=False, indent=2)
+    return (json_visible(text) + "\n").encode("utf-8")
 
 
 def correlation_id(

@@ -31,6 +31,7 @@ from zcf_inspector.core.review.decisions import (
     prepare_review,
 )
 from zcf_inspector.core.review.journal import JournaledReview, journal_path, set_aside
+from zcf_inspector.gui.plain_text import visible_lines
 from zcf_inspector.gui.review.detail import evidence_counts
 from zcf_inspector.gui.review.dialogs import Prompter
 from zcf_inspector.gui.review.layout import PaneWidgets, build_widgets
@@ -190,7 +191,7 @@ class ReviewPane(QWidget):
     def open_receipt(self, path: str) -> ReceiptCheck:
         """Verify a receipt file and match it to the open packet; the result is shown too."""
         check = check_receipt_file(path, self.target, self.destination)
-        self.ui.receipt_status.setText("\n".join(check.lines))
+        self.ui.receipt_status.setText(visible_lines("\n".join(check.lines)))
         self.ui.receipt_status.show()
         return check
 

@@ -1,14 +1,48 @@
-"""Graphviz DOT of a plan graph: missing nodes dashed, required bold, cycle edges red."""
+"""Graphviz DOT of a plan graph: missing nodes dashed, required bold, cycle edges red.
+
+Ids and labels come from the document, and DOT is read by Graphviz and shown in
+terminals, so each is quoted for what it is:
+
+* a node id must name one node and only that one: ``\\`` is doubled and ``"`` escaped
+  (DOT's only escape), and every character `visible` would escape is written as
+  ``\\uXXXX`` — unambiguous, since every backslash of the id itself is doubled. An id
+  longer than `ID_CHARS` keeps its start and gets a digest of the whole, so that two
+  long ids stay two nodes;
+* a label is for reading: `shown` (escaped, cut with its length said), then quoted so
+  that Graphviz shows those escapes as written (its ``\\N``, ``\\G``, ``\\l`` and line
+  breaks never come from the document).
+"""
 
 from __future__ import annotations
 
+import hashlib
+
 from zcf_inspector.core.continuation.results import PlanResult
+from zcf_inspector.core.visible_text import shown, visible
+
+ID_CHARS = 200
+LABEL_CHARS = 80
+
+
+def _id_text(text: str) -> str:
+    # Every backslash of the id is doubled first, so the single-backslash escapes that
+    # visible() writes ("\\n", "\\u001b") cannot be confused with anything in the id.
+    escaped = visible(text.replace("\\", "\\\\"))
+    if len(escaped) > ID_CHARS:
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        escaped = f"{escaped[: ID_CHARS - 40]}…#{digest}"
+    return escaped.replace('"', '\\"')
 
 
 def _quote(text: str) -> str:
-    # DOT double-quoted IDs: only `"` and `\` need escaping; newlines become `\n`.
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return f'"{escaped}"'
+    """A node id (or the graph's name), as one DOT double-quoted string."""
+    return f'"{_id_text(text)}"'
+
+
+def _label(text: str) -> str:
+    """A label: escaped and cut for reading, then quoted for Graphviz's escape strings."""
+    readable = shown(text, LABEL_CHARS)
+    return '"' + readable.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def plan_dot(plan: PlanResult) -> str:
@@ -23,14 +57,14 @@ def plan_dot(plan: PlanResult) -> str:
             styles.append("bold")
         if node.missing:
             styles.append("dashed")
-        attrs = [f"label={_quote(node.id)}"]
+        attrs = [f"label={_label(node.id)}"]
         if styles:
             attrs.append(f"style={_quote(','.join(styles))}")
         if node.selected:
             attrs.append("peripheries=2")
         lines.append(f"  {_quote(node.id)} [{', '.join(attrs)}];")
     for edge in plan.edges:
-        attrs = [f"label={_quote(edge.kind)}"]
+        attrs = [f"label={_label(edge.kind)}"]
         if edge.in_cycle:
             attrs.append("color=red")
         lines.append(f"  {_quote(edge.source)} -> {_quote(edge.target)} [{', '.join(attrs)}];")
