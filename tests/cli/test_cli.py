@@ -60,7 +60,8 @@ def test_validate_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 1
     results = json.loads(out)
     assert [r["valid"] for r in results] == [True, False]
-    assert set(results[0]) == {"path", "valid", "findings", "manifest"}
+    assert set(results[0]) == {"path", "valid", "findings", "findingsOmitted", "manifest"}
+    assert results[0]["findingsOmitted"] == []  # always there: nothing was cut
     manifest = results[1]["manifest"]
     assert set(manifest) == {"sections", "root", "uncovered"}
     assert manifest["sections"]["capsule"]["match"] is False

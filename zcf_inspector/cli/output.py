@@ -11,13 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.core.atomic import TargetExistsError, write_atomic
 from zcf_inspector.core.files import shown_path
-from zcf_inspector.core.findings import Finding
+from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings, omitted_total
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import PacketInspection, StageStatus
 from zcf_inspector.core.visible_text import json_visible, shown
@@ -49,13 +49,36 @@ def json_bytes(value: JsonValue) -> bytes:
     return (json_text(value) + "\n").encode("utf-8")
 
 
-def print_findings(findings: Iterable[Finding], stream: TextIO | None = None) -> None:
+def print_findings(
+    findings: Iterable[Finding],
+    stream: TextIO | None = None,
+    omitted: Sequence[OmittedFindings] = (),
+) -> None:
     out = stream or sys.stdout
     for f in findings:
         where = field(f.pointer, POINTER_CHARS) if f.pointer else "(document)"
         offset = f" at byte {f.offset}" if f.offset is not None else ""
         message = field(f.message, MESSAGE_CHARS)
         out.write(f"  {f.severity:<7} {f.code}  {where}{offset}\n      {message}\n")
+    print_omitted(omitted, out)
+
+
+def print_omitted(omitted: Sequence[OmittedFindings], out: TextIO) -> None:
+    """Say plainly that findings were cut, how many of each code, and where each began."""
+    if not omitted:
+        return
+    out.write(
+        f"  … and {omitted_total(omitted):,} more findings, not listed "
+        f"(only the first {FINDINGS_LIMIT:,} of a document are):\n"
+    )
+    for o in omitted:
+        first = field(o.first_pointer, POINTER_CHARS) if o.first_pointer else "(document)"
+        out.write(f"  {o.severity:<7} {o.code}  {o.count:,} more, the first at {first}\n")
+
+
+def omitted_json(omitted: Sequence[OmittedFindings]) -> list[JsonValue]:
+    """``findingsOmitted`` of a JSON result: always there, empty when nothing was cut."""
+    return [o.to_json() for o in omitted]
 
 
 def add_receipt_out_arguments(parser: argparse.ArgumentParser) -> None:
@@ -87,7 +110,7 @@ def print_refused(path: str, inspection: PacketInspection, *, as_json: bool) -> 
         print_json([inspection_json(path, inspection)])
     else:
         sys.stdout.write(verdict_line(path, inspection) + "\n")
-        print_findings(inspection.findings)
+        print_findings(inspection.findings, omitted=inspection.omitted)
 
 
 def inspection_json(path: str, inspection: PacketInspection) -> dict[str, JsonValue]:
@@ -95,6 +118,7 @@ def inspection_json(path: str, inspection: PacketInspection) -> dict[str, JsonVa
         "path": path,
         "valid": inspection.valid,
         "findings": [f.to_json() for f in inspection.findings],
+        "findingsOmitted": omitted_json(inspection.omitted),
         "manifest": None if inspection.manifest is None else inspection.manifest.to_json(),
     }
 
@@ -105,7 +129,9 @@ def verdict_line(path: str, inspection: PacketInspection) -> str:
         auth = inspection.auth.reason if inspection.auth is not None else ""
         return f"{path}: valid — {field(auth, MESSAGE_CHARS)}"
     failed = [s.stage.value for s in inspection.stages if s.status is StageStatus.FAILED]
-    errors = sum(1 for f in inspection.findings if f.severity == "error")
+    errors = sum(1 for f in inspection.findings if f.severity == "error") + sum(
+        o.count for o in inspection.omitted if o.severity == "error"
+    )
     return f"{path}: REFUSED at {', '.join(failed)} — {errors} error(s)"
 
 

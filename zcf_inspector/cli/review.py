@@ -11,13 +11,14 @@ from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import (
     add_receipt_out_arguments,
     emit,
+    omitted_json,
     print_findings,
     print_json,
     print_refused,
 )
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import read_bounded, shown_path
-from zcf_inspector.core.findings import Finding
+from zcf_inspector.core.findings import FindingBudget
 from zcf_inspector.core.packet.destination import load_destination
 from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.packet.receipt import receipt_bytes
@@ -68,27 +69,29 @@ def run(args: argparse.Namespace) -> int:
         print_refused(args.packet, result.inspection, as_json=args.json)
         return exitcodes.REFUSED
     session = ReviewSession(ReviewTarget.from_ingest(result))
-    requests, problems = parse_decision_requests(decisions_value)
+    problems = FindingBudget()
+    requests, _ = parse_decision_requests(decisions_value, problems)
     try:
-        problems += apply_decisions(session, requests, args.reviewer, destination.now_text)
+        apply_decisions(session, requests, args.reviewer, destination.now_text, problems)
     except ReviewError as exc:
-        problems += exc.findings
-    if problems:
+        problems.extend(exc.findings)
+    if problems.kept or problems.omitted():
         _print_refusal(args, problems)
         return exitcodes.REFUSED
     receipt = session.receipt(destination.now_text(), destination.signing_key)
     return emit(receipt_bytes(receipt), args.out, force=args.force, what="receipt")
 
 
-def _print_refusal(args: argparse.Namespace, problems: list[Finding]) -> None:
+def _print_refusal(args: argparse.Namespace, problems: FindingBudget) -> None:
     if args.json:
         print_json(
             {
                 "path": args.decisions,
                 "refused": True,
-                "findings": [f.to_json() for f in problems],
+                "findings": [f.to_json() for f in problems.kept],
+                "findingsOmitted": omitted_json(problems.omitted()),
             }
         )
         return
     sys.stdout.write(f"{shown_path(args.decisions)}: refused — no receipt written\n")
-    print_findings(problems)
+    print_findings(problems.kept, omitted=problems.omitted())

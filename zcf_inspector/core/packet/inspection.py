@@ -3,7 +3,10 @@ authentication → policy, with a verdict per stage and every finding in order.
 
 The findings of a packet share one budget (`FINDINGS_LIMIT`): the first ones in full,
 across the stages in order, and past it only a count per code with the first pointer of
-each (`PacketInspection.omitted`), so that no input costs more than its size."""
+each (`PacketInspection.omitted`), so that no input costs more than its size. A stage
+after structure keeps at least its first `STAGE_FLOOR` findings even when structure spent
+the budget: which section's digest changed is worth seeing next to a thousand schema
+errors."""
 
 from __future__ import annotations
 
@@ -208,14 +211,21 @@ def inspect_value(
     return PacketInspection(value, None, tuple(stages), manifest, auth)
 
 
+STAGE_FLOOR = 20
+
+
 class _Left:
     """What is left of the packet's findings budget as the stages use it up."""
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
+        self.limit_given = limit
+        self.first = True
 
     def budget(self) -> FindingBudget:
-        return FindingBudget(self.limit)
+        floor = 0 if self.first else min(STAGE_FLOOR, self.limit_given)
+        self.first = False
+        return FindingBudget(max(self.limit, floor))
 
     def spend(self, budget: FindingBudget) -> None:
         self.limit -= len(budget.kept)

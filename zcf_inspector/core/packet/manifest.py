@@ -241,6 +241,8 @@ def seal_manifest(packet: dict[str, JsonValue]) -> dict[str, JsonValue]:
 
 
 def _short(value: object) -> str:
-    # show() summarises a container and cuts a string: repr of a hostile value could be
-    # as large as the packet.
+    # A digest (71 characters) is shown whole; anything else as show() spells it (a
+    # container summarised, a long string cut): repr of a hostile value could be huge.
+    if isinstance(value, str) and len(value) <= 80:
+        return repr(value)
     return show(value)
