@@ -47,7 +47,8 @@ def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert code == exitcodes.OK
     doc = json.loads(out)
-    assert set(doc) == {"kind", "findings", "plans", "report"}
+    assert set(doc) == {"kind", "findings", "findingsOmitted", "plans", "report"}
+    assert doc["findingsOmitted"] == []
     assert doc["kind"] == "asif-session"
     plan = doc["plans"][3]
     assert set(plan) == {
@@ -59,6 +60,7 @@ def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
         "closure",
         "cycles",
         "findings",
+        "findingsOmitted",
     }
     assert plan["nextAction"] == "model_request"
     assert set(plan["nodes"][0]) == {"id", "type", "selected", "required", "missing"}
@@ -68,6 +70,7 @@ def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
         "outcome": "blocked",
         "recomputedOutcome": expected_results()["same-capture-model_request"],
         "findings": [],
+        "findingsOmitted": [],
     }
     receipt = report("action-specific-model_request")
     listed = {

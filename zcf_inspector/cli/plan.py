@@ -14,7 +14,13 @@ from typing import TextIO
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.output import MESSAGE_CHARS, POINTER_CHARS, field, print_json
+from zcf_inspector.cli.output import (
+    MESSAGE_CHARS,
+    POINTER_CHARS,
+    field,
+    print_json,
+    print_omitted,
+)
 from zcf_inspector.core.continuation.export.to_dot import plan_dot
 from zcf_inspector.core.continuation.export.to_json import inspection_json
 from zcf_inspector.core.continuation.inspection import inspect_continuation
@@ -27,7 +33,7 @@ from zcf_inspector.core.continuation.results import (
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import read_bounded, shown_path
-from zcf_inspector.core.findings import Finding
+from zcf_inspector.core.findings import Finding, OmittedFindings
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
 
 
@@ -89,11 +95,14 @@ def run(args: argparse.Namespace) -> int:
     return exitcodes.OK if result.ok else exitcodes.REFUSED
 
 
-def _print_findings(findings: tuple[Finding, ...], out: TextIO) -> None:
+def _print_findings(
+    findings: tuple[Finding, ...], out: TextIO, omitted: tuple[OmittedFindings, ...] = ()
+) -> None:
     for finding in findings:
         where = field(finding.pointer, POINTER_CHARS) if finding.pointer else "(document)"
         message = field(finding.message, MESSAGE_CHARS)
         out.write(f"  {finding.severity} {finding.code} at {where}: {message}\n")
+    print_omitted(omitted, out)
 
 
 def _known(text: str | None) -> str:
@@ -124,10 +133,10 @@ def _print_human(result: InspectionResult, path: Path, out: TextIO) -> None:
     kind = "unrecognised" if result.kind is None else str(result.kind)
     verdict = "ok" if result.ok else "INVALID"
     out.write(f"{shown_path(path)}: {kind}: {verdict}\n")
-    _print_findings(result.findings, out)
+    _print_findings(result.findings, out, result.omitted)
     for plan in result.plans:
         out.write(_plan_line(plan))
-        _print_findings(plan.findings, out)
+        _print_findings(plan.findings, out, plan.omitted)
     if result.report is not None:
         out.write(_report_line(result.report))
-        _print_findings(result.report.findings, out)
+        _print_findings(result.report.findings, out, result.report.omitted)

@@ -103,6 +103,8 @@ class PlanCode(StrEnum):
     EVIDENCE_UNRESOLVED = "evidence_unresolved"
     SYNTHETIC_EXECUTION_CLAIM = "synthetic_execution_claim"
     CORE_CHECK_SKIPPED = "core_check_skipped"
+    # what one check covers (issue 15: no input costs more than its size)
+    PLANS_TOO_LARGE = "plans_too_large"
 
 
 class ReviewCode(StrEnum):
@@ -276,6 +278,10 @@ _CONTINUATION: Final[Mapping[PlanCode, tuple[Severity, str]]] = {
     PlanCode.CORE_CHECK_SKIPPED: (
         INFO,
         "a bare profile: references into a session were not checked",
+    ),
+    PlanCode.PLANS_TOO_LARGE: (
+        E,
+        "the plans' graphs together pass what one check covers; the rest were not checked",
     ),
 }
 

@@ -69,37 +69,46 @@ class OmittedFindings:
         }
 
 
-class FindingBudget:
+class FindingBudget(list[Finding]):
     """The findings of one document (or of one stage, with what the document has left):
-    the first ``limit`` in full, in order, then only counted.
+    a list of the first ``limit`` in full, in order; past it they are only counted.
 
-    Checks that make many findings ask `full` first and, when it is, call `count` with the
-    code and a pointer they need not spell out, skipping the message altogether.
+    It is a list, so checks written as ``findings.append(...)`` need not change. Checks
+    that make many findings ask `full` first and, when it is, call `tally` with the code
+    and a pointer they need not spell out, skipping the message altogether.
     """
 
-    __slots__ = ("_omitted", "kept", "limit")
-
     def __init__(self, limit: int = FINDINGS_LIMIT) -> None:
+        super().__init__()
         self.limit = max(0, limit)
-        self.kept: list[Finding] = []
         # (code, severity) -> [count, first pointer], in the order first seen.
         self._omitted: dict[tuple[StrEnum, Severity], list[Any]] = {}
 
     @property
-    def full(self) -> bool:
-        return len(self.kept) >= self.limit
+    def kept(self) -> list[Finding]:
+        return self
 
-    def add(self, finding: Finding) -> None:
-        if len(self.kept) < self.limit:
-            self.kept.append(finding)
+    @property
+    def full(self) -> bool:
+        return len(self) >= self.limit
+
+    def append(self, finding: Finding) -> None:
+        if len(self) < self.limit:
+            super().append(finding)
         else:
-            self.count(finding.code, finding.severity, finding.pointer)
+            self.tally(finding.code, finding.severity, finding.pointer)
+
+    add = append
 
     def extend(self, findings: Iterable[Finding]) -> None:
         for finding in findings:
-            self.add(finding)
+            self.append(finding)
 
-    def count(
+    def __iadd__(self, findings: Iterable[Finding]) -> FindingBudget:  # type: ignore[override,misc]
+        self.extend(findings)
+        return self
+
+    def tally(
         self,
         code: StrEnum,
         severity: Severity,
@@ -124,7 +133,7 @@ class FindingBudget:
     @property
     def has_error(self) -> bool:
         """Whether any finding, kept or counted, is an error."""
-        return has_error(self.kept) or any(s is Severity.ERROR for _, s in self._omitted)
+        return has_error(self) or any(s is Severity.ERROR for _, s in self._omitted)
 
 
 def merge_omitted(*groups: Iterable[OmittedFindings]) -> tuple[OmittedFindings, ...]:

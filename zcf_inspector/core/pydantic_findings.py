@@ -162,4 +162,4 @@ class FindingSink:
 
     def tally(self, error_type: str, count: int, first: Callable[[], Loc]) -> None:
         code = self.code_of(error_type)
-        self.budget.count(code, Severity.ERROR, lambda: self.prefix + join(*first()), count)
+        self.budget.tally(code, Severity.ERROR, lambda: self.prefix + join(*first()), count)

@@ -2,11 +2,19 @@
 
 Recognises an ASIF 0.4 session, a bare Continuation Profile Object or a destination
 report, checks it, and optionally checks a report against the session it binds.
+
+Bounded for any input: a document's findings share one budget (`FINDINGS_LIMIT` in full,
+then counted per code; the session's plans share the session's, a report has its own),
+its schema is validated in bounded pieces, and the plans' prerequisite graphs together
+may hold at most `PLAN_GRAPH_LIMIT` subjects and edges — a plan selects a dependency at
+the head of a long chain in a few bytes, so ten thousand plans over one chain would
+otherwise cost the square of the document's size. Plans past that are not checked, and
+the document is refused with `plans_too_large`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from zcf_inspector.core.codes import PlanCode
@@ -34,9 +42,13 @@ from zcf_inspector.core.continuation.rules.plan_check import (
 from zcf_inspector.core.continuation.rules.report import SessionBinding, check_report
 from zcf_inspector.core.continuation.rules.workspace_state import workspace_trees
 from zcf_inspector.core.continuation.subjects import SubjectKey
-from zcf_inspector.core.findings import Finding, Severity, error
+from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, FindingBudget, Severity, error
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.reading import ReadError, read_json
+
+# Subjects and edges of all plans' graphs together (the 5,000-dependency benchmark plan
+# has 25,016); past it, later plans are not checked.
+PLAN_GRAPH_LIMIT = 250_000
 
 _VERSIONS = {
     "asif_version": (DocumentKind.ASIF_SESSION, "0.4"),
@@ -116,12 +128,11 @@ def _check_source(
     value: dict[str, JsonValue],
     kind: DocumentKind,
     plan_filter: str | None,
-    findings: list[Finding],
+    findings: FindingBudget,
 ) -> _Checked:
     core: CoreIndex | None = None
     if kind is DocumentKind.ASIF_SESSION:
-        session, problems = validate_at(AsifSession, value)
-        findings.extend(problems)
+        session, _ = validate_at(AsifSession, value, budget=findings)
         if session is None:
             return _Checked([], None)
         if session.continuation is None:
@@ -141,8 +152,7 @@ def _check_source(
             value["continuation"],
         )
     else:
-        parsed, problems = validate_at(ContinuationProfile, value)
-        findings.extend(problems)
+        parsed, _ = validate_at(ContinuationProfile, value, budget=findings)
         if parsed is None:
             return _Checked([], None)
         findings.append(
@@ -160,20 +170,42 @@ def _check_source(
     trees = workspace_trees(profile, findings)
     plans: list[PlanResult] = []
     inventories: dict[str, dict[SubjectKey, bool]] = {}
+    graph_size = 0
+    plans_kept = 0
     for i, plan in enumerate(profile_model.plans):
         where = f"{base}/plans/{i}"
         wanted = plan_filter is None or plan.id == plan_filter
         if plan.id in inventories and not wanted:
             continue
+        if graph_size > PLAN_GRAPH_LIMIT:
+            findings.append(_too_large(where, i, len(profile_model.plans), graph_size))
+            break
         graph = plan_graph(plan, where, profile, core, trees)
+        graph_size += len(graph.nodes) + len(graph.edges)
         inventories.setdefault(plan.id, required_inventory(graph))
         if wanted:
-            plans.append(plan_result(graph, where, profile, core))
+            result = plan_result(graph, where, profile, core)
+            budget = FindingBudget(findings.limit - len(findings) - plans_kept)
+            budget.extend(result.findings)
+            plans_kept += len(budget)
+            plans.append(replace(result, findings=tuple(budget), omitted=budget.omitted()))
+    # What the plans kept counts against the document's budget too.
+    findings.limit = max(len(findings), findings.limit - plans_kept)
     _uncovered_cycles(profile, plans, findings)
     binding = None
     if core is not None:
         binding = SessionBinding(raw, core.session.session.id, core.session.capture.id, inventories)
     return _Checked(plans, binding)
+
+
+def _too_large(where: str, index: int, count: int, size: int) -> Finding:
+    return error(
+        PlanCode.PLANS_TOO_LARGE,
+        where,
+        f"plans {index} to {count - 1} were not checked: the prerequisite graphs of the "
+        f"plans before them already hold {size:,} subjects and edges (at most "
+        f"{PLAN_GRAPH_LIMIT:,} are checked in one document)",
+    )
 
 
 def _uncovered_cycles(
@@ -194,41 +226,55 @@ def _uncovered_cycles(
         )
 
 
-def _check_report_bytes(data: bytes, binding: SessionBinding | None, now: datetime) -> ReportResult:
+def _check_report_bytes(
+    data: bytes, binding: SessionBinding | None, now: datetime, limit: int
+) -> ReportResult:
     read = _read(data)
+    budget = FindingBudget(limit)
     if read.kind is not DocumentKind.CONTINUATION_REPORT or read.value is None:
         problems = read.findings or [
             error(PlanCode.UNRECOGNISED_DOCUMENT, "", "the report file is not a destination report")
         ]
         return ReportResult(None, None, None, None, (), tuple(problems))
-    report, problems = validate_at(DestinationReport, read.value)
+    report, _ = validate_at(DestinationReport, read.value, budget=budget)
     if report is None:
-        return ReportResult(None, None, None, None, (), tuple(problems))
-    return check_report(report, binding, now)
+        return ReportResult(None, None, None, None, (), tuple(budget), budget.omitted())
+    result = check_report(report, binding, now)
+    budget.extend(result.findings)
+    return replace(result, findings=tuple(budget), omitted=budget.omitted())
 
 
 def inspect_continuation(
-    data: bytes, *, now: datetime, plan_id: str | None = None, report: bytes | None = None
+    data: bytes,
+    *,
+    now: datetime,
+    plan_id: str | None = None,
+    report: bytes | None = None,
+    findings_limit: int = FINDINGS_LIMIT,
 ) -> InspectionResult:
     """Check ``data`` (and ``report`` against it) at the clock ``now``.
 
     ``data`` is the exact file bytes: a report binds them by SHA-256, so they are hashed
-    as received and never re-serialised.
+    as received and never re-serialised. ``findings_limit``: findings kept in full per
+    document (see the module).
     """
     read = _read(data)
-    findings = list(read.findings)
+    findings = FindingBudget(findings_limit)
+    findings.extend(read.findings)
     if read.value is None or read.kind is None:
-        return InspectionResult(read.kind, tuple(findings), (), None)
+        return InspectionResult(read.kind, tuple(findings), (), None, findings.omitted())
     if read.kind is DocumentKind.CONTINUATION_REPORT:
-        alone = _check_report_bytes(data, None, now)
-        return InspectionResult(read.kind, tuple(findings), (), alone)
+        alone = _check_report_bytes(data, None, now, findings_limit)
+        return InspectionResult(read.kind, tuple(findings), (), alone, findings.omitted())
     checked = _check_source(data, read.value, read.kind, plan_id, findings)
     report_result: ReportResult | None = None
     if report is not None:
-        report_result = _check_report_bytes(report, checked.binding, now)
+        report_result = _check_report_bytes(report, checked.binding, now, findings_limit)
         if read.kind is DocumentKind.CONTINUATION_PROFILE:
             report_result = _unbound(report_result)
-    return InspectionResult(read.kind, tuple(findings), tuple(checked.plans), report_result)
+    return InspectionResult(
+        read.kind, tuple(findings), tuple(checked.plans), report_result, findings.omitted()
+    )
 
 
 def _unbound(result: ReportResult) -> ReportResult:
@@ -238,11 +284,4 @@ def _unbound(result: ReportResult) -> ReportResult:
         "/source/document_sha256",
         "a report binds an ASIF session's bytes; the file is a bare profile",
     )
-    return ReportResult(
-        result.id,
-        result.plan_id,
-        result.outcome,
-        result.recomputed_outcome,
-        result.subjects,
-        (*result.findings, extra),
-    )
+    return replace(result, findings=(*result.findings, extra))

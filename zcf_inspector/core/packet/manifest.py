@@ -199,7 +199,7 @@ def check_manifest(
                 )
             if findings.full:
                 pointer = partial(child, sections_pointer, name)
-                findings.count(ErrorCode.MANIFEST_SECTION_UNEXPECTED, Severity.ERROR, pointer)
+                findings.tally(ErrorCode.MANIFEST_SECTION_UNEXPECTED, Severity.ERROR, pointer)
                 continue
             findings.add(
                 error(

@@ -472,7 +472,7 @@ class _Report:
         if severity is Severity.ERROR and len(loc) > 1 and loc[0] == "content":
             self.faulty.add(str(loc[1]))
         if self.budget.full:
-            self.budget.count(code, severity, lambda: join(*loc))
+            self.budget.tally(code, severity, lambda: join(*loc))
             return
         text = message if isinstance(message, str) else message()
         self.budget.add(Finding(code, severity, join(*loc), text))
@@ -557,7 +557,7 @@ class _Report:
         self._report_issue(issue)
 
     def tally(self, error_type: str, count: int, first: Callable[[], Loc]) -> None:
-        self.budget.count(
+        self.budget.tally(
             packet_code_of_type(error_type), Severity.ERROR, lambda: join(*first()), count
         )
 

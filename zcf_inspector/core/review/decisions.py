@@ -366,7 +366,7 @@ def parse_decision_requests(
         for where, message in found:
             pointer = join(index) + where
             if budget.full:
-                budget.count(ReviewCode.INVALID_DECISION, Severity.ERROR, pointer)
+                budget.tally(ReviewCode.INVALID_DECISION, Severity.ERROR, pointer)
             else:
                 budget.add(error(ReviewCode.INVALID_DECISION, pointer, message()))
         if found or not isinstance(entry, dict):
