@@ -126,6 +126,19 @@ def _unwinding_on_termination() -> Iterator[None]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except MemoryError:
+        # Under a memory limit (`ulimit -v`) a large input may not fit: a refusal in
+        # words, never a crash. Nothing was judged: exit as for a file that cannot be read.
+        sys.stderr.write(
+            "zcf-inspector: not enough memory to finish: the input is too large for the "
+            "memory this process may use\n"
+        )
+        return exitcodes.USAGE
+
+
+def _main(argv: Sequence[str] | None) -> int:
     # pydantic looks for plugins in every installed distribution's entry points the first
     # time it builds a validator; this process uses none, so skip the scan (start-up time).
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")

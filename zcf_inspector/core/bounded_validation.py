@@ -35,6 +35,7 @@ from typing import Any, Final, Protocol
 import typing_extensions
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
+from zcf_inspector.core.headroom import ensure_headroom
 from zcf_inspector.core.pydantic_findings import IssueKind, Loc, ValidationIssue, validation_issues
 
 # At most this many JSON values go to one pydantic call. A value yields a few errors at
@@ -189,6 +190,7 @@ def _model(
     if not failed:
         return _piece(_adapter(model, True), value, base, 0, sink)
     rest = {key: element for key, element in value.items() if key not in failed}
+    ensure_headroom()
     try:
         model.model_validate(rest)
     except ValidationError as exc:
@@ -204,6 +206,7 @@ def _model(
 def _piece(
     adapter: TypeAdapter[Any], value: object, base: Loc, offset: int, sink: IssueSink
 ) -> tuple[bool, Any]:
+    ensure_headroom()  # pydantic-core allocates in Rust, which cannot fail cleanly
     try:
         return True, adapter.validate_python(value)
     except ValidationError as exc:
@@ -212,6 +215,7 @@ def _piece(
 
 
 def _report(exc: ValidationError, base: Loc, offset: int, sink: IssueSink) -> None:
+    ensure_headroom()  # the errors' dicts or JSON are made in Rust too
     if sink.room():
         for issue in validation_issues(exc, base=base, offset=offset):
             _give(sink, issue)
@@ -307,10 +311,18 @@ def _adapter(tp: Any, strict: bool) -> TypeAdapter[Any]:
     key = (tp, strict)
     cached = _ADAPTERS.get(key)
     if cached is None:
+        ensure_headroom()  # a validator is built in Rust
         own_config = _has_own_config(tp)
         cached = TypeAdapter(tp) if own_config or not strict else TypeAdapter(tp, config=_STRICT)
         _ADAPTERS[key] = cached
     return cached
+
+
+def prepare(*types: Any, strict: bool = True) -> None:
+    """Build the adapters of ``types`` now (at import, before a large document is read):
+    a validator built later, with little memory left, is an allocation in Rust."""
+    for tp in types:
+        _adapter(tp, strict)
 
 
 _MODEL_FIELDS: dict[type[BaseModel], tuple[tuple[str, str | None, Any], ...]] = {}

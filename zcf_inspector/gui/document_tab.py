@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector.core.continuation.results import DocumentKind
-from zcf_inspector.core.findings import Finding
+from zcf_inspector.core.findings import Finding, OmittedFindings, merge_omitted
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR
 from zcf_inspector.core.packet.destination import Destination
@@ -75,6 +75,26 @@ def document_paths(document: ShownDocument) -> tuple[str, ...]:
     if isinstance(document, ContinuationDocument) and document.report_path is not None:
         return (document.path, document.report_path)
     return (document.path,)
+
+
+def _omitted_of(document: ShownDocument) -> tuple[OmittedFindings, ...]:
+    """The findings past the budget of every document the tab shows (the findings pane)."""
+    if isinstance(document, PacketDocument):
+        return document.inspection.omitted
+    if isinstance(document, ReceiptDocument):
+        return document.report.omitted
+    return merge_omitted(document.result.all_omitted())
+
+
+def _own_omitted(document: ShownDocument) -> tuple[OmittedFindings, ...]:
+    """Those whose pointers point into the shown document itself (the tree), not a report
+    checked beside it."""
+    if isinstance(document, ContinuationDocument):
+        result = document.result
+        paired = result.kind is not DocumentKind.CONTINUATION_REPORT and document.report_path
+        if paired:
+            return merge_omitted(result.omitted, *(p.omitted for p in result.plans))
+    return _omitted_of(document)
 
 
 def document_title(document: ShownDocument) -> str:
@@ -195,9 +215,11 @@ class DocumentTab(QWidget):
         self.document = document
         self.destination = destination
         value, findings, elsewhere, verdict = self._describe(document)
+        omitted = _omitted_of(document)
         annotations = TreeAnnotations.build(
             (f for f, other in zip(findings, elsewhere, strict=True) if not other),
             document.inspection.manifest if isinstance(document, PacketDocument) else None,
+            omitted=_own_omitted(document),
         )
         old = self.model
         self.model = PacketTreeModel(value, annotations, self)
@@ -210,7 +232,7 @@ class DocumentTab(QWidget):
             self._receipt_match = None
         self.verdict = self._with_match(verdict)
         self.header.set_verdict(self.verdict, document.path)
-        self.findings_pane.set_findings(findings, elsewhere)
+        self.findings_pane.set_findings(findings, elsewhere, omitted)
         self._arrange_panes(document)
         self.canonical_pane.clear()
         if selected is not None and self.model.index_for_pointer(selected, nearest=False).isValid():

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 from zcf_inspector.core import pointer as jpointer
-from zcf_inspector.core.findings import Finding, Severity
+from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings, Severity
 from zcf_inspector.core.packet.manifest import ManifestReport
 
 
@@ -46,16 +46,27 @@ class TreeAnnotations:
     sections: dict[str, tuple[str, bool]] = field(default_factory=dict)  # pointer -> (name, match)
     unprotected: frozenset[str] = frozenset()  # top-level keys the manifest root does not cover
     below: dict[str, int] = field(default_factory=dict)  # pointer -> findings strictly inside
+    # Findings past the document's budget, at the pointer of the first of each code: the
+    # tree says there are more from there on, and the root says how many in all.
+    cut: dict[str, list[OmittedFindings]] = field(default_factory=dict)
+    cut_total: int = 0
 
     @classmethod
     def build(
-        cls, findings: Iterable[Finding], manifest: ManifestReport | None = None
+        cls,
+        findings: Iterable[Finding],
+        manifest: ManifestReport | None = None,
+        *,
+        omitted: Iterable[OmittedFindings] = (),
     ) -> TreeAnnotations:
         result = cls()
         for finding in findings:
             result.findings.setdefault(finding.pointer, []).append(finding)
             for ancestor in _ancestors(finding.pointer):
                 result.below[ancestor] = result.below.get(ancestor, 0) + 1
+        for item in omitted:
+            result.cut.setdefault(item.first_pointer, []).append(item)
+            result.cut_total += item.count
         if manifest is not None:
             result.sections = {
                 s.pointer: (s.name, s.match) for s in manifest.sections if s.pointer is not None
@@ -86,6 +97,15 @@ class TreeAnnotations:
         inside = self.below.get(pointer, 0)
         if inside and not own:
             parts.append(f"{inside} finding{'s' if inside != 1 else ''} inside")
+        for item in self.cut.get(pointer, ()):
+            mark = max(mark, _SEVERITY_MARK[item.severity])
+            parts.append(f"{item.count:,} more {item.code} from here on, not listed")
+            reasons.append(
+                f"{item.severity} {item.code}: this and {item.count - 1:,} more past the "
+                f"first {FINDINGS_LIMIT:,} findings were counted, not listed"
+            )
+        if pointer == "" and self.cut_total:
+            parts.append(f"{self.cut_total:,} more findings not listed")
         return NodeStatus(mark, "; ".join(parts), tuple(reasons))
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from zcf_inspector.core.bounded_validation import prepare
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex, index_core, index_profile
 from zcf_inspector.core.continuation.models.profile import ContinuationProfile
@@ -45,6 +46,9 @@ from zcf_inspector.core.continuation.subjects import SubjectKey
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, FindingBudget, Severity, error
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.reading import ReadError, read_json
+
+# Validators built at import, before a large document takes the memory.
+prepare(AsifSession, ContinuationProfile, DestinationReport)
 
 # Subjects and edges of all plans' graphs together (the 5,000-dependency benchmark plan
 # has 25,016); past it, later plans are not checked.

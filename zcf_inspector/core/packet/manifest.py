@@ -33,8 +33,9 @@ ENVELOPE_SECTIONS: dict[str, str] = {
     "scopeProof": "scopeProof",
 }
 ARCHIVE_SECTION = "archiveRefs"
-# Listed sections the report keeps a row for (a manifest may list millions of names).
-MAX_LISTED_DIGESTS = 10_000
+# Rows the report keeps for sections the manifest lists and the packet does not cover: a
+# manifest may list millions of names; each is still a finding (counted past the budget).
+MAX_LISTED_DIGESTS = 1000
 # Top-level fields the root never covers; a viewer must say so (profile §4).
 UNCOVERED_FIELDS: tuple[str, ...] = (
     "format",

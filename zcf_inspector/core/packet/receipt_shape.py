@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-from zcf_inspector.core.bounded_validation import validate_bounded
+from zcf_inspector.core.bounded_validation import prepare, validate_bounded
 from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.digest import is_digest
 from zcf_inspector.core.findings import Finding, FindingBudget, error
@@ -116,3 +116,6 @@ def check_receipt_shape(receipt: JsonValue, budget: FindingBudget | None = None)
         return list(budget.kept)
     validate_bounded(Receipt, receipt, FindingSink(budget))
     return list(budget.kept)
+
+
+prepare(Receipt)  # built at import, before a large receipt takes the memory

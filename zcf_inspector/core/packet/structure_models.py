@@ -36,6 +36,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict  # pydantic needs this one below Python 3.12
 
+from zcf_inspector.core.bounded_validation import prepare
 from zcf_inspector.core.formats import (
     Base64UrlError,
     ReviewStateName,
@@ -447,3 +448,13 @@ ARRAY_SECTIONS: dict[str, ArraySection] = {
     "verification": ArraySection(Verification, "id"),
     ARCHIVE_SECTION: ArraySection(ArchiveRef, "ref"),
 }
+
+
+# Built at import, as they always were: not later, when a large packet holds the memory.
+prepare(
+    *ENVELOPE_TYPES.values(),
+    *RECIPIENT_INTENT.shapes.values(),
+    *AUTHENTICATION.shapes.values(),
+    *SECTION_OBJECT_TYPES.values(),
+    *(section.list_type for section in ARRAY_SECTIONS.values()),
+)
