@@ -34,7 +34,7 @@ def run_limited(megabytes: int, *argv: str) -> subprocess.CompletedProcess[bytes
     return subprocess.run(
         [sys.executable, "-m", "zcf_inspector", *argv],
         capture_output=True,
-        preexec_fn=limited(megabytes),  # noqa: PLW1509 - the child is this test's own
+        preexec_fn=limited(megabytes),
         timeout=TIMEOUT,
         check=False,
     )
