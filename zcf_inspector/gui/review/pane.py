@@ -30,7 +30,12 @@ from zcf_inspector.core.review.decisions import (
     ReviewTarget,
     prepare_review,
 )
-from zcf_inspector.core.review.journal import JournaledReview, journal_path, set_aside
+from zcf_inspector.core.review.journal import (
+    JournaledReview,
+    JournalKeys,
+    journal_path,
+    set_aside,
+)
 from zcf_inspector.gui.plain_text import visible_lines
 from zcf_inspector.gui.review.detail import evidence_counts
 from zcf_inspector.gui.review.dialogs import Prompter
@@ -45,6 +50,7 @@ from zcf_inspector.gui.review.settings import ReviewerIdentity, load_identity
 from zcf_inspector.gui.review.table_model import REF_ROLE
 
 JOURNAL_FOLDER = "review-journals"
+KEY_FOLDER = "review-journal-keys"
 DECISION_KEYS = {
     ReviewState.CONFIRMED: ("Confirm", "C"),
     ReviewState.REJECTED: ("Reject…", "R"),
@@ -59,6 +65,16 @@ def default_data_dir() -> Path:
     return Path(location) / JOURNAL_FOLDER
 
 
+def default_key_dir(settings: QSettings) -> Path:
+    """Where the journals' keys live: beside the user's settings file, so never in the
+    journal folder (a key kept with what it protects protects nothing)."""
+    name = settings.fileName()
+    if name and Path(name).is_absolute():
+        return Path(name).parent / KEY_FOLDER
+    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppConfigLocation)
+    return Path(location) / KEY_FOLDER
+
+
 class ReviewPane(QWidget):
     """Hosted by the window: ``set_packet`` on open, ``export_receipt`` from File → Export."""
 
@@ -68,6 +84,7 @@ class ReviewPane(QWidget):
         *,
         settings: QSettings | None = None,
         data_dir: str | Path | None = None,
+        key_dir: str | Path | None = None,
         prompter: Prompter | None = None,
     ) -> None:
         super().__init__(parent)
@@ -75,6 +92,7 @@ class ReviewPane(QWidget):
         # running on a worker thread.
         self.settings = settings if settings is not None else QSettings(self)
         self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
+        self.key_dir = Path(key_dir) if key_dir is not None else default_key_dir(self.settings)
         self.prompter = prompter if prompter is not None else Prompter()
         self.packet_path = ""
         self.destination: Destination | None = None
@@ -388,7 +406,7 @@ class ReviewPane(QWidget):
     def _open_journal(self) -> None:
         assert self.target is not None
         try:
-            self.review = JournaledReview.open(self.data_dir, self.target)
+            self.review = JournaledReview.open(self.data_dir, self.target, keys=self.key_dir)
         except ReviewError as exc:
             self.review = None
             message = (
@@ -411,7 +429,7 @@ class ReviewPane(QWidget):
             return
         path = journal_path(self.data_dir, self.target.correlation_id)
         try:
-            kept = set_aside(path)
+            kept = set_aside(path, JournalKeys(self.key_dir))
         except OSError as exc:
             self.prompter.warn(self, "Journal not moved", f"{path} could not be renamed: {exc}")
             return
