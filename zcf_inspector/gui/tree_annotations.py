@@ -13,6 +13,7 @@ from enum import IntEnum
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings, Severity
 from zcf_inspector.core.packet.manifest import ManifestReport
+from zcf_inspector.core.visible_text import shown
 
 
 class Mark(IntEnum):
@@ -46,10 +47,10 @@ class TreeAnnotations:
     sections: dict[str, tuple[str, bool]] = field(default_factory=dict)  # pointer -> (name, match)
     unprotected: frozenset[str] = frozenset()  # top-level keys the manifest root does not cover
     below: dict[str, int] = field(default_factory=dict)  # pointer -> findings strictly inside
-    # Findings past the document's budget, at the pointer of the first of each code: the
-    # tree says there are more from there on, and the root says how many in all.
+    # Findings past the document's budget, shown where the first of each code is: at the
+    # node holding it (the first often names a member that is missing, so has no node of
+    # its own) and at the top-level member holding that.
     cut: dict[str, list[OmittedFindings]] = field(default_factory=dict)
-    cut_total: int = 0
 
     @classmethod
     def build(
@@ -65,8 +66,10 @@ class TreeAnnotations:
             for ancestor in _ancestors(finding.pointer):
                 result.below[ancestor] = result.below.get(ancestor, 0) + 1
         for item in omitted:
-            result.cut.setdefault(item.first_pointer, []).append(item)
-            result.cut_total += item.count
+            ancestors = _ancestors(item.first_pointer)
+            holders = {ancestors[0], ancestors[-2]} if len(ancestors) > 1 else {""}
+            for holder in holders:
+                result.cut.setdefault(holder, []).append(item)
         if manifest is not None:
             result.sections = {
                 s.pointer: (s.name, s.match) for s in manifest.sections if s.pointer is not None
@@ -99,13 +102,12 @@ class TreeAnnotations:
             parts.append(f"{inside} finding{'s' if inside != 1 else ''} inside")
         for item in self.cut.get(pointer, ()):
             mark = max(mark, _SEVERITY_MARK[item.severity])
-            parts.append(f"{item.count:,} more {item.code} from here on, not listed")
+            where = shown(item.first_pointer, 120)
+            parts.append(f"{item.count:,} more {item.code} not listed, from {where}")
             reasons.append(
-                f"{item.severity} {item.code}: this and {item.count - 1:,} more past the "
-                f"first {FINDINGS_LIMIT:,} findings were counted, not listed"
+                f"{item.severity} {item.code}: {item.count:,} more past the first "
+                f"{FINDINGS_LIMIT:,} findings were counted, not listed; the first at {where}"
             )
-        if pointer == "" and self.cut_total:
-            parts.append(f"{self.cut_total:,} more findings not listed")
         return NodeStatus(mark, "; ".join(parts), tuple(reasons))
 
 

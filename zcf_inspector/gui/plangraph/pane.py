@@ -260,7 +260,13 @@ class PlanGraphPane(QWidget):
         self._facts = facts = plan_facts(self._result, plan)
         self._texts = {n: node_text(f, facts.has_report) for n, f in facts.nodes.items()}
         self.findings_model.set_findings(facts.findings)
-        self.side.setTabText(1, f"Findings ({len(facts.findings)})")
+        # Findings past the document's budget are counted in the core: said, not listed.
+        report = self._result.report
+        cut = sum(o.count for o in (*self._result.omitted, *plan.omitted))
+        if report is not None and report.plan_id == plan.id:
+            cut += sum(o.count for o in report.omitted)
+        more = f" + {cut:,} not listed" if cut else ""
+        self.side.setTabText(1, f"Findings ({len(facts.findings)}{more})")
         self.status.setText(summary_line(facts))
         model = self._completer.model()
         model.setProperty("stringList", sorted(facts.nodes))
