@@ -169,7 +169,7 @@ class VerdictHeader(QFrame):
         self._icon.setPixmap(
             state_icon(CheckState.PASS if verdict.ok else CheckState.FAIL).pixmap(22, 22)
         )
-        self.subject.setText(subject)
+        self.subject.setText(visible(subject))  # a file name may hold any character
         self.model.set_rows(verdict.rows)
         for chip in self.chips:
             self._chips.removeWidget(chip)
