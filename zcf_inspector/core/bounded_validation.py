@@ -76,19 +76,24 @@ def validate_bounded(
 # --- pieces -----------------------------------------------------------------------------------
 
 
-def _validate(tp: Any, value: object, base: Loc, sink: IssueSink, strict: bool) -> tuple[bool, Any]:
+def _validate(
+    tp: Any, value: object, base: Loc, sink: IssueSink, strict: bool, *, keep: bool = False
+) -> tuple[bool, Any]:
+    """``keep``: return what pydantic made of a large array or object that passed (a
+    model's fields: the model is then validated over those, which pass through at once),
+    not only that it passed."""
     if _size(value, PIECE_NODES) <= PIECE_NODES:
         return _piece(_adapter(tp, strict), value, base, 0, sink)
     core, constrained = _peel(tp, value)
     origin = typing.get_origin(core)
     if origin is list and type(value) is list:
         (item,) = typing.get_args(core) or (Any,)
-        ok = _list(item, value, base, sink, strict)
+        ok, made = _list(item, value, base, sink, strict, keep=keep)
         if ok and constrained:
             # Every item passed, so only the list's own rules (unique items, a length)
             # can fail now: a handful of errors, whatever the length.
-            return _piece(_adapter(tp, strict), value, base, 0, sink)
-        return ok, None
+            return _piece(_adapter(tp, strict), value if made is None else made, base, 0, sink)
+        return ok, made
     if origin is dict and type(value) is dict:
         _, item = typing.get_args(core) or (str, Any)
         ok = _dict(core, item, value, base, sink, strict=strict)
@@ -103,14 +108,25 @@ def _validate(tp: Any, value: object, base: Loc, sink: IssueSink, strict: bool) 
     return _piece(_adapter(tp, strict), value, base, 0, sink)
 
 
-def _list(item: Any, value: list[Any], base: Loc, sink: IssueSink, strict: bool) -> bool:
+def _list(
+    item: Any, value: list[Any], base: Loc, sink: IssueSink, strict: bool, *, keep: bool
+) -> tuple[bool, list[Any] | None]:
     adapter = _adapter(list[item], strict)
     flat = _flat_typed_dict(item)
+    made: list[Any] | None = [] if keep else None
     ok = True
+
+    def piece(start: int, part: list[Any]) -> None:
+        nonlocal ok, made
+        passed, result = _piece(adapter, part, base, start, sink)
+        ok &= passed
+        if made is not None and passed:
+            made.extend(result)
+
     for start in range(0, len(value), RUN_ITEMS):
         run = value[start : start + RUN_ITEMS]
         if _run_weight(run, flat) <= PIECE_NODES:
-            ok &= _piece(adapter, run, base, start, sink)[0]
+            piece(start, run)
             continue
         # Weigh the items one by one: runs of small ones, and a large one on its own.
         first, weight = 0, 0
@@ -118,17 +134,24 @@ def _list(item: Any, value: list[Any], base: Loc, sink: IssueSink, strict: bool)
             size = _size(element, PIECE_NODES)
             if size > PIECE_NODES:
                 if offset > first:
-                    ok &= _piece(adapter, run[first:offset], base, start + first, sink)[0]
-                ok &= _validate(item, element, (*base, start + offset), sink, strict)[0]
+                    piece(start + first, run[first:offset])
+                at = (*base, start + offset)
+                passed, result = _validate(item, element, at, sink, strict, keep=keep)
+                ok &= passed
+                if made is not None:
+                    if passed and result is not None:
+                        made.append(result)
+                    else:
+                        made = None  # no whole result to hand back: only the verdict
                 first, weight = offset + 1, 0
             elif weight + size > PIECE_NODES:
-                ok &= _piece(adapter, run[first:offset], base, start + first, sink)[0]
+                piece(start + first, run[first:offset])
                 first, weight = offset, size
             else:
                 weight += size
         if first < len(run):
-            ok &= _piece(adapter, run[first:], base, start + first, sink)[0]
-    return ok
+            piece(start + first, run[first:])
+    return ok, made if ok else None
 
 
 def _dict(
@@ -181,14 +204,20 @@ def _model(
     """A large model: its container fields on their own first; then the model as a whole
     (bounded now: those fields are valid), or, if one failed, the rest of it."""
     failed: set[str] = set()
+    made: dict[str, Any] = {}
     for name, alias, field_type in _model_fields(model):
         key = alias if alias is not None and alias in value else name
         element = value.get(key)
-        is_container = key in value and type(element) in (list, dict)
-        if is_container and not _validate(field_type, element, (*base, key), sink, True)[0]:
-            failed.add(key)
+        if key in value and type(element) in (list, dict):
+            passed, result = _validate(field_type, element, (*base, key), sink, True, keep=True)
+            if not passed:
+                failed.add(key)
+            elif result is not None:
+                made[key] = result
     if not failed:
-        return _piece(_adapter(model, True), value, base, 0, sink)
+        # The fields validated above are handed over as pydantic made them: its models
+        # pass through at once, so the whole is not validated twice.
+        return _piece(_adapter(model, True), value | made, base, 0, sink)
     rest = {key: element for key, element in value.items() if key not in failed}
     ensure_headroom()
     try:
