@@ -99,7 +99,7 @@ def check_against_reference(data: bytes, max_bytes: int = DEFAULT_MAX_BYTES) -> 
 def _all_files() -> list[bytes]:
     # example_corpus() holds the hostile sessions and reports; the rest of the hostile
     # corpus (packets, receipts, decisions, floats) is added here.
-    others = hostile_corpus("packet", "receipt", "decisions", "json")
+    others = hostile_corpus("packet", "receipt", "decisions", "array")
     return [*golden_files().values(), *example_corpus(), *others]
 
 

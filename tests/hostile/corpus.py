@@ -53,7 +53,7 @@ class Hostile:
     ``base()`` (shared out evenly); with no markers, ``base()`` as it is."""
 
     name: str
-    kind: str  # packet, session, report, receipt, decisions, json
+    kind: str  # packet, session, report, receipt, decisions, array (any JSON)
     why: str
     base: Callable[[], bytes]
     markers: tuple[bytes, ...] = ()
@@ -317,7 +317,7 @@ CORPUS: Final[tuple[Hostile, ...]] = (
     ),
     Hostile(
         "halves",
-        "json",
+        "array",
         "`[0.5, 0.5, ...]`: each number a float of its own, for canonicalize",
         lambda: b"[]",
         (b"[",),
