@@ -3,6 +3,7 @@ that a terminal cannot be made to act on, and that parses back to the same strin
 
 from __future__ import annotations
 
+import itertools
 import json
 import unicodedata
 
@@ -47,7 +48,7 @@ def test_shown_cuts_and_says_how_long() -> None:
 
 def _plan(*ids: str) -> PlanResult:
     nodes = tuple(PlanNode(i, "dependency", i, None, True, True, False, None, ()) for i in ids)
-    edges = tuple(PlanEdge(a, b, "depends_on", "", False) for a, b in zip(ids, ids[1:]))
+    edges = tuple(PlanEdge(a, b, "depends_on", "", False) for a, b in itertools.pairwise(ids))
     return PlanResult(
         "p\x1b]0;t\x07", "", "resume_native", (), nodes, edges, Closure((), ()), (), ()
     )
