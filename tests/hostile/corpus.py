@@ -67,8 +67,12 @@ class Hostile:
         if not self.markers:
             return base
         extra = len(self.markers) * len(self.opening + self.closing)
-        step = len(self.unit(0)) + 1
-        count = max(len(self.markers), (size - len(base) - extra) // step)
+        room = size - len(base) - extra
+        count = max(len(self.markers), room // (len(self.unit(0)) + 1))
+        # Units may grow with their number ("k9", "k10"): measured by the last one, the
+        # document stays within ``size`` (under the packet limit at its largest).
+        for _ in range(3):
+            count = max(len(self.markers), room // (len(self.unit(count - 1)) + 1))
         share = count // len(self.markers)
         pieces: list[bytes] = []
         rest = base
