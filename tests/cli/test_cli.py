@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import shutil
@@ -50,7 +51,7 @@ def test_console_script_runs_as_a_process() -> None:
         check=False,
     )
     assert proc.returncode == 0
-    assert proc.stdout.startswith(f"{PUB / 'minimal.json'}: valid")
+    assert proc.stdout == f"{PUB / 'minimal.json'}: VALID · UNSIGNED\n"
 
 
 def test_validate_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
@@ -60,8 +61,27 @@ def test_validate_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 1
     results = json.loads(out)
     assert [r["valid"] for r in results] == [True, False]
-    assert set(results[0]) == {"path", "valid", "findings", "findingsOmitted", "manifest"}
+    assert set(results[0]) == {
+        "path",
+        "valid",
+        "findings",
+        "findingsOmitted",
+        "manifest",
+        "authenticity",
+    }
     assert results[0]["findingsOmitted"] == []  # always there: nothing was cut
+    assert results[0]["authenticity"] == {
+        "state": "unsigned",
+        "kind": "unsigned",
+        "signer": None,
+        "signerTrusted": None,
+        "mac": None,
+        "notChecked": [],
+        "verdict": "VALID · UNSIGNED",
+        "complete": True,
+    }
+    assert results[1]["authenticity"]["state"] == "not-checked"
+    assert results[1]["authenticity"]["verdict"] == "REFUSED at manifest"
     manifest = results[1]["manifest"]
     assert set(manifest) == {"sections", "root", "uncovered"}
     assert manifest["sections"]["capsule"]["match"] is False
@@ -89,6 +109,12 @@ def test_mac_without_destination_is_info_and_valid(capsys: pytest.CaptureFixture
     code, out, _ = run(capsys, "validate", "--json", str(PUB / "recipient-bound-mac.json"))
     assert code == 0
     [result] = json.loads(out)
+    # valid as far as checked, but not VALID in words: the MAC was never checked
+    assert result["valid"] is True
+    assert result["authenticity"]["state"] == "mac-not-checked"
+    assert result["authenticity"]["mac"] == "not-checked"
+    assert result["authenticity"]["complete"] is False
+    assert result["authenticity"]["verdict"] == "INTACT · MAC NOT CHECKED (no destination keys)"
     assert [(f["code"], f["severity"]) for f in result["findings"]] == [
         ("installation_key_unavailable", "info")
     ]
@@ -99,7 +125,8 @@ def test_mac_with_destination_verifies(capsys: pytest.CaptureFixture[str]) -> No
         capsys, "validate", "--destination", str(DEST), str(PUB / "recipient-bound-mac.json")
     )
     assert code == 0
-    assert "verified" in out
+    assert "VALID · SIGNED by sha256:" in out
+    assert out.endswith(" (trusted)\n")
 
 
 def test_source_signature_refused_without_destination(capsys: pytest.CaptureFixture[str]) -> None:
@@ -272,7 +299,8 @@ def test_keygen_seal_validate_round_trip(
     (tmp_path / "d.json").write_text(json.dumps(destination))
     code, out, _ = run(capsys, "validate", "--destination", str(tmp_path / "d.json"), str(sealed))
     assert code == 0, out
-    assert "verified" in out
+    assert "VALID · SIGNED by sha256:" in out
+    assert out.endswith(" (trusted)\n")
     # keygen never overwrites a key
     assert run(capsys, "keygen", "--out", str(signing))[0] == 2
 
@@ -371,6 +399,31 @@ def test_only_existing_files_open_the_window(
     code, _, err = run(capsys, "gui", str(tmp_path / "gone.json"))
     assert code == 2
     assert "no such file" in err
+    code, _, err = run(capsys, str(tmp_path))  # a folder is not a document either
+    assert code == 2
+    assert f"'{tmp_path}' is a folder, not a file" in err
+
+
+def test_qt_options_reach_qt_and_files_reach_the_window(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from zcf_inspector.gui import app
+
+    opened: list[tuple[list[str], list[str]]] = []
+
+    def run_app(files: list[str], qt_arguments: list[str]) -> int:
+        opened.append((list(files), list(qt_arguments)))
+        return 0
+
+    monkeypatch.setattr(app, "run_app", run_app)
+    packet = str(PUB / "minimal.json")
+    assert main(["-style", "Fusion", packet, "-reverse", "-platform=offscreen"]) == 0
+    assert main(["gui", "-style", "Fusion", packet]) == 0
+    assert opened == [
+        ([packet], ["-style", "Fusion", "-reverse", "-platform=offscreen"]),
+        ([packet], ["-style", "Fusion"]),
+    ]
+    assert capsys.readouterr().err == ""
 
 
 def test_qt_options_are_not_ours(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -382,41 +435,72 @@ def test_qt_options_are_not_ours(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert "unrecognized arguments" not in err
 
 
-def test_help_imports_no_command_module_no_model_and_no_qt() -> None:
+def modules_loaded_by(argv: list[str], prefixes: tuple[str, ...]) -> tuple[str, list[str]]:
+    """Run ``main(argv)`` in a fresh interpreter: its stdout, and which of the modules
+    starting with ``prefixes`` it had imported by the end."""
     probe = (
         "import sys\n"
         "from zcf_inspector.cli import main\n"
         "try:\n"
-        "    main(['--help'])\n"
+        f"    main({argv!r})\n"
         "except SystemExit:\n"
         "    pass\n"
-        "loaded = sorted(m for m in sys.modules if m.startswith(('pydantic', 'PySide6',"
-        " 'zcf_inspector.core.packet', 'zcf_inspector.core.continuation', 'cryptography')))\n"
-        "sys.stderr.write(repr(loaded))\n"
+        f"sys.stderr.write(repr(sorted(m for m in sys.modules if m.startswith({prefixes!r}))))\n"
     )
     proc = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=False
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == "[]"
-    assert "validate" in proc.stdout
+    return proc.stdout, ast.literal_eval(proc.stderr)
 
 
-def test_a_command_imports_only_its_own_module() -> None:
+def test_help_imports_no_command_module_no_model_and_no_qt() -> None:
+    out, loaded = modules_loaded_by(
+        ["--help"],
+        (
+            "pydantic",
+            "PySide6",
+            "cryptography",
+            "zcf_inspector.core.packet",
+            "zcf_inspector.core.continuation",
+        ),
+    )
+    assert loaded == []
+    assert "validate" in out
+
+
+def test_validating_an_unsigned_packet_loads_no_crypto_and_no_destination_model() -> None:
+    # Start-up time (issue 14): cryptography is loaded where a key is used, the destination
+    # file's model only when a destination is given, and a section's validator on first use.
     probe = (
         "import sys\n"
         "from zcf_inspector.cli import main\n"
         f"code = main(['validate', {str(PUB / 'minimal.json')!r}])\n"
-        "loaded = sorted(m for m in sys.modules if m.startswith(('PySide6',"
-        " 'zcf_inspector.core.continuation', 'zcf_inspector.cli.plan')))\n"
-        "sys.stderr.write(repr(loaded))\n"
+        "from zcf_inspector.core.bounded_validation import built as done\n"
+        "from zcf_inspector.core.packet import structure_models as m\n"
+        "built = sorted(k for k, t in m.ENVELOPE_TYPES.items() if done(t))\n"
+        "unused = done(m.ARRAY_SECTIONS['beliefs'].list_type)\n"
+        "loaded = sorted(x for x in sys.modules if x.startswith(('cryptography',"
+        " 'zcf_inspector.core.packet.destination_file', 'difflib')))\n"
+        "sys.stderr.write(repr((loaded, built, unused)))\n"
         "sys.exit(code)\n"
     )
     proc = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=False
     )
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == "[]"
+    # minimal.json has no scopeProof and an empty beliefs array: neither validator is built.
+    built = ["manifest", "omissionManifest", "packet", "redactionManifest", "retention", "source"]
+    assert proc.stderr == repr(([], built, False))
+
+
+def test_a_command_imports_only_its_own_module() -> None:
+    out, loaded = modules_loaded_by(
+        ["validate", str(PUB / "minimal.json")],
+        ("PySide6", "zcf_inspector.core.continuation", "zcf_inspector.cli.plan"),
+    )
+    assert loaded == []
+    assert ": VALID · UNSIGNED" in out
 
 
 def test_keygen_writes_both_files_or_neither(

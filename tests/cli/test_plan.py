@@ -13,6 +13,7 @@ from tests.core.continuation.spec_examples import (
     dump,
     expected_results,
     mutated,
+    rebind,
     report,
     session,
 )
@@ -63,16 +64,48 @@ def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
         "findingsOmitted",
     }
     assert plan["nextAction"] == "model_request"
-    assert set(plan["nodes"][0]) == {"id", "type", "selected", "required", "missing"}
-    assert set(plan["edges"][0]) == {"from", "to", "kind"}
+    assert set(plan["nodes"][0]) == {
+        "id",
+        "type",
+        "selected",
+        "required",
+        "missing",
+        "blockers",
+        "via",
+    }
+    assert set(plan["edges"][0]) == {"from", "to", "kind", "pointer", "prerequisite"}
+    # Issue 11: every node is reached from the plan node along the listed edges.
+    targets = {e["to"] for e in plan["edges"]}
+    assert plan["nodes"][0]["id"] == "plan:model_request"
+    assert plan["nodes"][0]["via"] is None
+    assert all(n["id"] in targets and n["via"]["kind"] for n in plan["nodes"][1:])
     assert set(plan["closure"]) == {"dependencies", "missing"}
+    receipt = report("action-specific-model_request")
     assert doc["report"] == {
         "outcome": "blocked",
         "recomputedOutcome": expected_results()["same-capture-model_request"],
+        "blockingReasons": [
+            {
+                "subject": f"{r['subject']['kind']}:"
+                + (f"{r['subject']['owner_id']}/" if "owner_id" in r["subject"] else "")
+                + r["subject"]["id"],
+                "reason": r["reason"],
+            }
+            for r in receipt["blocking_reasons"]
+        ],
+        "times": {
+            "assessedAt": receipt["assessed_at"],
+            "expiresAt": receipt["expires_at"],
+            "checkedAt": CLOCK_TEXT,
+            "expired": False,
+        },
         "findings": [],
         "findingsOmitted": [],
     }
-    receipt = report("action-specific-model_request")
+    blockers = {n["id"]: n["blockers"] for n in plan["nodes"] if n["blockers"]}
+    assert [b["code"] for b in blockers["plan:model_request"]] == ["pending_decision"]
+    assert [b["code"] for b in blockers["model:model_request"]] == ["model_fit_unknown"]
+    assert "'choose-next'" in blockers["plan:model_request"][0]["reason"]
     listed = {
         f"{a['subject']['kind']}:"
         + (f"{a['subject']['owner_id']}/" if "owner_id" in a["subject"] else "")
@@ -130,7 +163,14 @@ def test_dot_styles_missing_required_and_cycle(
     )
     assert '"plan:continue-main" [label="plan:continue-main", style="bold"' in out
     assert (
-        '"dependency:agent-runtime" -> "dependency:agent-runtime" [label="depends_on", color=red];'
+        '"dependency:agent-runtime" -> "dependency:agent-runtime" [label="depends_on",'
+        ' tooltip="/continuation/dependencies/0/depends_on/0", color=red];'
+    ) in out
+    # The plan's selections are drawn too, dashed: the plan node reaches every subject.
+    assert (
+        '"plan:continue-main" -> "dependency:agent-runtime" [label="selects_dependency",'
+        ' tooltip="/continuation/plans/0/dependency_ids/0", style="dashed", color="gray40",'
+        ' fontcolor="gray40"];'
     ) in out
 
 
@@ -187,3 +227,86 @@ def test_json_and_dot_exclude_each_other(capsys: pytest.CaptureFixture[str]) -> 
         main(["plan", example("another-computer.session.json"), "--json", "--dot"])
     assert exc.value.code == exitcodes.USAGE
     capsys.readouterr()
+
+
+def test_blockers_are_listed_under_their_plan(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, example("action-specific.session.json"), "--plan", "await_user")
+    assert code == exitcodes.OK
+    lines = out.splitlines()
+    assert lines[1].startswith("plan await_user (await_user; scopes read): ok")
+    assert lines[1].endswith(", 3 known blockers")
+    assert (
+        "  blocker resource:missing-media (optional): resource_unavailable — resource "
+        "'missing-media' is unavailable"
+    ) in lines
+    assert any(line.startswith("  blocker operation:remote-job (optional): ") for line in lines)
+
+
+def test_no_blockers_gives_an_empty_list(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, example("another-computer.session.json"), "--json")
+    assert code == exitcodes.OK
+    (plan,) = json.loads(out)["plans"]
+    assert all(n["blockers"] == [] for n in plan["nodes"])
+
+
+def test_support_claimed_over_a_known_blocker_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The issue's headline case: a partial capture whose report still says ready."""
+    partial = dump(
+        mutated(
+            session("another-computer"),
+            lambda d: d["continuation"]["plans"][0]["boundary"].update(consistency="partial"),
+        )
+    )
+    source = tmp_path / "partial.session.json"
+    source.write_bytes(partial)
+    receipt = tmp_path / "ready.report.json"
+    receipt.write_bytes(dump(rebind(report("another-computer"), partial)))
+    code, out, _ = run(capsys, str(source), "--report", str(receipt), "--now", CLOCK_TEXT)
+    assert code == exitcodes.REFUSED
+    assert "blocker plan:continue-main (required): boundary_not_consistent" in out
+    assert "error known_blocker_claimed at /assessments/0/status: plan:continue-main is " in out
+    assert "assessed supported, but the session shows a known blocker" in out
+    assert "report assessment-another-computer for plan continue-main: INVALID" in out
+
+
+def test_expired_report_line_names_both_times(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, out, _ = run(
+        capsys,
+        example("another-computer.session.json"),
+        "--report",
+        example("another-computer.report.json"),
+        "--now",
+        "2026-09-27T12:00:00Z",
+    )
+    assert code == exitcodes.REFUSED
+    assert (
+        "assessed 2026-09-26T12:00:00Z, expired 2026-09-26T13:00:00Z, checked at "
+        "2026-09-27T12:00:00Z" in out
+    )
+
+
+def test_hostile_strings_are_escaped_for_the_terminal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    receipt = mutated(
+        report("pending-remote-operation"),
+        lambda r: r["blocking_reasons"][0].update(reason="\x1b[2Jgone\x07"),
+    )
+    path = tmp_path / "hostile.report.json"
+    path.write_bytes(dump(receipt))
+    code, out, _ = run(
+        capsys,
+        example("pending-remote-operation.session.json"),
+        "--report",
+        str(path),
+        "--now",
+        CLOCK_TEXT,
+    )
+    assert code == exitcodes.OK
+    assert "\x1b" not in out
+    assert "\x07" not in out
+    assert "blocking reason service:publisher-service: \\u001b[2Jgone\\u0007" in out

@@ -74,13 +74,14 @@ def test_progress_is_reported_in_order_and_cancel_stops() -> None:
         inspect_bytes(golden_bytes("minimal"), monitor=monitor)
 
 
-def test_breathe_pauses_and_stops() -> None:
+def test_breathe_pauses_and_stops(monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
+    slept: list[float] = []
+    monkeypatch.setattr(time, "sleep", slept.append)  # what it asks of the clock, not how long
     monitor = Monitor(pause=0.01)
-    start = time.perf_counter()
     monitor.breathe()
-    assert time.perf_counter() - start >= 0.009
+    assert slept == [0.01]
     monitor.cancel()
     with pytest.raises(Cancelled):
         monitor.breathe()

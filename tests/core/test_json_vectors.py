@@ -9,7 +9,6 @@ import gzip
 import json
 import math
 import struct
-import time
 from pathlib import Path
 
 import pytest
@@ -119,10 +118,8 @@ def test_jsontestsuite_y(name: str) -> None:
 @pytest.mark.parametrize("name", suite_files("n_"))
 def test_jsontestsuite_n(name: str) -> None:
     data = (SUITE / name).read_bytes()
-    start = time.perf_counter()
     with pytest.raises(ReadError) as caught:
         read_json(data)
-    assert time.perf_counter() - start < 2.0
     assert caught.value.code in {
         ErrorCode.INVALID_JSON,
         ErrorCode.INVALID_ENCODING,
@@ -136,7 +133,6 @@ def test_jsontestsuite_n(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(I_OUTCOMES))
 def test_jsontestsuite_i(name: str) -> None:
     data = (SUITE / name).read_bytes()
-    start = time.perf_counter()
     expected = I_OUTCOMES[name]
     if expected is None:
         read_json(data)
@@ -145,7 +141,6 @@ def test_jsontestsuite_i(name: str) -> None:
             read_json(data)
         assert caught.value.code is expected
         assert caught.value.offset is not None
-    assert time.perf_counter() - start < 2.0
 
 
 # --- RFC 8785 test data ----------------------------------------------------------------

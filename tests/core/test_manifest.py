@@ -165,3 +165,41 @@ def test_fractions_are_reported_by_the_reader() -> None:
     assert read_document(b'{"a": 1.0, "b": 1e2, "c": -0.0}').has_fractions is False
     assert read_document(b'{"a": [1, 2.5]}').has_fractions is True
     assert read_document(b'{"a": 1e-7}').has_fractions is True
+
+
+def large_packet() -> dict[str, Any]:
+    # More items than canonical's chunk, and an object wider than it: many pieces.
+    from zcf_inspector.core.canonical import CHUNK_ITEMS
+
+    packet = golden("full-handoff")
+    belief = packet["content"]["beliefs"][0]
+    packet["content"]["beliefs"] = [
+        {**belief, "portableRef": f"b-{i}", "content": f"{i} é"} for i in range(2 * CHUNK_ITEMS + 3)
+    ]
+    packet["content"]["wide"] = {f"k{i:05d}": [i, {"x": "y"}] for i in range(CHUNK_ITEMS + 5)}
+    return packet
+
+
+@pytest.mark.parametrize("reader_plain", [False, True])
+def test_large_sections_hash_in_pieces_like_the_whole(reader_plain: bool) -> None:
+    packet = large_packet()
+    report = check_manifest(packet, reader_plain=reader_plain)
+    assert report.root_computed == independent_root(packet)
+    computed = {d.name: d.computed for d in report.sections}
+    assert computed["beliefs"] == sha(plain_canonical(packet["content"]["beliefs"]))
+    assert computed["wide"] == sha(plain_canonical(packet["content"]["wide"]))
+
+
+def test_a_content_section_named_like_an_envelope_one_is_hashed_as_before() -> None:
+    # Two sections share a name: both are under the root, envelope first (a stable sort),
+    # exactly as covered_sections and root_hash (the joined-bytes path) compute it.
+    from zcf_inspector.core.packet.manifest import covered_sections, root_hash
+
+    packet = large_packet()
+    packet["content"]["retention"] = {"shadow": True}
+    report = check_manifest(packet)
+    covered = covered_sections(packet)
+    assert report.root_computed == root_hash(covered)
+    pairs = [(d.pointer, d.computed) for d in report.sections if d.pointer is not None]
+    assert pairs == [(s.pointer, sha(s.canonical)) for s in covered]
+    assert [p for p, _ in pairs if p.endswith("retention")] == ["/retention", "/content/retention"]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pickle
-import time
 
 import pytest
 
@@ -222,7 +221,8 @@ def test_mixed_object_nesting_counts_both_kinds() -> None:
     assert (err.code, err.offset) == (ErrorCode.NESTING_TOO_DEEP, 5 * 64 + 64)
 
 
-def test_hostile_nesting_is_refused_quickly_without_recursion_error() -> None:
+def test_hostile_nesting_is_refused_without_recursion_error() -> None:
+    # How fast: tests/perf/bench_limits.py.
     cases = [
         (b"[" * 100_000, MAX_DEPTH),
         (nest(100_000), MAX_DEPTH),
@@ -231,10 +231,8 @@ def test_hostile_nesting_is_refused_quickly_without_recursion_error() -> None:
         (b"[" * 60_000_000, MAX_DEPTH),
     ]
     for data, offset in cases:
-        start = time.perf_counter()
         err = refusal(data)
         assert (err.code, err.offset) == (ErrorCode.NESTING_TOO_DEEP, offset)
-        assert time.perf_counter() - start < 2.0
 
 
 def test_brackets_inside_strings_do_not_count() -> None:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from goldens import generate
+from tests.core.continuation.relations import assert_explained
 from tests.fuzz.harness import check_findings, is_pointer, locatable
 from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.codes import ErrorCode, PlanCode
@@ -170,6 +171,8 @@ def check_continuation(result: InspectionResult) -> None:
             assert node.pointer is None or is_pointer(node.pointer), node
         for edge in plan.edges:
             assert is_pointer(edge.pointer), edge
+        # Issue 11: whatever the input, the inventory is exactly what the plan reaches.
+        assert_explained(plan)
     if result.report is not None:
         check_findings(result.report.findings, PlanCode)
     assert result.ok == (not _fails(result.all_findings(), result.all_omitted()))

@@ -742,7 +742,9 @@ def _swapped(value: Tree, choice: int) -> Tree:
     if choice == 2:
         return {"value": value}
     if choice == 3:
-        return str(value) if not isinstance(value, dict | list) else json.dumps(value)[:100]
+        # default=repr: a container may hold a RawNumber, RawString or DupObject marker.
+        text = json.dumps(value, default=repr) if isinstance(value, dict | list) else str(value)
+        return text[:100] if isinstance(value, dict | list) else text
     if choice == 4:
         return bool(value) if not isinstance(value, bool) else int(value)
     if choice == 5:

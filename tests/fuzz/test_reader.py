@@ -6,6 +6,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from tests.core.test_reading_paths import assert_paths_agree
 from tests.fuzz import oracle
 from tests.fuzz.harness import fuzz, is_pointer
 from tests.fuzz.strategies import (
@@ -142,6 +143,19 @@ def _json_trees() -> st.SearchStrategy[Any]:
 @fuzz(_json_trees(), LAYOUTS, weight=2, rounds=4)
 def test_reader_agrees_with_the_reference_on_generated_json(tree: Any, layout: Layout) -> None:
     check_against_reference(render(tree, layout))
+
+
+@fuzz(_json_trees(), LAYOUTS, weight=1, rounds=2)
+def test_fast_path_agrees_with_the_exact_reader_on_generated_json(
+    tree: Any, layout: Layout
+) -> None:
+    """The fast path says "clean" only where the exact reader accepts the same value."""
+    assert_paths_agree(render(tree, layout))
+
+
+@fuzz(mutated_bytes(_all_files()), weight=1, rounds=2)
+def test_fast_path_agrees_with_the_exact_reader_on_mutated_files(data: bytes) -> None:
+    assert_paths_agree(data)
 
 
 _CHUNK = 1 << 20  # the reader's depth-check chunk: escapes must not straddle it

@@ -24,16 +24,19 @@ def isolated_settings(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def isolated_data_dir(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
-    """Review journals (QStandardPaths' AppDataLocation) go to a temp folder per test, so
-    no test restores another's decisions and nothing is written to the real home."""
+    """Review journals (under QStandardPaths' GenericDataLocation) go to a temp folder per
+    test, so no test restores another's decisions and nothing is written to the real home."""
     folder = tmp_path_factory.mktemp("data")
     monkeypatch.setenv("XDG_DATA_HOME", str(folder))
     return folder
 
 
-# The offscreen platform has no window manager: it cannot pass size hints or raise a
-# window, and says so each time; that is the test platform talking, not the window.
-OFFSCREEN_NOTICE = r"This plugin does not support (propagateSizeHints|raise)\(\)"
+# The offscreen platform has no window manager: it cannot pass size hints, raise a window
+# or give a popup (a completer's) the keyboard, and says so each time; that is the test
+# platform talking, not the window.
+OFFSCREEN_NOTICE = (
+    r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing the keyboard)"
+)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

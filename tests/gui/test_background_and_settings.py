@@ -40,7 +40,7 @@ def test_cancel_of_a_slow_load_leaves_the_window_usable(qtbot, window: MainWindo
         # the first load is still held on its worker; the window opens another file meanwhile
         window.runner.progress_hook = None
         tab = drop_and_wait(qtbot, window, [PUBLICATION / "minimal.json"])
-        assert tab.verdict.headline == "VALID"
+        assert tab.verdict.headline == "VALID · UNSIGNED"
         window.find_action.trigger()
         assert tab.find_bar.isVisible()
     finally:
@@ -91,7 +91,7 @@ def test_receipt_is_recognised_by_content(qtbot, window: MainWindow, tmp_path: P
     renamed = tmp_path / "something.txt"
     shutil.copy(PUBLICATION / "full-handoff.receipt.json", renamed)
     tab = drop_and_wait(qtbot, window, [renamed])
-    assert tab.verdict.headline == "VALID RECEIPT"
+    assert tab.verdict.headline == "INTACT RECEIPT · SIGNATURE NOT CHECKED"
     assert rows(tab)["receipt digest"] == ("pass", "matches")
     assert rows(tab)["signature"] == ("not checkable", "not checked (no key)")
     window.apply_destination(str(DESTINATION))

@@ -30,7 +30,7 @@ from zcf_inspector.gui.document_tab import DocumentTab
 from zcf_inspector.gui.main_window import MainWindow
 from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.settings import KEY_FILE_KEY, NAME_KEY, load_identity, save_identity
-from zcf_inspector.gui.shortcuts import PLAN_GRAPH, PLAN_GRAPH_KEYS, REVIEW, WINDOW
+from zcf_inspector.gui.shortcuts import DIALOGS, PLAN_GRAPH, PLAN_GRAPH_KEYS, REVIEW, WINDOW
 from zcf_inspector.gui.verdicts import CheckState
 
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -241,6 +241,8 @@ def test_help_lists_every_shortcut_of_the_window_and_both_panes(
     assert graph_keys == [k for k, _ in PLAN_GRAPH_KEYS]
     for wanted in ("Ctrl+F", "F", "+", "Esc", "Left", "Right"):
         assert wanted in graph_keys
+    dialog_keys = {keys for section, keys, _ in listed if section == DIALOGS}
+    assert dialog_keys == {"Ctrl+Enter", "Esc"}
     assert len(listed) == len(dialog.entries)
     dialog.close()
 

@@ -21,11 +21,19 @@ from tests.gui.driving import (
     wait_idle,
 )
 from zcf_inspector.cli import asks_for_window, build_parser, main, split_qt_options
+from zcf_inspector.core import reading
+from zcf_inspector.core.reading import ReadDocument
+from zcf_inspector.gui import documents
 from zcf_inspector.gui.documents import PacketDocument
 from zcf_inspector.gui.icons import example_packet_path
 from zcf_inspector.gui.main_window import MainWindow
 
 UNSIGNED_REASON = "unsigned"
+# Without a destination, what a packet claims about its recipient is not checked: not VALID.
+HEADLINES = {
+    "recipient-bound-mac": "INTACT · MAC NOT CHECKED (no destination keys)",
+    "recipient-bound-unsigned": "INTACT · UNSIGNED · RECIPIENT NOT CHECKED (no destination)",
+}
 
 
 @pytest.mark.parametrize("path", publication_packets(), ids=lambda p: p.stem)
@@ -35,7 +43,7 @@ def test_each_publication_golden_dropped_shows_its_verdict(
     tab = drop_and_wait(qtbot, window, [path])
     verdict = rows(tab)
     manifest = json.loads(path.read_bytes())["manifest"]
-    assert tab.verdict.headline == "VALID"
+    assert tab.verdict.headline == HEADLINES.get(path.stem, "VALID · UNSIGNED")
     assert verdict["bytes"] == ("pass", "passed")
     assert verdict["structure"] == ("pass", "passed")
     sections = {
@@ -146,7 +154,7 @@ def test_start_page_offers_the_bundled_example(qtbot, window: MainWindow) -> Non
     qtbot.waitUntil(lambda: window.current_tab() is not None, timeout=20_000)
     tab = window.current_tab()
     assert tab is not None
-    assert tab.verdict.headline == "VALID"
+    assert tab.verdict.headline == "VALID · UNSIGNED"
     assert window.stack.currentWidget() is window.tabs
     window.close_current()
     assert window.stack.currentWidget() is window.start_page
@@ -175,7 +183,7 @@ def test_changed_file_prompts_to_reload(qtbot, window: MainWindow, tmp_path: Pat
     path = tmp_path / "packet.json"
     shutil.copy(PUBLICATION / "minimal.json", path)
     tab = drop_and_wait(qtbot, window, [path])
-    assert tab.verdict.headline == "VALID"
+    assert tab.verdict.headline == "VALID · UNSIGNED"
     path.write_bytes((NEGATIVE / "tampered-capsule.json").read_bytes())
     qtbot.waitUntil(
         lambda: window.reload_prompt is not None and window.reload_prompt.isVisible(),
@@ -242,3 +250,23 @@ def test_help_and_subcommands_still_work(capsys: pytest.CaptureFixture[str]) -> 
     assert "gui" in out
     assert "it opens" in out
     assert main(["validate", str(PUBLICATION / "minimal.json")]) == 0
+
+
+def test_files_above_the_fast_read_limit_skip_the_fast_path(
+    qtbot, window: MainWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The fast path parses in one call that holds the GIL, which the UI thread would wait
+    # out: the window's worker uses it only for files up to FAST_READ_MAX_BYTES.
+    tried: list[int] = []
+    real = reading._read_clean
+
+    def spy(data: bytes) -> ReadDocument | None:
+        tried.append(len(data))
+        return real(data)
+
+    monkeypatch.setattr(reading, "_read_clean", spy)
+    small, large = PUBLICATION / "minimal.json", PUBLICATION / "full-handoff.json"
+    monkeypatch.setattr(documents, "FAST_READ_MAX_BYTES", small.stat().st_size)
+    assert drop_and_wait(qtbot, window, [small]).verdict.headline == "VALID · UNSIGNED"
+    assert drop_and_wait(qtbot, window, [large]).verdict.headline == "VALID · UNSIGNED"
+    assert tried == [small.stat().st_size]

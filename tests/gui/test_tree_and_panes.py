@@ -16,6 +16,7 @@ from tests.gui.driving import NEGATIVE, PUBLICATION, drop_and_wait, wait_idle
 from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.findings import Finding, Severity
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.monitor import NULL_MONITOR
 from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.gui import plain_tooltip
 from zcf_inspector.gui.clipboard import CopyKind
@@ -26,6 +27,7 @@ from zcf_inspector.gui.manifest_pane import ManifestTableModel
 from zcf_inspector.gui.packet_tree_model import STATUS_COLUMN, VALUE_COLUMN, PacketTreeModel
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE
 from zcf_inspector.gui.tree_annotations import TreeAnnotations
+from zcf_inspector.gui.tree_search import FindMode, FindQuery, find
 from zcf_inspector.gui.verdict_header import VerdictTableModel
 from zcf_inspector.gui.verdicts import packet_verdict
 
@@ -200,6 +202,10 @@ def test_canonical_pane_shows_bytes_hex_and_digest(qtbot, window: MainWindow) ->
         ("Key", "objective", ["/content/capsule/objective"]),
         ("Value", "Benchmark on the 50 MB", ["/content/capsule/nextActions/0"]),
         ("JSON pointer", "/packet/nonce", ["/packet/nonce"]),
+        # a query starting with "/" is a JSON pointer in every mode (issue 12, point 8)
+        ("Key or value", "/content/beliefs/2", ["/content/beliefs/2"]),
+        ("Key", "/content/beliefs/1/content", ["/content/beliefs/1/content"]),
+        ("Value", "/packet/id", ["/packet/id"]),
     ],
 )
 def test_find_by_key_value_and_pointer(
@@ -241,13 +247,24 @@ def test_find_next_and_previous_wrap(qtbot, window: MainWindow) -> None:
     tab.find_bar.edit.setText("no such key anywhere")
     tab.find_bar.find_next()
     qtbot.waitUntil(lambda: tab.find_bar.status.text() == "not found", timeout=10_000)
+    tab.find_bar.edit.setText("/content/beliefs/99")
+    tab.find_bar.find_next()
+    qtbot.waitUntil(lambda: tab.find_bar.status.text() == "no node at that pointer", timeout=10_000)
+
+
+def test_a_slash_query_that_names_no_node_is_searched_as_text() -> None:
+    document: JsonValue = {"paths": ["/usr/bin", "/etc"], "x": {"y": 1}}
+    for mode in (FindMode.ANY, FindMode.KEY, FindMode.VALUE, FindMode.POINTER):
+        assert find(document, FindQuery("/x/y", mode, ()), NULL_MONITOR) == ("x", "y")
+    assert find(document, FindQuery("/etc", FindMode.VALUE, ()), NULL_MONITOR) == ("paths", 1)
+    assert find(document, FindQuery("/etc", FindMode.POINTER, ()), NULL_MONITOR) is None
 
 
 def test_rich_text_in_a_belief_is_shown_literally(
     qtbot, window: MainWindow, tmp_path: Path
 ) -> None:
     tab = drop_and_wait(qtbot, window, [rich_packet(tmp_path)])
-    assert tab.verdict.headline == "VALID"
+    assert tab.verdict.headline == "VALID · UNSIGNED"
     pointer = "/content/beliefs/0/content"
     _select(tab, pointer)
     index = tab.tree.currentIndex()

@@ -12,7 +12,11 @@ verdict with its first error codes:
 3. nesting at exactly 128 levels (accepted) and at 129 (refused), inside ``extensions``;
 4. a 1,000,000-element array of small ints (inside ``extensions``, re-sealed);
 5. a 100,000-long ``depends_on`` chain in an ASIF session (a plan selecting all of it),
-   after a 10,000-long one to show how the time scales.
+   after a 10,000-long one to show how the time scales;
+6. ASIF histories shaped to make a naive check quadratic: 20,000 checkpoints over a
+   20,000-event branch (each checkpoint's open calls are checked against its prefix of
+   the branch: one fold serves them all) and a 20,000-update task chain (each update's
+   cycle walk reaches every earlier task: the walk is bounded and then refuses).
 
 tracemalloc slows allocation-heavy code, so the time is measured in a second, untraced run.
 """
@@ -100,6 +104,56 @@ def chain_session(length: int) -> bytes:
     return _dump(session)
 
 
+def _history_session(events: list[dict[str, Any]]) -> dict[str, Any]:
+    example = CONTINUATION_SPEC / "examples" / "continuation" / "another-computer.session.json"
+    session: dict[str, Any] = json.loads(example.read_text())
+    provenance = session["events"][0]["provenance"]
+    base = len(session["events"])
+    for i, event in enumerate(events):
+        event.update(sequence=base + i, actor_id="agent", causes=[], provenance=provenance)
+    session["events"] += events
+    session["branches"][0]["event_ids"] += [e["id"] for e in events]
+    session["branches"][0]["head_event_id"] = session["branches"][0]["event_ids"][-1]
+    return session
+
+
+def many_checkpoints(count: int) -> bytes:
+    events = [
+        {"id": f"m{i}", "kind": "note", "data": {"parts": [], "category": "bench"}}
+        for i in range(count)
+    ]
+    session = _history_session(events)
+    head = session["checkpoints"][0]
+    extra = [
+        dict(copy.deepcopy(head), id=f"cp{i}", at_event_id=f"m{i}", context_id=None)
+        for i in range(count - 1)
+    ]
+    session["checkpoints"] += extra
+    return _dump(session)
+
+
+def task_chain(count: int) -> bytes:
+    events = [
+        {
+            "id": f"t{i}",
+            "kind": "task_update",
+            "data": {
+                "task_id": f"task{i}",
+                "revision": 0,
+                "status": "pending",
+                "parts": [],
+                "dependencies": [f"task{i - 1}"] if i else [],
+            },
+        }
+        for i in range(count)
+    ]
+    session = _history_session(events)
+    for item in session["coverage"]:
+        if item["scope"] == "tasks":
+            item["status"] = "complete"
+    return _dump(session)
+
+
 @dataclass(frozen=True)
 class Measure:
     name: str
@@ -158,6 +212,8 @@ def main() -> int:
         ("1,000,000-element array of small ints", million_ints, packet),
         ("10,000-long depends_on chain (ASIF, scale)", lambda: chain_session(10_000), session),
         ("100,000-long depends_on chain (ASIF)", lambda: chain_session(100_000), session),
+        ("20,000 checkpoints on a 20,000-event branch", lambda: many_checkpoints(20_000), session),
+        ("20,000-update task dependency chain", lambda: task_chain(20_000), session),
     ]
     print(f"{'case':42} {'bytes':>12} {'time':>9} {'peak heap':>11}  result")
     for name, make, run in cases:

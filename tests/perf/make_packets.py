@@ -28,3 +28,15 @@ def big_packet_path(beliefs: int = 200_000) -> Path:
     if not path.exists():
         path.write_bytes(big_packet_bytes(beliefs))
     return path
+
+
+def next_generation_path(beliefs: int = 200_000, changed: int = 123_456) -> Path:
+    """The big packet with one belief's content changed (and resealed): its next
+    generation, as `diff` and the compare view see them."""
+    path = DATA / f"handoff-{beliefs}-one-changed.json"
+    if not path.exists():
+        packet = json.loads(big_packet_path(beliefs).read_bytes())
+        belief = packet["content"]["beliefs"][changed]
+        belief["content"] = belief["content"].replace("parser", "reader", 1)
+        path.write_bytes(json.dumps(g.unsigned(packet), ensure_ascii=False, indent=1).encode())
+    return path

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import difflib
+import gc
 import importlib
 import os
 import signal
@@ -22,8 +22,8 @@ from types import FrameType
 from zcf_inspector import __version__
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import COMMANDS
+from zcf_inspector.cli.terminal_text import field, safe
 from zcf_inspector.core.errors import ZcfError
-from zcf_inspector.core.visible_text import shown
 
 WINDOW = "gui"
 # Qt's own command-line options (QApplication, QGuiApplication, X11): single-dash words,
@@ -92,15 +92,19 @@ def asks_for_window(arguments: Sequence[str]) -> bool:
 
 def missing_file_problem(files: Sequence[str], *, bare: bool) -> str | None:
     """Why the window should not open on ``files``: one that does not exist (a mistyped
-    command, most likely, when it comes first with no command)."""
+    command, most likely, when it comes first with no command), or a folder."""
     for index, name in enumerate(files):
+        if os.path.isdir(name):
+            return f"'{field(name)}' is a folder, not a file"
         if name.startswith("-") or os.path.lexists(name):
             continue
         if bare and index == 0 and not any(c in name for c in "/\\."):
+            import difflib  # noqa: PLC0415 - only for this hint, not on every start
+
             close = difflib.get_close_matches(name, COMMANDS, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
-            return f"'{shown(name, 200)}' is neither a command nor a file{hint}"
-        return f"no such file: '{shown(name, 200)}'"
+            return f"'{field(name)}' is neither a command nor a file{hint}"
+        return f"no such file: '{field(name)}'"
     return None
 
 
@@ -151,7 +155,7 @@ def _main(argv: Sequence[str] | None) -> int:
         problem = missing_file_problem(files, bare=bare)
         if problem is not None:
             build_parser().print_usage(sys.stderr)
-            sys.stderr.write(f"zcf-inspector: error: {problem}\n")
+            sys.stderr.write(f"zcf-inspector: error: {safe(problem)}\n")
             return exitcodes.USAGE
         arguments = [WINDOW, *files]
     command = arguments[0] if arguments and arguments[0] in COMMANDS else None
@@ -163,12 +167,16 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.print_help()
         return exitcodes.OK
     unwinding = _unwinding_on_termination() if command != WINDOW else contextlib.nullcontext()
+    # A command builds acyclic trees (parsed JSON, findings) that reference counting frees
+    # on its own; the cyclic collector would only walk them again and again as they grow.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         with unwinding:
             code: int = func(args)
     except ZcfError as error:
-        # The message may quote a file name or a value from an input: escaped, and cut.
-        sys.stderr.write(f"zcf-inspector: {shown(str(error), ERROR_CHARS)}\n")
+        # Messages quote file names and values from input: escaped, never obeyed, and cut.
+        sys.stderr.write(f"zcf-inspector: {field(str(error), ERROR_CHARS)}\n")
         return exitcodes.for_error(error)
     except BrokenPipeError:
         # The reader went away (`... | head`): nothing is wrong with the input, so no
@@ -176,6 +184,9 @@ def _main(argv: Sequence[str] | None) -> int:
         # quiet too, and the exit code is the shell's for SIGPIPE.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return exitcodes.BROKEN_PIPE
+    finally:
+        if collecting:
+            gc.enable()
     return code
 
 

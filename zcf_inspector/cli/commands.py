@@ -6,12 +6,11 @@ and, for `gui`, Qt); `--help` and a mistyped name import none of them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Command:
+# A NamedTuple, not a dataclass: `--help` then never imports dataclasses (and inspect).
+class Command(NamedTuple):
     module: str  # under zcf_inspector.cli
     register: str  # the function taking the subparsers action
     help: str
@@ -46,6 +45,9 @@ COMMANDS: Final[dict[str, Command]] = {
     ),
     "check-goldens": Command("goldens", "register", "run the conformance vectors (profile §7)"),
     "plan": Command("plan", "register", "check ASIF continuation plans (and a destination report)"),
+    "diff": Command(
+        "diff", "register", "compare two packets: sections by digest, then elements by identity"
+    ),
     "gui": Command(
         "gui", "register", "open the inspector window (the default when no command is given)"
     ),

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.output import MESSAGE_CHARS, field
+from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, field
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import shown_path
 from zcf_inspector.core.packet.conformance import check_goldens

@@ -19,6 +19,7 @@ from zcf_inspector.core.keyfile import (
     new_installation_key,
 )
 from zcf_inspector.core.packet.producer import AuthKind, seal_packet
+from zcf_inspector.core.packet.receipt_keys import load_public_key
 from zcf_inspector.core.reading import read_packet
 
 
@@ -27,9 +28,18 @@ def register_keygen(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "keygen",
         help=help_of("keygen"),
         description="Write a new Ed25519 key file (seed, public key, fingerprint), or with "
-        "--installation-key-id an installation key file, to --out (never overwritten) or stdout.",
+        "--installation-key-id an installation key file, to --out (never overwritten) or stdout. "
+        "With --public-of FILE, write no new key: the public key file of the Ed25519 key in FILE "
+        "(a key file, or a destination file's signingKey, which signs its receipts), as "
+        "`receipt verify --key` reads it.",
     )
-    keygen.add_argument("--installation-key-id", metavar="ID")
+    target = keygen.add_mutually_exclusive_group()
+    target.add_argument("--installation-key-id", metavar="ID")
+    target.add_argument(
+        "--public-of",
+        metavar="FILE",
+        help="the public half of a key file or of a destination file's signingKey",
+    )
     keygen.add_argument("--out", metavar="FILE")
     keygen.add_argument("--public-out", metavar="FILE", help="also write the public half (Ed25519)")
     keygen.set_defaults(func=run_keygen)
@@ -58,6 +68,12 @@ def _emit(value: JsonValue, out: str | None) -> int:
 
 
 def run_keygen(args: argparse.Namespace) -> int:
+    if args.public_of is not None:
+        if args.public_out:
+            raise InputError(
+                "--public-out makes a new key's public half; use --out with --public-of"
+            )
+        return _emit(load_public_key(args.public_of).to_json(include_seed=False), args.out)
     if args.installation_key_id is not None:
         if args.public_out:
             raise InputError(

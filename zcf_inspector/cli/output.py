@@ -1,41 +1,25 @@
 """How the CLI prints: one verdict line per input, then findings with their pointers.
 
 Nothing from an input reaches the terminal raw: every text taken from a document or a
-file name is escaped (`core.visible_text.visible`: controls, DEL, C1, bidi and other
-format characters) and cut when very long, with its length said. JSON output stays exact
-JSON: the same characters are written as JSON escapes there (`json_visible`).
+file name goes through `cli.terminal_text` (escaped, and cut when very long, with its
+length said); JSON output stays exact JSON, with the same characters as JSON escapes.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Iterable, Sequence
 from typing import TextIO
 
 from zcf_inspector.cli import exitcodes
+from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field, json_text
 from zcf_inspector.core.atomic import TargetExistsError, write_atomic
 from zcf_inspector.core.files import shown_path
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings, omitted_total
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.packet.inspection import PacketInspection, StageStatus
-from zcf_inspector.core.visible_text import json_visible, shown
-
-# How much of one field a line shows; the rest is cut with its length said.
-POINTER_CHARS = 200
-ID_CHARS = 200
-MESSAGE_CHARS = 2000
-
-
-def field(text: str, limit: int = ID_CHARS) -> str:
-    """A text from an input (an id, a pointer, a key) as a terminal line may show it."""
-    return shown(text, limit)
-
-
-def json_text(value: JsonValue) -> str:
-    """JSON for people and scripts alike: 2-space indent, UTF-8, hidden characters escaped."""
-    return json_visible(json.dumps(value, ensure_ascii=False, indent=2))
+from zcf_inspector.core.packet.inspection import PacketInspection
+from zcf_inspector.core.packet.trust import Validity, packet_trust
 
 
 def print_json(value: JsonValue, stream: TextIO | None = None) -> None:
@@ -120,19 +104,22 @@ def inspection_json(path: str, inspection: PacketInspection) -> dict[str, JsonVa
         "findings": [f.to_json() for f in inspection.findings],
         "findingsOmitted": omitted_json(inspection.omitted),
         "manifest": None if inspection.manifest is None else inspection.manifest.to_json(),
+        "authenticity": packet_trust(inspection).to_json(),
     }
 
 
 def verdict_line(path: str, inspection: PacketInspection) -> str:
-    path = shown_path(path)
-    if inspection.valid:
-        auth = inspection.auth.reason if inspection.auth is not None else ""
-        return f"{path}: valid — {field(auth, MESSAGE_CHARS)}"
-    failed = [s.stage.value for s in inspection.stages if s.status is StageStatus.FAILED]
-    errors = sum(1 for f in inspection.findings if f.severity == "error") + sum(
-        o.count for o in inspection.omitted if o.severity == "error"
-    )
-    return f"{path}: REFUSED at {', '.join(failed)} — {errors} error(s)"
+    """``PATH: VALID · SIGNED by … (trusted)``: the window's headline words (core/packet/trust),
+    the file name and the signer the packet names escaped; errors counted past the budget
+    included."""
+    trust = packet_trust(inspection)
+    shown = shown_path(path)
+    if trust.validity is Validity.REFUSED:
+        errors = sum(1 for f in inspection.findings if f.severity == "error") + sum(
+            o.count for o in inspection.omitted if o.severity == "error"
+        )
+        return f"{shown}: {trust.headline()} — {errors} error(s)"
+    return f"{shown}: {trust.headline(field)}"
 
 
 def fail(message: str) -> None:

@@ -14,13 +14,8 @@ from typing import TextIO
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.output import (
-    MESSAGE_CHARS,
-    POINTER_CHARS,
-    field,
-    print_json,
-    print_omitted,
-)
+from zcf_inspector.cli.output import print_json, print_omitted
+from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field
 from zcf_inspector.core.continuation.export.to_dot import plan_dot
 from zcf_inspector.core.continuation.export.to_json import inspection_json
 from zcf_inspector.core.continuation.inspection import inspect_continuation
@@ -114,19 +109,46 @@ def _plan_line(plan: PlanResult) -> str:
     required = sum(1 for n in plan.nodes if n.required)
     missing = sum(1 for n in plan.nodes if n.missing)
     scopes = field(", ".join(plan.active_scopes), MESSAGE_CHARS)
+    blocked = sum(1 for n in plan.nodes if n.blockers)
     return (
         f"plan {field(plan.id)} ({field(plan.next_action)}; scopes {scopes}): "
         f"{verdict} — {len(plan.nodes)} subjects, {required} required, {missing} missing, "
-        f"{len(plan.cycles)} cycles\n"
+        f"{len(plan.cycles)} cycles, {blocked} known blockers\n"
     )
+
+
+def _print_blockers(plan: PlanResult, out: TextIO) -> None:
+    """Known blockers: subjects a report may not claim supported (required ones block)."""
+    for node in plan.nodes:
+        for blocker in node.blockers:
+            need = "required" if node.required else "optional"
+            out.write(
+                f"  blocker {field(node.id)} ({need}): {blocker.code} — "
+                f"{field(blocker.reason, MESSAGE_CHARS)}\n"
+            )
 
 
 def _report_line(report: ReportResult) -> str:
     verdict = "ok" if report.ok else "INVALID"
-    return (
+    line = (
         f"report {_known(report.id)} for plan {_known(report.plan_id)}: {verdict} — outcome "
-        f"{_known(report.outcome)}, recomputed {_known(report.recomputed_outcome)}\n"
+        f"{_known(report.outcome)}, recomputed {_known(report.recomputed_outcome)}"
     )
+    times = report.times
+    if times is not None:
+        state = "expired" if times.expired else "valid until"
+        line += (
+            f"; assessed {field(times.assessed_at)}, {state} "
+            f"{field(times.expires_at)}, checked at {times.checked_at}"
+        )
+    return line + "\n"
+
+
+def _print_reasons(report: ReportResult, out: TextIO) -> None:
+    for reason in report.blocking_reasons:
+        out.write(
+            f"  blocking reason {field(reason.node_id)}: {field(reason.reason, MESSAGE_CHARS)}\n"
+        )
 
 
 def _print_human(result: InspectionResult, path: Path, out: TextIO) -> None:
@@ -136,7 +158,9 @@ def _print_human(result: InspectionResult, path: Path, out: TextIO) -> None:
     _print_findings(result.findings, out, result.omitted)
     for plan in result.plans:
         out.write(_plan_line(plan))
+        _print_blockers(plan, out)
         _print_findings(plan.findings, out, plan.omitted)
     if result.report is not None:
         out.write(_report_line(result.report))
+        _print_reasons(result.report, out)
         _print_findings(result.report.findings, out, result.report.omitted)

@@ -16,7 +16,6 @@ from zcf_inspector.cli.output import (
 )
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.packet.destination import load_destination
 from zcf_inspector.core.packet.inspection import inspect_bytes
 
 
@@ -37,7 +36,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    destination = None if args.destination is None else load_destination(args.destination)
+    destination = None
+    if args.destination is not None:
+        # Imported only here: most runs have no destination.
+        from zcf_inspector.core.packet.destination import load_destination  # noqa: PLC0415
+
+        destination = load_destination(args.destination)
     results: list[JsonValue] = []
     unreadable: UnreadableFileError | None = None
     refused = False

@@ -1,1 +1,2 @@
-"""The pure-Python core: no Qt import is allowed anywhere below this package."""
+"""The pure-Python core (no Qt): internal to zcf-inspector, reached by programs through
+`zcf_inspector.api`, which is the stable library interface."""

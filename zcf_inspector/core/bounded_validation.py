@@ -361,9 +361,18 @@ def _adapter(tp: Any, strict: bool) -> TypeAdapter[Any]:
 
 def prepare(*types: Any, strict: bool = True) -> None:
     """Build the adapters of ``types`` now (at import, before a large document is read):
-    a validator built later, with little memory left, is an allocation in Rust."""
+    a validator built later, with little memory left, is an allocation in Rust.
+
+    (A schema whose config defers its build, as the packet's do for start-up time, is
+    built on first use instead, after `_piece`'s headroom check.)"""
     for tp in types:
         _adapter(tp, strict)
+
+
+def built(tp: Any, strict: bool = True) -> bool:
+    """Whether the validator of ``tp`` has been built in this process."""
+    cached = _ADAPTERS.get((tp, strict))
+    return cached is not None and bool(cached.pydantic_complete)
 
 
 _MODEL_FIELDS: dict[type[BaseModel], tuple[tuple[str, str | None, Any], ...]] = {}

@@ -41,7 +41,7 @@ from zcf_inspector.core import headroom
 from zcf_inspector.core.errors import FormatError
 from zcf_inspector.core.jsontypes import MAX_SAFE_INTEGER, JsonValue
 
-__all__ = ["canonical", "canonical_chunked", "es6_number", "iter_canonical"]
+__all__ = ["canonical", "canonical_chunked", "canonical_pieces", "es6_number", "iter_canonical"]
 
 try:  # optional: the stdlib C encoder is the reference; orjson only makes it faster
     import orjson as _orjson
@@ -200,10 +200,27 @@ def canonical_chunked(
     check canonical() makes has then been made by the reader, so the pieces go straight
     to the encoder. That pass was most of the manifest's time on a 50 MB packet.
     """
-    parts: list[bytes] = []
+    return b"".join(
+        canonical_pieces(value, chunk_items, between=between, reader_plain=reader_plain)
+    )
+
+
+def canonical_pieces(
+    value: JsonValue,
+    chunk_items: int = CHUNK_ITEMS,
+    *,
+    between: Callable[[], None] | None = None,
+    reader_plain: bool = False,
+) -> list[bytes | memoryview]:
+    """``canonical_chunked``'s pieces, not yet joined: their concatenation is the bytes.
+
+    For a caller that only hashes the bytes, which then need not exist in one piece (on a
+    50 MB section, joining is a copy of 50 MB).
+    """
+    parts: list[bytes | memoryview] = []
     encode = _encode if reader_plain else canonical
     _chunked_into(value, chunk_items, parts, between or _nothing, encode)
-    return b"".join(parts)
+    return parts
 
 
 def _nothing() -> None:
@@ -213,17 +230,18 @@ def _nothing() -> None:
 def _chunked_into(
     value: JsonValue,
     chunk_items: int,
-    parts: list[bytes],
+    parts: list[bytes | memoryview],
     between: Callable[[], None],
     encode: Callable[[JsonValue], bytes],
 ) -> None:
     if isinstance(value, list) and len(value) > chunk_items:
         # Each slice encodes as "[...]"; their insides joined by "," are the whole array.
+        # (A view of the inside: slicing the bytes would copy each piece once more.)
         parts.append(b"[")
         for start in range(0, len(value), chunk_items):
             if start:
                 parts.append(b",")
-            parts.append(encode(value[start : start + chunk_items])[1:-1])
+            parts.append(memoryview(encode(value[start : start + chunk_items]))[1:-1])
             between()
         parts.append(b"]")
     elif isinstance(value, dict) and value and all(type(k) is str for k in value):
@@ -234,7 +252,7 @@ def _chunked_into(
                 if start:
                     parts.append(b",")
                 piece = {k: value[k] for k in keys[start : start + chunk_items]}
-                parts.append(encode(piece)[1:-1])
+                parts.append(memoryview(encode(piece))[1:-1])
                 between()
         else:
             for index, key in enumerate(keys):

@@ -4,6 +4,9 @@ Three closed enums of stable strings (scripts match on them) and, for every memb
 severity it is usually reported with and a one-line meaning. ``docs/codes.md`` is
 generated from this table (``scripts/codes_doc.py``; a test keeps it in step).
 
+`BlockerCode` names why a plan's subject is a known blocker (not a finding: a node's
+annotation in ``plan --json``), each with its meaning.
+
 The families share a few spellings (``duplicate_id``, ``dangling_reference``): a StrEnum
 member compares equal to its string, so lookups go by family first, never by string alone.
 """
@@ -73,20 +76,42 @@ class PlanCode(StrEnum):
     DUPLICATE_ID = "duplicate_id"
     DANGLING_REFERENCE = "dangling_reference"
     DEPENDENCY_CYCLE = "dependency_cycle"
+    REFERENCE_CYCLE = "reference_cycle"
     CLOSURE_INCOMPLETE = "closure_incomplete"
     UNDECLARED_SECRET = "undeclared_secret"
-    # checkpoint, context and next action (§3)
+    # the ASIF core record the plans stand on
+    EVENT_ORDER_INVALID = "event_order_invalid"
+    HISTORY_STATE_INVALID = "history_state_invalid"
+    BOUNDARY_INVALID = "boundary_invalid"
+    RESOURCE_INTEGRITY = "resource_integrity"
+    RESOURCE_NOT_CHECKED = "resource_not_checked"
+    TOOL_SCHEMA_INVALID = "tool_schema_invalid"
+    STREAM_INVALID = "stream_invalid"
+    COVERAGE_CONTRADICTION = "coverage_contradiction"
+    UNGATED_EXTENSION = "ungated_extension"
+    # checkpoint, context and next action (§3, §4)
     CHECKPOINT_BINDING_MISMATCH = "checkpoint_binding_mismatch"
+    CHECKPOINT_NOT_HEAD = "checkpoint_not_head"
+    CONTEXT_CONFIGURATION_MISMATCH = "context_configuration_mismatch"
+    STALE_CONTEXT = "stale_context"
+    CONTEXT_TOOL_CORRELATION = "context_tool_correlation"
+    UNREPORTED_TRANSFORMATION = "unreported_transformation"
     CONTEXT_ACCOUNTING_INCOMPLETE = "context_accounting_incomplete"
+    OPEN_CALL_STATE_MISMATCH = "open_call_state_mismatch"
     NEXT_ACTION_UNBOUND = "next_action_unbound"
     # workspaces and paths (§5)
     WORKSPACE_BOUNDARY_MISMATCH = "workspace_boundary_mismatch"
     WORKSPACE_ROOT_CONFLICT = "workspace_root_conflict"
     WORKSPACE_STATE_INVALID = "workspace_state_invalid"
+    GIT_STATE_INVALID = "git_state_invalid"
     UNSAFE_PATH = "unsafe_path"
     POINTER_UNRESOLVED = "pointer_unresolved"
-    # dependencies, operations and native import (§6, §9, §10)
+    # dependencies, instructions, operations and native import (§6, §7, §9, §10)
     TOOL_DEPENDENCY_INCOMPLETE = "tool_dependency_incomplete"
+    INSTRUCTION_BINDING_INCOMPLETE = "instruction_binding_incomplete"
+    INSTRUCTION_PRECEDENCE_MISMATCH = "instruction_precedence_mismatch"
+    INSTRUCTION_ROOT_UNSELECTED = "instruction_root_unselected"
+    POLICY_BINDING_INCOMPLETE = "policy_binding_incomplete"
     UNSAFE_RESTART = "unsafe_restart"
     UNBOUND_OPEN_CALL = "unbound_open_call"
     NATIVE_IMPORT_INVALID = "native_import_invalid"
@@ -99,9 +124,28 @@ class PlanCode(StrEnum):
     ASSESSMENT_EXTRANEOUS = "assessment_extraneous"
     REQUIRED_FLAG_MISMATCH = "required_flag_mismatch"
     OUTCOME_MISMATCH = "outcome_mismatch"
+    BLOCKING_REASONS_MISMATCH = "blocking_reasons_mismatch"
+    KNOWN_BLOCKER_CLAIMED = "known_blocker_claimed"
     ADAPTATION_WITHOUT_MAPPING = "adaptation_without_mapping"
+    OMISSION_WITHOUT_LOSS = "omission_without_loss"
     EVIDENCE_UNRESOLVED = "evidence_unresolved"
     SYNTHETIC_EXECUTION_CLAIM = "synthetic_execution_claim"
+    SYNTHETIC_EVIDENCE_OBSERVED = "synthetic_evidence_observed"
+    RUNTIME_EVIDENCE_MISSING = "runtime_evidence_missing"
+    EXECUTION_CLAIM_EXCEEDS_ACTION = "execution_claim_exceeds_action"
+    DEPENDENCY_UNVERIFIED = "dependency_unverified"
+    PLATFORM_UNSUPPORTED = "platform_unsupported"
+    SERVICE_IDENTITY_MISMATCH = "service_identity_mismatch"
+    SERVICE_ACCESS_UNRESOLVED = "service_access_unresolved"
+    REQUIREMENT_UNVERIFIED = "requirement_unverified"
+    RECOVERY_UNVERIFIED = "recovery_unverified"
+    NATIVE_VERSION_UNSUPPORTED = "native_version_unsupported"
+    MODEL_SOURCE_MISMATCH = "model_source_mismatch"
+    CONTEXT_FIT_UNMEASURED = "context_fit_unmeasured"
+    CONTEXT_OVERFLOW = "context_overflow"
+    MODEL_SUBSTITUTION = "model_substitution"
+    PATH_BINDINGS_INCOMPLETE = "path_bindings_incomplete"
+    DESTINATION_PATH_COLLISION = "destination_path_collision"
     CORE_CHECK_SKIPPED = "core_check_skipped"
     # what one check covers (issue 15: no input costs more than its size)
     PLANS_TOO_LARGE = "plans_too_large"
@@ -209,76 +253,146 @@ _PACKET: Final[Mapping[ErrorCode, tuple[Severity, str]]] = {
 }
 
 _CONTINUATION: Final[Mapping[PlanCode, tuple[Severity, str]]] = {
-    PlanCode.DOCUMENT_REFUSED: (E, "the file is not strict JSON (profile §1 reader refusal)"),
-    PlanCode.UNRECOGNISED_DOCUMENT: (
-        E,
-        "neither an ASIF session, a continuation profile nor a report",
-    ),
-    PlanCode.UNSUPPORTED_VERSION: (E, "an ASIF, profile or report version other than 0.4 / 0.2"),
+    PlanCode.DOCUMENT_REFUSED: (E, "the strict JSON reader refused the bytes"),
+    PlanCode.UNRECOGNISED_DOCUMENT: (E, "not an ASIF session, continuation profile or report"),
+    PlanCode.UNSUPPORTED_VERSION: (E, "an ASIF, profile or report version other than 0.4/0.2"),
     PlanCode.PROFILE_ACTIVATION_MISMATCH: (
         E,
-        "the session's profile activation disagrees with its block",
+        "continuation data and its required feature do not come together",
     ),
-    PlanCode.SCHEMA_VIOLATION: (E, "a value the ASIF 0.4 schemas do not allow"),
-    PlanCode.DUPLICATE_ID: (E, "an id repeated where ids must be unique"),
-    PlanCode.DANGLING_REFERENCE: (E, "a reference to an object the document does not hold"),
-    PlanCode.DEPENDENCY_CYCLE: (E, "depends_on edges that form a cycle"),
-    PlanCode.CLOSURE_INCOMPLETE: (E, "a plan that does not select a dependency its closure needs"),
-    PlanCode.UNDECLARED_SECRET: (
+    PlanCode.SCHEMA_VIOLATION: (E, "the document breaks the published JSON schema"),
+    PlanCode.DUPLICATE_ID: (E, "an ID repeats within its own collection"),
+    PlanCode.DANGLING_REFERENCE: (E, "a typed reference resolves nowhere"),
+    PlanCode.DEPENDENCY_CYCLE: (E, "dependencies (or a plan's prerequisites) form a cycle"),
+    PlanCode.REFERENCE_CYCLE: (E, "participant parents, causes or supersessions form a cycle"),
+    PlanCode.CLOSURE_INCOMPLETE: (E, "a needed dependency is not selected by the plan"),
+    PlanCode.UNDECLARED_SECRET: (E, "a secret handle the plan's configuration does not declare"),
+    PlanCode.EVENT_ORDER_INVALID: (E, "event sequences, causes or branch order disagree"),
+    PlanCode.HISTORY_STATE_INVALID: (
         E,
-        "a secret needed by the plan that no secret requirement declares",
+        "calls, results, decisions, tasks or executions contradict each other in history",
     ),
+    PlanCode.BOUNDARY_INVALID: (E, "a context or checkpoint boundary does not fit its branch"),
+    PlanCode.RESOURCE_INTEGRITY: (E, "an inline resource's bytes do not match its digest/length"),
+    PlanCode.RESOURCE_NOT_CHECKED: (INFO, "a file-backed resource whose bytes were not read"),
+    PlanCode.TOOL_SCHEMA_INVALID: (E, "a tool's input or output schema is not a JSON Schema"),
+    PlanCode.STREAM_INVALID: (E, "a stream's segments do not assemble to what it claims"),
+    PlanCode.COVERAGE_CONTRADICTION: (E, "a scope declared known_empty holds records"),
+    PlanCode.UNGATED_EXTENSION: (E, "a required extension without its required feature"),
     PlanCode.CHECKPOINT_BINDING_MISMATCH: (
         E,
-        "a plan's checkpoint, context or event boundary disagree",
+        "the plan's context/configuration differ from its checkpoint's",
     ),
-    PlanCode.CONTEXT_ACCOUNTING_INCOMPLETE: (
+    PlanCode.CHECKPOINT_NOT_HEAD: (
         E,
-        "context items not accounted for by a transformation",
+        "a branch without exactly one head checkpoint, or a plan's checkpoint off the head",
     ),
-    PlanCode.NEXT_ACTION_UNBOUND: (E, "the next action names what the plan does not bind"),
-    PlanCode.WORKSPACE_BOUNDARY_MISMATCH: (
+    PlanCode.CONTEXT_CONFIGURATION_MISMATCH: (
         E,
-        "a workspace state not at the plan's checkpoint boundary",
+        "the plan's context does not carry the plan's configuration",
     ),
-    PlanCode.WORKSPACE_ROOT_CONFLICT: (E, "two workspaces claim overlapping roots"),
-    PlanCode.WORKSPACE_STATE_INVALID: (E, "a workspace snapshot or delta that cannot be applied"),
-    PlanCode.UNSAFE_PATH: (E, "a path that is absolute, escapes its root or is not portable"),
-    PlanCode.POINTER_UNRESOLVED: (E, "a JSON pointer that names nothing in its document"),
-    PlanCode.TOOL_DEPENDENCY_INCOMPLETE: (E, "a tool dependency without what its tool needs"),
-    PlanCode.UNSAFE_RESTART: (E, "an operation restarted although it is not safe to repeat"),
-    PlanCode.UNBOUND_OPEN_CALL: (E, "an open tool call the plan neither awaits nor reconciles"),
-    PlanCode.NATIVE_IMPORT_INVALID: (
+    PlanCode.STALE_CONTEXT: (E, "a context input uses an event after the context boundary"),
+    PlanCode.CONTEXT_TOOL_CORRELATION: (
         E,
-        "a native import the destination cannot honour as declared",
+        "tool calls and results in a context do not correlate by call ID",
     ),
-    PlanCode.REPORT_BINDING_MISMATCH: (E, "a report bound to other bytes, session or plan"),
-    PlanCode.REPORT_EXPIRED: (E, "the report's expires_at is before the assessment clock"),
-    PlanCode.REPORT_TIME_INVALID: (
+    PlanCode.UNREPORTED_TRANSFORMATION: (
         E,
-        "a report time that is not a valid RFC 3339 instant or is out of order",
+        "a context tool input differs from its source event without a transformation",
     ),
-    PlanCode.ASSESSMENT_MISSING: (
+    PlanCode.CONTEXT_ACCOUNTING_INCOMPLETE: (E, "branch events not accounted exactly once"),
+    PlanCode.OPEN_CALL_STATE_MISMATCH: (
         E,
-        "a subject of the plan's inventory the report does not assess",
+        "open calls at the checkpoint disagree with the context or the operations",
     ),
+    PlanCode.NEXT_ACTION_UNBOUND: (E, "the next action's target is not bound by the plan"),
+    PlanCode.WORKSPACE_BOUNDARY_MISMATCH: (E, "a selected workspace is not at the boundary"),
+    PlanCode.WORKSPACE_ROOT_CONFLICT: (E, "two selected workspaces for one root"),
+    PlanCode.WORKSPACE_STATE_INVALID: (E, "a workspace delta or snapshot is inconsistent"),
+    PlanCode.GIT_STATE_INVALID: (E, "Git object IDs, index stages or blobs are inconsistent"),
+    PlanCode.UNSAFE_PATH: (E, "a path that is not portable, relative and contained"),
+    PlanCode.POINTER_UNRESOLVED: (E, "a path reference's JSON pointer names no string"),
+    PlanCode.TOOL_DEPENDENCY_INCOMPLETE: (E, "a tool dependency without tool_id/behavior"),
+    PlanCode.INSTRUCTION_BINDING_INCOMPLETE: (
+        E,
+        "instructions, effective order and rules are not the same set",
+    ),
+    PlanCode.INSTRUCTION_PRECEDENCE_MISMATCH: (
+        E,
+        "the effective order disagrees with ascending priority",
+    ),
+    PlanCode.INSTRUCTION_ROOT_UNSELECTED: (
+        E,
+        "an instruction rule scoped to a root no selected workspace has",
+    ),
+    PlanCode.POLICY_BINDING_INCOMPLETE: (E, "the binding's policies are not the captured ones"),
+    PlanCode.UNSAFE_RESTART: (E, "a restart recovery without idempotency and evidence"),
+    PlanCode.UNBOUND_OPEN_CALL: (E, "an open call without a selected operation"),
+    PlanCode.NATIVE_IMPORT_INVALID: (E, "a native import contract breaks its own rules"),
+    PlanCode.REPORT_BINDING_MISMATCH: (E, "the report binds other session bytes or IDs"),
+    PlanCode.REPORT_EXPIRED: (E, "the clock is at or past the report's expiry"),
+    PlanCode.REPORT_TIME_INVALID: (E, "report times unreadable, inverted or in the future"),
+    PlanCode.ASSESSMENT_MISSING: (E, "an inventoried subject without an assessment"),
     PlanCode.ASSESSMENT_DUPLICATE: (E, "a subject assessed more than once"),
-    PlanCode.ASSESSMENT_EXTRANEOUS: (E, "an assessment of a subject outside the plan's inventory"),
-    PlanCode.REQUIRED_FLAG_MISMATCH: (E, "a report's required flag differs from the computed one"),
-    PlanCode.OUTCOME_MISMATCH: (
+    PlanCode.ASSESSMENT_EXTRANEOUS: (E, "an assessment of a subject outside the inventory"),
+    PlanCode.REQUIRED_FLAG_MISMATCH: (E, "a required flag that differs from the computed one"),
+    PlanCode.OUTCOME_MISMATCH: (E, "the report's outcome is not the recomputed one"),
+    PlanCode.BLOCKING_REASONS_MISMATCH: (
         E,
-        "the report's outcome differs from the one its assessments imply",
+        "blocking reasons do not name exactly the blocking subjects",
     ),
-    PlanCode.ADAPTATION_WITHOUT_MAPPING: (
+    PlanCode.KNOWN_BLOCKER_CLAIMED: (
         E,
-        "an adapted subject without the mapping that adapts it",
+        "a subject the session shows to be a known blocker is claimed supported or adapted",
     ),
-    PlanCode.EVIDENCE_UNRESOLVED: (E, "evidence that names nothing in the report"),
-    PlanCode.SYNTHETIC_EXECUTION_CLAIM: (E, "synthetic evidence claimed as an observed execution"),
-    PlanCode.CORE_CHECK_SKIPPED: (
-        INFO,
-        "a bare profile: references into a session were not checked",
+    PlanCode.ADAPTATION_WITHOUT_MAPPING: (E, "an adapted subject without a transformation"),
+    PlanCode.OMISSION_WITHOUT_LOSS: (E, "a transformation of an omitted subject lists no loss"),
+    PlanCode.EVIDENCE_UNRESOLVED: (E, "an evidence ID the report does not carry"),
+    PlanCode.SYNTHETIC_EXECUTION_CLAIM: (E, "a synthetic report claims import or continuation"),
+    PlanCode.SYNTHETIC_EVIDENCE_OBSERVED: (E, "synthetic evidence in an observed report"),
+    PlanCode.RUNTIME_EVIDENCE_MISSING: (
+        E,
+        "an import or continuation claim without evidence of that kind",
     ),
+    PlanCode.EXECUTION_CLAIM_EXCEEDS_ACTION: (
+        E,
+        "an import or continuation claim the assessed next action does not allow",
+    ),
+    PlanCode.DEPENDENCY_UNVERIFIED: (
+        E,
+        "a supported dependency without the declared identity and an accepted version",
+    ),
+    PlanCode.PLATFORM_UNSUPPORTED: (
+        E,
+        "a supported dependency whose platform excludes the destination's",
+    ),
+    PlanCode.SERVICE_IDENTITY_MISMATCH: (E, "a supported service with another account/audience"),
+    PlanCode.SERVICE_ACCESS_UNRESOLVED: (
+        E,
+        "a supported service without its scopes, secret handles or endpoint",
+    ),
+    PlanCode.REQUIREMENT_UNVERIFIED: (
+        E,
+        "a supported core requirement without destination evidence",
+    ),
+    PlanCode.RECOVERY_UNVERIFIED: (
+        E,
+        "a supported reconciliation without matching strategy, identity and evidence",
+    ),
+    PlanCode.NATIVE_VERSION_UNSUPPORTED: (
+        E,
+        "a supported native import for a target agent version it does not accept",
+    ),
+    PlanCode.MODEL_SOURCE_MISMATCH: (E, "the assessed source model is not the plan's"),
+    PlanCode.CONTEXT_FIT_UNMEASURED: (E, "a context fit claimed without tokenizer or counts"),
+    PlanCode.CONTEXT_OVERFLOW: (E, "input tokens plus output reserve exceed the input limit"),
+    PlanCode.MODEL_SUBSTITUTION: (E, "another target model assessed as supported"),
+    PlanCode.PATH_BINDINGS_INCOMPLETE: (E, "path bindings do not cover exactly the roots"),
+    PlanCode.DESTINATION_PATH_COLLISION: (
+        E,
+        "two workspace paths collide under the destination's case or normalisation",
+    ),
+    PlanCode.CORE_CHECK_SKIPPED: (INFO, "a bare profile: ASIF core references not checked"),
     PlanCode.PLANS_TOO_LARGE: (
         E,
         "the plans' graphs together pass what one check covers; the rest were not checked",
@@ -315,6 +429,40 @@ _REVIEW: Final[Mapping[ReviewCode, tuple[Severity, str]]] = {
     ReviewCode.RECEIPT_MISMATCH: (E, "a receipt that belongs to another packet"),
 }
 
+
+class BlockerCode(StrEnum):
+    """Why a plan subject is a known blocker: it cannot be claimed supported or adapted."""
+
+    BOUNDARY_NOT_CONSISTENT = "boundary_not_consistent"
+    PENDING_DECISION = "pending_decision"
+    CONFIGURATION_NOT_EFFECTIVE = "configuration_not_effective"
+    UNKNOWN_AUTHORITY = "unknown_authority"
+    UNKNOWN_MERGE_BEHAVIOR = "unknown_merge_behavior"
+    CONTEXT_NOT_FAITHFUL = "context_not_faithful"
+    CONTEXT_INPUT_UNAVAILABLE = "context_input_unavailable"
+    RESOURCE_UNAVAILABLE = "resource_unavailable"
+    RECOVERY_REFUSED = "recovery_refused"
+    OPERATION_UNRESOLVED = "operation_unresolved"
+    FEATURE_UNSUPPORTED = "feature_unsupported"
+    MODEL_FIT_UNKNOWN = "model_fit_unknown"
+
+
+BLOCKER_MEANINGS: Final[Mapping[BlockerCode, str]] = {
+    BlockerCode.BOUNDARY_NOT_CONSISTENT: "the boundary is partial, unknown or best-effort",
+    BlockerCode.PENDING_DECISION: "an agent action while a decision is still pending",
+    BlockerCode.CONFIGURATION_NOT_EFFECTIVE: "the configuration is not the effective one",
+    BlockerCode.UNKNOWN_AUTHORITY: "an instruction of unknown authority",
+    BlockerCode.UNKNOWN_MERGE_BEHAVIOR: "an instruction of unknown merge behaviour",
+    BlockerCode.CONTEXT_NOT_FAITHFUL: "the context's fidelity is partial or unknown",
+    BlockerCode.CONTEXT_INPUT_UNAVAILABLE: "an event of the branch is unavailable as input",
+    BlockerCode.RESOURCE_UNAVAILABLE: "the resource is unavailable, excluded, redacted or unknown",
+    BlockerCode.RECOVERY_REFUSED: "the reconciliation target's recovery is not reconcile/reconnect",
+    BlockerCode.OPERATION_UNRESOLVED: "a selected operation is still pending, running or unknown",
+    BlockerCode.FEATURE_UNSUPPORTED: "a required feature this checker does not interpret",
+    BlockerCode.MODEL_FIT_UNKNOWN: "the report's model fit is not 'fits'",
+}
+
+
 # Keyed by enum member within a family; Any because Mapping is invariant in its key.
 _Table = Mapping[Any, tuple[Severity, str]]
 _FAMILIES: Final[Mapping[type[StrEnum], tuple[CodeFamily, _Table]]] = {
@@ -336,6 +484,14 @@ def registry() -> Iterator[CodeInfo]:
     for enum in _FAMILIES:
         for code in enum:
             yield describe(code)
+
+
+def severity_of(code: StrEnum) -> Severity:
+    return describe(code).severity
+
+
+def meaning_of(code: StrEnum) -> str:
+    return describe(code).meaning
 
 
 def codes_markdown() -> str:
@@ -363,4 +519,15 @@ def codes_markdown() -> str:
             if info.family is family
         ]
         lines.append("")
+    lines += [
+        "## Known blockers (`plan --json`: `nodes[].blockers[].code`)",
+        "",
+        "Why a plan's subject cannot be claimed supported or adapted, derived from the session",
+        "alone; a report that claims it anyway is refused with `known_blocker_claimed`.",
+        "",
+        "| code | meaning |",
+        "| --- | --- |",
+    ]
+    lines += [f"| `{code}` | {BLOCKER_MEANINGS[code]} |" for code in BlockerCode]
+    lines.append("")
     return "\n".join(lines)

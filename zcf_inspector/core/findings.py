@@ -124,6 +124,11 @@ class FindingBudget(list[Finding]):
         else:
             entry[0] += how_many
 
+    @property
+    def total(self) -> int:
+        """Findings kept and counted."""
+        return len(self) + sum(int(entry[0]) for entry in self._omitted.values())
+
     def omitted(self) -> tuple[OmittedFindings, ...]:
         return tuple(
             OmittedFindings(code, severity, count, first)

@@ -94,7 +94,11 @@ def _b64u32(value: JsonValue, what: str) -> bytes:
 
 
 def load_ed25519_key(path: str | Path, *, need_seed: bool) -> Ed25519Key:
-    value = _load(path)
+    return ed25519_key_of(_load(path), path, need_seed=need_seed)
+
+
+def ed25519_key_of(value: JsonValue, path: str | Path, *, need_seed: bool) -> Ed25519Key:
+    """The key a parsed key file holds; ``path`` names it in messages."""
     if isinstance(value, str) and not need_seed:
         return Ed25519Key(_b64u32(value, "public key"))
     if not isinstance(value, dict) or value.get("kind") != "ed25519":

@@ -58,3 +58,20 @@ def exists(value: JsonValue, pointer: str) -> bool:
     except (KeyError, ValueError):
         return False
     return True
+
+
+def resolve_strictly(value: JsonValue, selector: str) -> JsonValue:
+    """Like :func:`resolve`, but a `~` not followed by `0` or `1` is refused (RFC 6901 §3).
+
+    Raises ``ValueError`` for a malformed pointer and ``KeyError`` when it names nothing.
+    """
+    if selector and not selector.startswith("/"):
+        raise ValueError(f"a JSON pointer starts with '/': {selector!r}")
+    for token in selector[1:].split("/") if selector else ():
+        rest = token
+        while "~" in rest:
+            at = rest.index("~")
+            if rest[at + 1 : at + 2] not in ("0", "1"):
+                raise ValueError(f"'~' must be followed by '0' or '1' in {selector!r}")
+            rest = rest[at + 2 :]
+    return resolve(value, selector)

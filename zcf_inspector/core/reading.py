@@ -24,22 +24,36 @@ When an input has several problems, exactly one is reported, chosen in this fixe
 
 A ``ReadError`` carries the byte offset into the input (and, for duplicate keys and
 numbers, the RFC 6901 pointer of the offending member/value).
+
+Two paths, one verdict. A fast path tries first: orjson builds the value straight from
+the bytes, and cheap checks decide whether §1 accepts that very value (see "the fast path"
+below). It only ever says "clean": on any doubt it steps aside and the exact reader reads
+the input again, and only the exact reader refuses, with the code, offset and pointer
+above. Tests hold both paths to the same verdict and the same value on every vector.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
-from itertools import accumulate
+from itertools import accumulate, chain, compress, repeat
 from typing import Final
 
+from zcf_inspector.core import headroom
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.errors import RefusalError, ZcfError
 from zcf_inspector.core.findings import Finding, Severity
 from zcf_inspector.core.jsontypes import MAX_SAFE_INTEGER, JsonValue
+
+try:  # the fast path's parser; without it every input takes the exact path
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - a dependency: the tests run with it
+    _orjson = None  # type: ignore[assignment]
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -47,6 +61,7 @@ __all__ = [
     "MAX_SAFE_INTEGER",
     "ReadDocument",
     "ReadError",
+    "fast_path_limit",
     "packet_document",
     "read_document",
     "read_json",
@@ -120,6 +135,37 @@ def read_document(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ReadDoc
             f"{len(data)} bytes exceed the size limit of {max_bytes} bytes",
             offset=max_bytes,
         )
+    limit = _FAST_PATH_MAX_BYTES.get()
+    if limit is None or len(data) <= limit:
+        clean = _read_clean(data)
+        if clean is not None:
+            return clean
+    return _read_exact(data)
+
+
+# The fast path's parse is one C call that holds the GIL throughout (about 3 ms per MB on
+# the development machine); the exact reader's parser lets other threads run between
+# objects. A process with a UI thread caps the fast path to what the UI can wait for.
+_FAST_PATH_MAX_BYTES: ContextVar[int | None] = ContextVar("fast_path_max_bytes", default=None)
+
+
+@contextmanager
+def fast_path_limit(max_bytes: int) -> Iterator[None]:
+    """Within the block (in this thread's context), read larger inputs than ``max_bytes``
+    with the exact reader only, so that no single call holds the GIL for long.
+
+    Same results either way; only the time and how long other threads wait differ. The
+    window's worker reads files under such a limit.
+    """
+    token = _FAST_PATH_MAX_BYTES.set(max_bytes)
+    try:
+        yield
+    finally:
+        _FAST_PATH_MAX_BYTES.reset(token)
+
+
+def _read_exact(data: bytes) -> ReadDocument:
+    """The exact reader: every check in the documented order; raises the one refusal."""
     text = _decode(data)
     _check_depth(data)
     parser = _Parser(data, text)
@@ -201,10 +247,12 @@ def _utf8_message(data: bytes, exc: UnicodeDecodeError) -> str:
 # makes chunking (at boundaries no escape straddles) and bisection exact.
 
 _DEPTH_CHUNK: Final = 1 << 20
-_ESCAPE_BYTES: Final = b'\\"[]{}/bfnrtu'
+# The ':' is kept too, for the fast path's count of members (see _members_written).
+_ESCAPE_BYTES: Final = b'\\"[]{}:/bfnrtu'
 _DROP_FOR_ESCAPES: Final = bytes(b for b in range(256) if b not in _ESCAPE_BYTES)
 _ESCAPE_LETTERS: Final = bytes.maketrans(b"/bfnrtu", b"aaaaaaa")
 _KEEP_STRUCTURE: Final = bytes(b for b in range(256) if b not in b'"[]{}')  # delete set
+_KEEP_COLONS: Final = bytes(b for b in range(256) if b not in b'":')  # delete set
 # Opening brackets become +1 and closing ones -1 once the bytes are read as signed chars.
 _BRACKET_STEP: Final = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
 _BACKSLASH_RUN: Final = re.compile(rb"\\*")
@@ -239,24 +287,27 @@ def _chunk_end(data: bytes, end: int) -> int:
     return end
 
 
-def _chunk_depth(chunk: bytes, depth: int, in_string: bool) -> tuple[int, int, bool]:
-    """(deepest level reached, level at the end, inside a string at the end)."""
+def _outside_strings(chunk: bytes, in_string: bool, delete: bytes) -> tuple[bytes, bool]:
+    """The bytes of ``chunk`` that ``delete`` spares and that lie outside string literals,
+    in order; and whether a string is open at the end (``in_string``: at the start)."""
     # One-byte search first: memchr is far faster than a two-byte search on 1 MiB.
     if b"\\" in chunk and b'\\"' in chunk:  # otherwise no quote can be escaped
         chunk = chunk.translate(_ESCAPE_LETTERS, _DROP_FOR_ESCAPES)
         if b"\\\\" in chunk:
             chunk = chunk.replace(b"\\\\", b"")
         chunk = chunk.replace(b'\\"', b"")
-    # Dropping two adjacent quotes changes no bracket's side, and removes most strings.
-    marks = chunk.translate(None, _KEEP_STRUCTURE).replace(b'""', b"")
+    # Dropping two adjacent quotes changes no byte's side, and removes most strings.
+    marks = chunk.translate(None, delete).replace(b'""', b"")
     if b'"' in marks:
         parts = marks.split(b'"')
         in_string_after = in_string != (len(parts) % 2 == 0)
-        marks = b"".join(parts[1::2] if in_string else parts[::2])
-    else:
-        in_string_after = in_string
-        if in_string:
-            marks = b""
+        return b"".join(parts[1::2] if in_string else parts[::2]), in_string_after
+    return (b"" if in_string else marks), in_string
+
+
+def _chunk_depth(chunk: bytes, depth: int, in_string: bool) -> tuple[int, int, bool]:
+    """(deepest level reached, level at the end, inside a string at the end)."""
+    marks, in_string_after = _outside_strings(chunk, in_string, _KEEP_STRUCTURE)
     steps = memoryview(marks.translate(_BRACKET_STEP)).cast("b")
     if not steps:
         return depth, depth, in_string_after
@@ -274,6 +325,140 @@ def _first_too_deep(chunk: bytes, depth: int, in_string: bool) -> int:
         else:
             low = middle
     return high - 1
+
+
+# --- the fast path ----------------------------------------------------------------------
+#
+# orjson parses bytes as strictly as RFC 8259 asks (trailing data, comments, NaN, leading
+# zeros, control characters: all refused) and refuses a byte-order mark, bytes that are not
+# UTF-8 (overlong forms and encoded surrogates included) and numbers beyond a double. What
+# §1 adds is checked here, each in a few C-level passes and never a Python step per value:
+#
+# - a surrogate escape anywhere (a search of the raw bytes): a doubt, whether lone or
+#   paired, so that this rule never rests on one version of one library;
+# - nesting and numbers: one walk over the parsed value, a level at a time: the depth is
+#   the number of levels; a level holding a float (the exact reader decides how a
+#   non-integer literal reads) or an int beyond ±(2^53 - 1) is a doubt;
+# - repeated keys: orjson keeps one member per key, so an object that repeats a key comes
+#   back with fewer members than it wrote. The walk sums the members of every object, and
+#   the bytes say how many members were written: exactly one ':' outside string literals
+#   per member, counted with the string-aware pass of the nesting check. Equal sums: no
+#   object repeats a key.
+
+_ALLOWED_KINDS: Final = frozenset({dict, list, str, int, bool, type(None)})
+_FEW_CONTAINERS: Final = 64
+
+
+def _read_clean(data: bytes) -> ReadDocument | None:
+    """The document §1 reads from ``data`` if the fast path can vouch for it, else None."""
+    if _orjson is None or (b"\\" in data and _SURROGATE_ESCAPE_HINT.search(data)):
+        return None
+    if headroom.limited():
+        # Under a memory limit orjson's allocator crashes the process where the exact
+        # reader raises MemoryError (core.headroom): same verdict, slower, in words.
+        return None
+    try:
+        value: JsonValue = _orjson.loads(data)
+    except _orjson.JSONDecodeError:
+        return None
+    members = _plain_members(value)
+    if members is None or members != _members_written(data):
+        return None
+    return ReadDocument(value, has_fractions=False)
+
+
+def _plain_members(value: JsonValue) -> int | None:
+    """How many members the objects in ``value`` hold; None if §1 might object to it.
+
+    Breadth-first, a level at a time: each level is a few passes of ``map``, ``set`` and
+    ``compress`` over the values the level above holds, so no Python code runs per value.
+    A level held by few containers is taken container by container (a large array of
+    objects is then seen to hold only objects without sorting it out from its siblings).
+    """
+    groups: list[Iterable[JsonValue]] = [(value,)]  # each can be iterated again
+    members = 0
+    level = 0  # of the containers the groups' values may include
+    while True:
+        dicts: list[dict[str, JsonValue]] = []
+        lists: list[list[JsonValue]] = []
+        for group in groups:
+            kinds = set(map(type, group))
+            if not kinds <= _ALLOWED_KINDS:
+                return None
+            if int in kinds and not _safe_ints(iter(group)):
+                return None
+            if dict in kinds or list in kinds:
+                found_dicts, found_lists = _containers(iter(group), kinds)
+                dicts += found_dicts
+                lists += found_lists
+        if not dicts and not lists:
+            return members
+        level += 1
+        if level > MAX_DEPTH:
+            return None
+        members += sum(map(len, dicts))
+        if len(dicts) + len(lists) <= _FEW_CONTAINERS:
+            groups = [*map(dict.values, dicts), *lists]
+        else:
+            groups = [_LevelValues(dicts, lists)]
+
+
+class _LevelValues:
+    """The values many containers hold, as one group that can be iterated again."""
+
+    __slots__ = ("dicts", "lists")
+
+    def __init__(self, dicts: list[dict[str, JsonValue]], lists: list[list[JsonValue]]) -> None:
+        self.dicts = dicts
+        self.lists = lists
+
+    def __iter__(self) -> Iterator[JsonValue]:
+        return _level_values(self.dicts, self.lists)
+
+
+def _level_values(
+    dicts: list[dict[str, JsonValue]], lists: list[list[JsonValue]]
+) -> Iterator[JsonValue]:
+    """The values the containers of one level hold: the next level down."""
+    if not lists:  # most levels hold one kind: one iterator less per value
+        return chain.from_iterable(map(dict.values, dicts))
+    if not dicts:
+        return chain.from_iterable(lists)
+    return chain(chain.from_iterable(map(dict.values, dicts)), chain.from_iterable(lists))
+
+
+def _safe_ints(values: Iterator[JsonValue]) -> bool:
+    """Whether every int among ``values`` is within ±(2^53 - 1) (bools pass, as 0 and 1)."""
+    found = list(values)
+    ints: list[int] = list(compress(found, map(isinstance, found, repeat(int))))  # type: ignore[arg-type]
+    return min(ints) >= -MAX_SAFE_INTEGER and max(ints) <= MAX_SAFE_INTEGER
+
+
+def _containers(
+    values: Iterator[JsonValue], kinds: set[type]
+) -> tuple[list[dict[str, JsonValue]], list[list[JsonValue]]]:
+    """The objects and the arrays among ``values``, whose types are ``kinds``."""
+    if kinds == {dict}:
+        return list(values), []  # type: ignore[arg-type]
+    if kinds == {list}:
+        return [], list(values)  # type: ignore[arg-type]
+    found = list(values)
+    dicts = list(compress(found, map(isinstance, found, repeat(dict))))
+    lists = list(compress(found, map(isinstance, found, repeat(list))))
+    return dicts, lists  # type: ignore[return-value]
+
+
+def _members_written(data: bytes) -> int:
+    """How many object members well-formed JSON ``data`` writes: its ':' outside strings."""
+    count = 0
+    in_string = False
+    start = 0
+    while start < len(data):
+        end = _chunk_end(data, start + _DEPTH_CHUNK)
+        marks, in_string = _outside_strings(data[start:end], in_string, _KEEP_COLONS)
+        count += marks.count(b":")
+        start = end
+    return count
 
 
 # --- parsing ----------------------------------------------------------------------------

@@ -3,8 +3,10 @@
 One rule for every place text from a packet, session or file name is shown — the window
 and the terminal alike: each character that would hide, move or reorder text (controls,
 DEL and C1 controls, bidi overrides and isolates, zero-width and other format characters,
-line and paragraph separators, private-use and surrogate code points, and every space
-other than U+0020) is written as an escape; very long text is cut with its length said.
+line and paragraph separators, private-use, surrogate and unassigned code points — a
+terminal's newer Unicode may give those a meaning — and every space other than U+0020)
+is written as an escape: exactly what ``str.isprintable`` refuses. Very long text is cut
+with its length said.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ import unicodedata
 from typing import Final
 
 # Cc: C0, DEL, C1 controls; Cf: bidi marks, overrides and isolates, zero-width characters;
-# Zl/Zp: line and paragraph separators; Co: private use; Cs: lone surrogates.
-_HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs"})
+# Zl/Zp: line and paragraph separators; Co: private use; Cs: lone surrogates;
+# Cn: unassigned in this Python's Unicode database.
+_HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
 _SHORT_ESCAPES: Final = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 

@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QItemSelection, QModelIndex, QPoint, Qt, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
-    QHeaderView,
     QMenu,
     QSplitter,
     QTabWidget,
@@ -40,24 +40,24 @@ from zcf_inspector.gui.full_value import FullValue, FullValueDialog, full_value
 from zcf_inspector.gui.load_worker import TaskRunner, Work
 from zcf_inspector.gui.manifest_pane import ManifestPane
 from zcf_inspector.gui.packet_tree_model import (
-    KEY_COLUMN,
-    TYPE_COLUMN,
-    VALUE_COLUMN,
     JsonNode,
     PacketTreeModel,
 )
 from zcf_inspector.gui.plain_text import clip, shown, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.plangraph.pane import PlanGraphPane
+from zcf_inspector.gui.plangraph.plan_facts import document_notes
 from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.roles import POINTER_ROLE
 from zcf_inspector.gui.settings import settings_store
 from zcf_inspector.gui.tree_annotations import TreeAnnotations
-from zcf_inspector.gui.tree_search import FindMode, FindQuery, find
+from zcf_inspector.gui.tree_columns import TreeColumns
+from zcf_inspector.gui.tree_search import FindMode, FindQuery, find, is_pointer_query
 from zcf_inspector.gui.verdict_header import VerdictHeader
 from zcf_inspector.gui.verdicts import (
     Verdict,
     VerdictRow,
+    admission_row,
     continuation_verdict,
     packet_verdict,
     receipt_verdict,
@@ -103,8 +103,18 @@ def document_title(document: ShownDocument) -> str:
 
 TITLE_NAME_CHARS = 80  # of each file name in a tab or window title
 STATUS_CHARS = 120  # of a copied text, echoed in the status bar
-WIDE_PANES = (PANE_REVIEW, PANE_PLAN_GRAPH)
-WIDE_SHARE = 0.62  # of the tab's width given to those panes
+# The share of the tab's width given to the panes that need room: the plan graph the
+# most (its canvas and its side pane both; the tree keeps enough for key and value).
+WIDE_PANES = {PANE_REVIEW: 0.62, PANE_PLAN_GRAPH: 0.78}
+SPLIT_KEY = "layout/documentSplit"  # the tree's share of the tab, as the user left it
+
+
+def _fraction(value: object) -> float | None:
+    try:
+        fraction = float(value) if isinstance(value, str | float | int) else None
+    except ValueError:
+        return None
+    return fraction if fraction is not None and 0.05 <= fraction <= 0.95 else None
 
 
 def make_review_pane() -> ReviewPane:
@@ -181,7 +191,13 @@ class DocumentTab(QWidget):
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
         self.splitter.setSizes([580, 420])
-        self._widened = False
+        # The splitter and the tree's columns as the user left them (any tab, last run).
+        self.layout_store = settings_store()
+        self.layout_store.setParent(self)
+        self.tree_columns = TreeColumns(self.tree, self.layout_store)
+        self._split = _fraction(self.layout_store.value(SPLIT_KEY))
+        self._widened = self._split is not None  # a remembered split wins over widening
+        self.splitter.splitterMoved.connect(self._split_moved)
         self.panes.currentChanged.connect(self._pane_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -222,8 +238,9 @@ class DocumentTab(QWidget):
             omitted=_own_omitted(document),
         )
         old = self.model
-        self.model = PacketTreeModel(value, annotations, self)
+        self.model = PacketTreeModel(value, annotations, self, run=self._run)
         self.tree.setModel(self.model)
+        old.digests.close()
         old.deleteLater()
         self.tree.selectionModel().selectionChanged.connect(self._tree_selection_changed)
         self._size_columns()
@@ -247,7 +264,12 @@ class DocumentTab(QWidget):
             inspection = document.inspection
             findings = inspection.findings
             value: JsonValue = inspection.value if inspection.value is not None else {}
-            return value, findings, ("",) * len(findings), packet_verdict(inspection)
+            verdict = packet_verdict(inspection)
+            target = document.review.target if document.review is not None else None
+            notice = target.notice if target is not None else None
+            if notice is not None:  # a demotion or truncation is never hidden
+                verdict = replace(verdict, rows=(*verdict.rows, admission_row(notice)))
+            return value, findings, ("",) * len(findings), verdict
         if isinstance(document, ReceiptDocument):
             findings = document.report.findings
             return document.value, findings, ("",) * len(findings), receipt_verdict(document.report)
@@ -260,8 +282,11 @@ class DocumentTab(QWidget):
         report_elsewhere = ""
         if result.kind is not DocumentKind.CONTINUATION_REPORT and document.report_path:
             report_elsewhere = Path(document.report_path).name
-        findings = (*local, *report_findings)
-        elsewhere = ("",) * len(local) + (report_elsewhere,) * len(report_findings)
+        blockers, report_notes = document_notes(result)
+        local += blockers
+        report_rows = (*report_findings, *report_notes)
+        findings = (*local, *report_rows)
+        elsewhere = ("",) * len(local) + (report_elsewhere,) * len(report_rows)
         value = document.value if document.value is not None else {}
         return value, findings, elsewhere, continuation_verdict(result)
 
@@ -279,6 +304,7 @@ class DocumentTab(QWidget):
             wanted.append((PANE_FINDINGS, self.findings_pane))
             if self.review_pane is None:
                 self.review_pane = make_review_pane()
+                self.review_pane.statusMessage.connect(self.statusMessage)
             self.review_pane.set_packet(
                 document.path, document.data, inspection, self.destination, document.review
             )
@@ -292,6 +318,10 @@ class DocumentTab(QWidget):
                 self.plan_graph_pane = PlanGraphPane()
                 self.plan_graph_pane.node_selected.connect(self._plan_node_selected)
                 self.plan_graph_pane.plan_shown.connect(self._plan_shown)
+                self.plan_graph_pane.exported.connect(
+                    lambda path: self.statusMessage.emit(f"Plan graph written to {visible(path)}")
+                )
+            self.plan_graph_pane.document_path = document.path
             self.plan_graph_pane.show_result(document.result, document.value)
             wanted += [
                 (PANE_PLAN_GRAPH, self.plan_graph_pane),
@@ -311,13 +341,15 @@ class DocumentTab(QWidget):
         """The review table and the plan graph need room the tree can spare: the first
         time one of them is shown, the panes get most of the width (once, so a width the
         user chose afterwards is kept)."""
-        if self._widened or self.panes.tabText(self.panes.currentIndex()) not in WIDE_PANES:
+        share = WIDE_PANES.get(self.panes.tabText(self.panes.currentIndex()))
+        if self._widened or share is None:
             return
         self._widened = True
         total = sum(self.splitter.sizes())
-        if total > 0 and self.splitter.sizes()[1] < total * WIDE_SHARE:
-            left = int(total * (1 - WIDE_SHARE))
+        if total > 0 and self.splitter.sizes()[1] < total * share:
+            left = int(total * (1 - share))
             self.splitter.setSizes([left, total - left])
+            self._split = left / total  # kept as the window is resized (not remembered)
 
     def _plan_node_selected(self, node_id: str) -> None:
         if node_id:
@@ -332,6 +364,10 @@ class DocumentTab(QWidget):
             return
         self._disposed = True
         self._full_value_ticket += 1
+        self.model.digests.close()
+        if self.review_pane is not None:
+            self.review_pane.save_layout()
+        self.layout_store.sync()
         if self.plan_graph_pane is not None:
             self.plan_graph_pane.clear()
         if self.full_value_dialog is not None:
@@ -340,6 +376,12 @@ class DocumentTab(QWidget):
         app = QApplication.instance()
         if isinstance(app, QApplication):
             app.focusChanged.disconnect(self._focus_changed)
+
+    def confirm_close(self) -> bool:
+        """Whether the tab may close: a review whose exported receipt is out of date asks."""
+        if self.review_pane is None or PANE_REVIEW not in self.pane_names():
+            return True
+        return self.review_pane.confirm_close()
 
     # --- a receipt matched to the open packets -----------------------------------
 
@@ -356,7 +398,7 @@ class DocumentTab(QWidget):
     def _with_match(self, verdict: Verdict) -> Verdict:
         if self._receipt_match is None:
             return verdict
-        return Verdict(verdict.headline, verdict.ok, (*verdict.rows, self._receipt_match))
+        return replace(verdict, rows=(*verdict.rows, self._receipt_match))
 
     def show_pane(self, name: str) -> bool:
         for i in range(self.panes.count()):
@@ -365,16 +407,46 @@ class DocumentTab(QWidget):
                 return True
         return False
 
+    def focus_pane(self, name: str) -> bool:
+        """Alt+1…5: show the pane and put the keyboard in it (its table, text or graph),
+        so the pane's own keys work at once. A packet refused at the byte stage shows its
+        byte refusal where the manifest would be."""
+        if name == PANE_MANIFEST and PANE_MANIFEST not in self.pane_names():
+            name = PANE_BYTES
+        if not self.show_pane(name):
+            return False
+        target: QWidget | None = {
+            PANE_MANIFEST: self.manifest_pane.table,
+            PANE_BYTES: self.byte_pane.raw,
+            PANE_CANONICAL: self.canonical_pane.views.currentWidget(),
+            PANE_FINDINGS: self.findings_pane.table,
+            PANE_PLAN_GRAPH: None if self.plan_graph_pane is None else self.plan_graph_pane.view,
+        }.get(name)
+        if name == PANE_REVIEW and self.review_pane is not None:
+            self.review_pane.focus_table()
+        elif target is not None:
+            target.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        return True
+
     def pane_names(self) -> list[str]:
         return [self.panes.tabText(i) for i in range(self.panes.count())]
 
     def _size_columns(self) -> None:
-        header = self.tree.header()
-        header.setStretchLastSection(True)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.tree.setColumnWidth(KEY_COLUMN, 210)
-        self.tree.setColumnWidth(VALUE_COLUMN, 280)
-        self.tree.setColumnWidth(TYPE_COLUMN, 64)  # the status column stretches
+        self.tree_columns.apply()
+
+    def _split_moved(self, _position: int, _index: int) -> None:
+        sizes = self.splitter.sizes()
+        if sum(sizes) > 0:
+            self._split = sizes[0] / sum(sizes)
+            self.layout_store.setValue(SPLIT_KEY, f"{self._split:.4f}")
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        """The tree keeps its share of the tab (the user's, or the one it was given)."""
+        super().resizeEvent(event)
+        total = sum(self.splitter.sizes())
+        if self._split is not None and total > 0:
+            left = round(total * self._split)
+            self.splitter.setSizes([left, total - left])
 
     def _initial_selection(self, findings: tuple[Finding, ...], elsewhere: tuple[str, ...]) -> None:
         content = self.model.index_for_pointer("/content", nearest=False)
@@ -611,7 +683,8 @@ class DocumentTab(QWidget):
 
         def found(path: object) -> None:
             if path is None:
-                self.find_bar.status.setText("not found")
+                pointer = is_pointer_query(text)
+                self.find_bar.status.setText("no node at that pointer" if pointer else "not found")
                 return
             assert isinstance(path, tuple)
             self.find_bar.status.setText("")

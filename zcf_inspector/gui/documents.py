@@ -18,7 +18,7 @@ symbolic links, unreadable, empty, binary or oversized files — become an
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -30,11 +30,21 @@ from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import PacketInspection, inspect_read, inspect_value
 from zcf_inspector.core.packet.receipt import RECEIPT_FORMAT, ReceiptReport, verify_receipt
-from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadDocument, ReadError, read_document
+from zcf_inspector.core.reading import (
+    DEFAULT_MAX_BYTES,
+    ReadDocument,
+    ReadError,
+    fast_path_limit,
+    read_document,
+)
 from zcf_inspector.core.review.decisions import ReviewPreparation, prepare_review
 from zcf_inspector.gui.file_checks import content_problem, unreadable_message
 
 _CONTINUATION_MARKERS = ("asif_version", "profile_version", "report_version")
+# The reader's fast path parses in one call that holds the GIL (about 3 ms per MB): on a
+# larger file that would freeze the UI thread past its 100 ms budget, so such files are
+# read by the exact reader, which lets the UI thread in between objects.
+FAST_READ_MAX_BYTES = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -60,6 +70,10 @@ class ContinuationDocument:
     value: JsonValue
     result: InspectionResult
     report_path: str | None = None  # a destination report checked against this session
+    # The exact bytes checked (a report binds the session's by SHA-256), kept so that the
+    # window can check them again at another "Assess at" clock without reading the files.
+    data: bytes = b""
+    report_data: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -80,6 +94,8 @@ class OpenRequest:
     destination: Destination | None = None
     report_for: dict[str, str] | None = None  # session path -> report path (a reload)
     max_bytes: int = DEFAULT_MAX_BYTES  # larger files are refused before they are read
+    # The clock continuation reports are assessed at (`plan --now`); None: the current time.
+    now: datetime | None = None
 
 
 @dataclass
@@ -104,6 +120,11 @@ def _kind(value: JsonValue | None) -> str:
 
 def open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
     """Read, recognise and check every file of ``request`` (progress over all of them)."""
+    with fast_path_limit(FAST_READ_MAX_BYTES):
+        return _open_documents(request, monitor)
+
+
+def _open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
     reads: list[_Read | UnreadableDocument] = []
     count = len(request.paths)
     for i, path in enumerate(request.paths):
@@ -136,7 +157,7 @@ def open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
             report = next((r for r in readable if r.path == pairs.get(item.path)), None)
             share = _Share(monitor, i, count)
             try:
-                documents.append(_check(item, report, request.destination, share))
+                documents.append(_check(item, report, request.destination, share, request.now))
             except (RecursionError, MemoryError) as exc:
                 # Hostile shapes the reader's limits let through must cost this file its
                 # tab, not the whole drop: the other files still open.
@@ -150,9 +171,12 @@ def _too_complex(path: str, exc: RecursionError | MemoryError) -> str:
 
 
 def reverify(
-    document: ShownDocument, destination: Destination | None, monitor: Monitor
+    document: ShownDocument,
+    destination: Destination | None,
+    monitor: Monitor,
+    now: datetime | None = None,
 ) -> ShownDocument:
-    """The same document under another destination, without reading or parsing it again."""
+    """The same document under another destination or clock, without reading it again."""
     if isinstance(document, PacketDocument) and document.inspection.value is not None:
         return PacketDocument(
             document.path,
@@ -163,6 +187,9 @@ def reverify(
         return ReceiptDocument(
             document.path, document.value, verify_receipt(document.value, _receipt_key(destination))
         )
+    if isinstance(document, ContinuationDocument) and document.data:
+        result = inspect_continuation(document.data, now=clock(now), report=document.report_data)
+        return replace(document, result=result)
     return document
 
 
@@ -184,7 +211,11 @@ class _Share:
 
 
 def _check(
-    item: _Read, report: _Read | None, destination: Destination | None, share: _Share
+    item: _Read,
+    report: _Read | None,
+    destination: Destination | None,
+    share: _Share,
+    now: datetime | None = None,
 ) -> Document:
     kind = _kind(item.value)
     if kind == "packet":
@@ -198,12 +229,21 @@ def _check(
         return ReceiptDocument(
             item.path, item.value, verify_receipt(item.value, _receipt_key(destination))
         )
-    result = inspect_continuation(
-        item.data, now=datetime.now(UTC), report=None if report is None else report.data
-    )
+    report_data = None if report is None else report.data
+    result = inspect_continuation(item.data, now=clock(now), report=report_data)
     return ContinuationDocument(
-        item.path, item.value, result, None if report is None else report.path
+        item.path,
+        item.value,
+        result,
+        None if report is None else report.path,
+        item.data,
+        report_data,
     )
+
+
+def clock(now: datetime | None) -> datetime:
+    """The assessment clock: the one chosen in Settings, or the current UTC time."""
+    return now if now is not None else datetime.now(UTC)
 
 
 def _receipt_key(destination: Destination | None) -> bytes | None:

@@ -34,7 +34,7 @@ class FindBar(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.edit = _FindEdit()
-        self.edit.setPlaceholderText("Find key, value or /json/pointer")
+        self.edit.setPlaceholderText("Find key, value or /json/pointer (a / starts a pointer)")
         self.edit.setClearButtonEnabled(True)
         self.mode = QComboBox()
         for mode in FindMode:

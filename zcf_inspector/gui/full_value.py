@@ -25,6 +25,7 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.gui.canonical_bytes import value_text
 from zcf_inspector.gui.clipboard import set_clipboard
+from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.plain_text import plain_label, type_name, visible
 
 VIEW_LINE_CHARS: Final = 1000
@@ -98,3 +99,4 @@ class FullValueDialog(QDialog):
         layout.addWidget(self.note)
         layout.addWidget(self.text, 1)
         layout.addWidget(buttons)
+        add_submit_keys(self)

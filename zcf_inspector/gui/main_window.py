@@ -5,11 +5,20 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QFileSystemWatcher, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
+from PySide6.QtCore import QFileSystemWatcher, QPoint, Qt
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QIcon,
+    QKeySequence,
+)
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -28,6 +37,9 @@ from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.destination import Destination, DestinationError, load_destination
 from zcf_inspector.core.review.decisions import ReviewTarget
 from zcf_inspector.gui.clipboard import CopyKind, shortcut
+from zcf_inspector.gui.compare_view import CompareView
+from zcf_inspector.gui.compare_work import ComparedPackets, CompareRequest, compare_with
+from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.document_tab import (
     PANE_CANONICAL,
     PANE_FINDINGS,
@@ -39,6 +51,7 @@ from zcf_inspector.gui.document_tab import (
 from zcf_inspector.gui.documents import (
     ContinuationDocument,
     OpenRequest,
+    PacketDocument,
     ReceiptDocument,
     ShownDocument,
     UnreadableDocument,
@@ -50,11 +63,13 @@ from zcf_inspector.gui.icons import IconName, example_packet_path, icon
 from zcf_inspector.gui.load_worker import TaskRunner
 from zcf_inspector.gui.plain_text import plain_label, visible, visible_lines
 from zcf_inspector.gui.receipt_match import ReceiptMatchInput, match_row
-from zcf_inspector.gui.review.pane import ReviewPane
-from zcf_inspector.gui.settings import AppSettings
-from zcf_inspector.gui.settings_dialog import SettingsDialog
+from zcf_inspector.gui.review.pane import ReviewPane, default_data_dir, move_old_journals
+from zcf_inspector.gui.settings import AppSettings, settings_store
+from zcf_inspector.gui.settings_dialog import SettingsDialog, clock_text
 from zcf_inspector.gui.shortcuts import ShortcutsDialog, shortcut_entries
 from zcf_inspector.gui.start_page import StartPage
+from zcf_inspector.gui.theme import Theme, ThemeController
+from zcf_inspector.gui.verdict_header import LEVEL_STATES, state_icon
 
 APP_TITLE = "ZCF Inspector"
 # Workers run Python code (the core's hooks and checks) while the UI thread paints, and
@@ -62,6 +77,8 @@ APP_TITLE = "ZCF Inspector"
 # switch interval a repaint that calls data() a hundred times can wait 100 times 5 ms; 1 ms
 # keeps such convoys short at a small cost in worker throughput.
 GIL_SWITCH_INTERVAL_S = 0.001
+# Holding one of these while dropping a file on a packet's tab compares the two.
+COMPARE_DROP_MODIFIERS = Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier
 
 
 def message_box(
@@ -75,6 +92,7 @@ def message_box(
     box.setText(visible_lines(text))
     if details:
         box.setDetailedText(visible_lines(details))
+    add_submit_keys(box)
     return box
 
 
@@ -85,21 +103,32 @@ class MainWindow(QMainWindow):
         self.garbage_collector = UiThreadGarbageCollector(self)
         self.garbage_collector.start()
         self.settings = settings or AppSettings()
+        self.theme = ThemeController(settings_store(), self)
+        self.theme.settings.setParent(self.theme)
+        self.theme.apply()
         self.setWindowTitle(APP_TITLE)
         self.setWindowIcon(icon(IconName.APP))
         self.setAcceptDrops(True)
-        self.resize(1400, 900)
+        # Never larger than the screen (a 1024x700 laptop gets a window it can use).
+        available = self.screen().availableGeometry()
+        self.resize(min(1400, available.width()), min(900, available.height()))
         self.runner = TaskRunner(self)
         self.runner.busyChanged.connect(self._busy_changed)
         self.runner.progressChanged.connect(self._progress)
         self.runner.taskFailed.connect(self._task_failed)
         self.destination: Destination | None = None
         self.destination_problem: str | None = None
+        # The "Assess at" clock for continuation reports (`plan --now`); None: the current
+        # time. Kept for this window only: a fixed clock remembered across runs would make
+        # an expired report look current later without anyone choosing it again.
+        self.assess_at: datetime | None = None
         self.watcher = QFileSystemWatcher(self)
         self.watcher.fileChanged.connect(self._file_changed)
         self.reload_prompt: QMessageBox | None = None
         self.message: QMessageBox | None = None
         self.shortcuts_dialog: ShortcutsDialog | None = None
+        self.compare_file_dialog: QFileDialog | None = None
+        self.tab_menu: QMenu | None = None
         self._receipt_generation = 0
         self._closed = False  # closeEvent ran (it may run again: close() twice)
         self._prompted: set[str] = set()
@@ -109,6 +138,8 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.tabs.tabCloseRequested.connect(self.close_tab)
         self.tabs.currentChanged.connect(self._current_tab_changed)
+        self.tabs.tabBar().setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tabs.tabBar().customContextMenuRequested.connect(self._tab_context_menu)
         self.start_page = StartPage()
         self.start_page.openRequested.connect(self.open_dialog)
         self.start_page.exampleRequested.connect(self.open_example)
@@ -126,6 +157,21 @@ class MainWindow(QMainWindow):
         self._load_destination(self.settings.destination_path)
         self._refresh_recent()
         self._current_tab_changed()
+        self.journal_move = move_old_journals()
+        if self.journal_move.kept:
+            self.message = message_box(
+                self,
+                QMessageBox.Icon.Warning,
+                "Saved reviews",
+                "Some saved reviews could not be moved to the new folder "
+                f"({default_data_dir()}); they are still in the old one:\n"
+                + self.journal_move.message,
+            )
+            self.message.open()
+        elif self.journal_move.moved:
+            self.statusBar().showMessage(
+                f"Saved reviews: {self.journal_move.message} ({default_data_dir()})", 10_000
+            )
         geometry, state = self.settings.geometry()
         if geometry is not None:
             self.restoreGeometry(geometry)
@@ -145,10 +191,13 @@ class MainWindow(QMainWindow):
         self.cancel_button.setToolTip("Stop waiting for the work in progress (Ctrl+.)")
         self.cancel_button.clicked.connect(self.cancel_work)
         self.destination_label = plain_label()
+        self.clock_label = plain_label()
         bar.addWidget(self.progress_label, 1)
         bar.addWidget(self.progress)
         bar.addWidget(self.cancel_button)
+        bar.addPermanentWidget(self.clock_label)
         bar.addPermanentWidget(self.destination_label)
+        self._show_clock()
         self._busy_changed(False)
 
     def _action(
@@ -166,6 +215,13 @@ class MainWindow(QMainWindow):
         self.open_action = self._action("&Open…", self.open_dialog, QKeySequence(std.Open))
         self.example_action = self._action("Open the &Example Packet", self.open_example)
         self.reload_action = self._action("&Reload", self.reload_current, "F5")
+        self.compare_action = self._action("Compare &With…", self.compare_dialog)
+        self.next_change_action = self._action(
+            "Next C&hange", lambda: self._with_compare(CompareView.next_change), "F7"
+        )
+        self.previous_change_action = self._action(
+            "Previous Ch&ange", lambda: self._with_compare(CompareView.previous_change), "Shift+F7"
+        )
         self.export_action = self._action("&Export Receipt…", self.export_receipt, "Ctrl+E")
         self.close_action = self._action("&Close Tab", self.close_current, QKeySequence(std.Close))
         self.settings_action = self._action("&Settings…", self.open_settings, "Ctrl+,")
@@ -187,12 +243,22 @@ class MainWindow(QMainWindow):
             "Find &Previous", lambda: self._with_tab(lambda t: t.find_again(True)), "Shift+F3"
         )
         self.cancel_action = self._action("Cancel Background Work", self.cancel_work, "Ctrl+.")
+        # Each moves the keyboard into its pane (Alt+5 into the plan graph's canvas).
         self.pane_actions = [
             self._action(
-                name, partial(self._with_tab, partial(DocumentTab.show_pane, name=name)), f"Alt+{i}"
+                text,
+                partial(self._with_tab, partial(DocumentTab.focus_pane, name=name)),
+                f"Alt+{i}",
             )
-            for i, name in enumerate(
-                (PANE_MANIFEST, PANE_CANONICAL, PANE_FINDINGS, PANE_REVIEW, PANE_PLAN_GRAPH), 1
+            for i, (name, text) in enumerate(
+                (
+                    (PANE_MANIFEST, "&Manifest"),
+                    (PANE_CANONICAL, "&Canonical Bytes"),
+                    (PANE_FINDINGS, "F&indings"),
+                    (PANE_REVIEW, "Re&view (focus the beliefs)"),
+                    (PANE_PLAN_GRAPH, "Plan &Graph (focus the graph)"),
+                ),
+                1,
             )
         ]
         self.details_action = self._action(
@@ -212,6 +278,18 @@ class MainWindow(QMainWindow):
         # Shown in an empty Review menu; the menu itself is disabled then.
         self.no_review_action = QAction("No packet under review in this tab", self)
         self.no_review_action.setEnabled(False)
+        self.theme_group = QActionGroup(self)
+        self.theme_actions: dict[Theme, QAction] = {}
+        for theme, text in (
+            (Theme.SYSTEM, "&System"),
+            (Theme.LIGHT, "&Light"),
+            (Theme.DARK, "&Dark"),
+        ):
+            action = QAction(text, self.theme_group)
+            action.setCheckable(True)
+            action.setChecked(theme is self.theme.theme)
+            action.triggered.connect(lambda _=False, t=theme: self.set_theme(t))
+            self.theme_actions[theme] = action
         self.shortcuts_action = self._action("&Keyboard Shortcuts", self.show_shortcuts, "F1")
         self.about_action = self._action("&About", self.show_about)
 
@@ -223,6 +301,7 @@ class MainWindow(QMainWindow):
         file_menu.addMenu(self.recent_menu)
         file_menu.addAction(self.example_action)
         file_menu.addAction(self.reload_action)
+        file_menu.addAction(self.compare_action)
         file_menu.addSeparator()
         file_menu.addAction(self.export_action)
         file_menu.addSeparator()
@@ -243,9 +322,16 @@ class MainWindow(QMainWindow):
         for action in self.pane_actions:
             view_menu.addAction(action)
         view_menu.addSeparator()
+        view_menu.addAction(self.next_change_action)
+        view_menu.addAction(self.previous_change_action)
+        view_menu.addSeparator()
         view_menu.addAction(self.details_action)
         view_menu.addAction(self.collapse_action)
         view_menu.addAction(self.cancel_action)
+        view_menu.addSeparator()
+        theme_menu = view_menu.addMenu("&Theme")
+        for action in self.theme_actions.values():
+            theme_menu.addAction(action)
         self.review_menu = menus.addMenu("&Review")
         self.review_menu.aboutToShow.connect(self._fill_review_menu)
         help_menu = menus.addMenu("&Help")
@@ -268,14 +354,28 @@ class MainWindow(QMainWindow):
         if tab is not None:
             action(tab)
 
+    def current_compare(self) -> CompareView | None:
+        widget = self.tabs.currentWidget()
+        return widget if isinstance(widget, CompareView) else None
+
+    def _with_compare(self, action: Callable[[CompareView], object]) -> None:
+        view = self.current_compare()
+        if view is not None:
+            action(view)
+
     def _current_tab_changed(self, _index: int = -1) -> None:
         tab = self.current_tab()
+        compare = self.current_compare()
         self.stack.setCurrentWidget(self.tabs if self.tabs.count() else self.start_page)
-        self.setWindowTitle(f"{tab.title} — {APP_TITLE}" if tab else APP_TITLE)
+        shown = tab or compare
+        self.setWindowTitle(f"{shown.title} — {APP_TITLE}" if shown else APP_TITLE)
         has_tab = tab is not None
+        self.close_action.setEnabled(self.tabs.count() > 0)
+        self.compare_action.setEnabled(_comparable(tab))
+        for action in (self.next_change_action, self.previous_change_action):
+            action.setEnabled(compare is not None)
         for action in (
             self.reload_action,
-            self.close_action,
             self.find_action,
             self.find_next_action,
             self.find_previous_action,
@@ -331,7 +431,12 @@ class MainWindow(QMainWindow):
 
     def close_tab(self, index: int) -> None:
         widget = self.tabs.widget(index)
+        if isinstance(widget, DocumentTab) and not widget.confirm_close():
+            return
         self.tabs.removeTab(index)
+        if isinstance(widget, CompareView):
+            widget.dispose()
+            widget.deleteLater()
         if isinstance(widget, DocumentTab):
             widget.dispose()
             still_open = {p for t in self.document_tabs() for p in t.paths}
@@ -357,7 +462,7 @@ class MainWindow(QMainWindow):
         wanted = tuple(os.path.abspath(p) for p in paths)
         if not wanted:
             return
-        request = OpenRequest(wanted, self.destination, report_for)
+        request = OpenRequest(wanted, self.destination, report_for, now=self.assess_at)
         label = Path(wanted[0]).name if len(wanted) == 1 else f"{len(wanted)} files"
         self.runner.start(
             f"opening {label}", lambda monitor: open_documents(request, monitor), self._opened
@@ -430,7 +535,7 @@ class MainWindow(QMainWindow):
 
     @staticmethod
     def _verdict_icon(tab: DocumentTab) -> QIcon:
-        return icon(IconName.PASS if tab.verdict.ok else IconName.FAIL)
+        return state_icon(LEVEL_STATES[tab.verdict.level])
 
     def reload_current(self) -> None:
         tab = self.current_tab()
@@ -458,7 +563,98 @@ class MainWindow(QMainWindow):
             event.ignore()
             return
         event.acceptProposedAction()
+        target = self._drop_target(event.position().toPoint())
+        if event.modifiers() & COMPARE_DROP_MODIFIERS and target is not None:
+            self.compare_paths(target, paths[0])
+            if len(paths) > 1:
+                self._status_message(f"Compared with {Path(paths[0]).name} only: one at a time.")
+            return
         self.open_paths(paths)
+
+    def _drop_target(self, position: QPoint) -> DocumentTab | None:
+        """The packet tab a drop at ``position`` (window coordinates) lands on: the tab
+        under it in the tab bar, else the tab shown."""
+        if not self.tabs.count() or self.stack.currentWidget() is not self.tabs:
+            return None
+        bar = self.tabs.tabBar()
+        on_bar = bar.mapFrom(self, position)
+        index = bar.tabAt(on_bar) if bar.rect().contains(on_bar) else self.tabs.currentIndex()
+        widget = self.tabs.widget(index)
+        return widget if isinstance(widget, DocumentTab) and _comparable(widget) else None
+
+    # --- comparing --------------------------------------------------------------------
+
+    def compare_dialog(self, tab: DocumentTab | None = None) -> None:
+        """Ask for packet B to compare with ``tab``'s packet (A; the current tab's)."""
+        tab = tab or self.current_tab()
+        if tab is None or not _comparable(tab):
+            return
+        dialog = QFileDialog(self, f"Compare {Path(tab.document.path).name} with…")
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.setNameFilters(["JSON (*.json)", "All files (*)"])
+        dialog.setDirectory(str(Path(tab.document.path).parent))
+        dialog.fileSelected.connect(lambda path: self.compare_paths(tab, path))
+        self.compare_file_dialog = dialog
+        dialog.open()
+
+    def compare_paths(self, tab: DocumentTab, path: str) -> None:
+        """Compare ``tab``'s packet (A) with the packet at ``path`` (B), off the UI thread."""
+        document = tab.document
+        if not isinstance(document, PacketDocument):
+            return
+        request = CompareRequest(document, os.path.abspath(path), self.destination)
+        self.runner.start(
+            f"comparing {Path(document.path).name} with {Path(path).name}",
+            lambda monitor: compare_with(request, monitor),
+            self._compared,
+        )
+
+    def _compared(self, result: object) -> None:
+        if isinstance(result, UnreadableDocument):
+            self.report_problems([result.message], 1)
+            return
+        assert isinstance(result, ComparedPackets)
+        comparison = result.comparison
+        if not comparison.readable:
+            unreadable = [
+                (path, side)
+                for path, side in ((result.path_a, comparison.a), (result.path_b, comparison.b))
+                if not side.readable
+            ]
+            self.report_problems(
+                [
+                    f"{path} cannot be compared: it was refused at the byte stage"
+                    + (f" ({side.refusal.code}: {side.refusal.message})" if side.refusal else "")
+                    for path, side in unreadable
+                ],
+                len(unreadable),
+            )
+            return
+        view = CompareView(result, self.runner.start)
+        view.statusMessage.connect(self._status_message)
+        index = self.tabs.addTab(view, result.title.replace("&", "&&"))
+        self.tabs.setTabToolTip(index, visible_lines(f"{result.path_a}\n{result.path_b}"))
+        self.tabs.setCurrentIndex(index)
+        view.changes.setFocus()
+        self._current_tab_changed()
+
+    def _tab_context_menu(self, position: QPoint) -> None:
+        bar = self.tabs.tabBar()
+        index = bar.tabAt(position)
+        if index < 0:
+            return
+        widget = self.tabs.widget(index)
+        if widget is None:
+            return
+        menu = QMenu(self)
+        compare = menu.addAction("Compare With…")
+        tab = widget if isinstance(widget, DocumentTab) else None
+        compare.setEnabled(_comparable(tab))
+        compare.triggered.connect(lambda _=False: self.compare_dialog(tab))
+        close = menu.addAction("Close Tab")
+        close.triggered.connect(lambda _=False: self.close_tab(self.tabs.indexOf(widget)))
+        self.tab_menu = menu
+        menu.popup(bar.mapToGlobal(position))
 
     # --- files changing on disk -------------------------------------------------------
 
@@ -537,16 +733,27 @@ class MainWindow(QMainWindow):
             text = "destination: none — MACs not verifiable, policy not checked"
         self.destination_label.setText(text)
 
+    def _show_clock(self) -> None:
+        when = "now" if self.assess_at is None else clock_text(self.assess_at)
+        self.clock_label.setText(f"assess at: {when}")
+
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.settings.destination_path, self)
+        dialog = SettingsDialog(self.settings.destination_path, self, assess_at=self.assess_at)
+        dialog.statusMessage.connect(self._status_message)
         self.settings_dialog = dialog
 
         def done(result: int) -> None:
             if result == SettingsDialog.DialogCode.Accepted:
-                self.apply_destination(dialog.chosen_path())
+                self.apply_settings(dialog.chosen_path(), dialog.chosen_clock())
 
         dialog.finished.connect(done)
         dialog.open()
+
+    def apply_settings(self, path: str | None, assess_at: datetime | None) -> None:
+        """Take the destination file and the "Assess at" clock; check every tab again."""
+        self.assess_at = assess_at
+        self._show_clock()
+        self.apply_destination(path)
 
     def apply_destination(self, path: str | None) -> None:
         """Remember ``path`` and verify every open document with it again."""
@@ -557,7 +764,7 @@ class MainWindow(QMainWindow):
             document = tab.document
             self.runner.start(
                 f"re-verifying {tab.title}",
-                partial(_reverify_work, document, destination),
+                partial(_reverify_work, document, destination, self.assess_at),
                 partial(self._reverified, tab),
             )
 
@@ -595,6 +802,11 @@ class MainWindow(QMainWindow):
         export = self._export_function(self.current_tab())
         if callable(export):
             export()
+
+    def set_theme(self, theme: Theme) -> None:
+        """View → Theme: System follows the desktop's colour scheme; remembered."""
+        self.theme.apply(theme)
+        self.theme_actions[theme].setChecked(True)
 
     def show_shortcuts(self) -> None:
         if self.shortcuts_dialog is not None:
@@ -653,9 +865,16 @@ class MainWindow(QMainWindow):
         self.message.open()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if not self._closed:
+            for tab in self.document_tabs():
+                if not tab.confirm_close():
+                    self.tabs.setCurrentWidget(tab)
+                    event.ignore()
+                    return
         app = QApplication.instance()
         if isinstance(app, QApplication) and not self._closed:
             app.focusChanged.disconnect(self._focus_changed)
+            self.theme.disconnect_system()  # a closed window no longer follows the desktop
         self._closed = True
         for tab in self.document_tabs():
             tab.dispose()
@@ -664,6 +883,11 @@ class MainWindow(QMainWindow):
         self.runner.wait_for_done()
         self.garbage_collector.stop()
         super().closeEvent(event)
+
+
+def _comparable(tab: DocumentTab | None) -> bool:
+    """Whether ``tab`` shows a packet that can be side A of a comparison."""
+    return tab is not None and isinstance(tab.document, PacketDocument)
 
 
 def _review_group(action: QAction) -> str:
@@ -679,6 +903,9 @@ def _review_group(action: QAction) -> str:
 
 
 def _reverify_work(
-    document: ShownDocument, destination: Destination | None, monitor: Monitor
+    document: ShownDocument,
+    destination: Destination | None,
+    assess_at: datetime | None,
+    monitor: Monitor,
 ) -> ShownDocument:
-    return reverify(document, destination, monitor)
+    return reverify(document, destination, monitor, assess_at)

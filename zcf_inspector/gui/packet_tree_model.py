@@ -2,7 +2,8 @@
 
 Nodes are created the first time an index for them is requested and kept (so Qt's
 internal pointers stay valid); a 200,000-element array costs nothing until a row of it
-is shown. Columns: key, value, type, status.
+is shown. Columns: key, value, type, status, and the canonical digest of every covered
+section and of each of its elements (`element_digests`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from PySide6.QtGui import QFont, QFontDatabase, QIcon
 
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.gui.element_digests import COMPUTING, ElementDigests, Runner, short
 from zcf_inspector.gui.icons import IconName, icon
 from zcf_inspector.gui.plain_text import TOOLTIP_CHARS, clip, preview, type_name, visible
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE
@@ -32,7 +34,8 @@ KEY_COLUMN: Final = 0
 VALUE_COLUMN: Final = 1
 TYPE_COLUMN: Final = 2
 STATUS_COLUMN: Final = 3
-_HEADERS: Final = ("Key", "Value", "Type", "Status")
+DIGEST_COLUMN: Final = 4
+_HEADERS: Final = ("Key", "Value", "Type", "Status", "Digest")
 _COLUMNS: Final = len(_HEADERS)
 RANGE_LIMIT: Final = 1000
 KEY_LABEL_CHARS: Final = 40
@@ -195,10 +198,15 @@ class PacketTreeModel(QAbstractItemModel):
         document: JsonValue,
         annotations: TreeAnnotations | None = None,
         parent: QObject | None = None,
+        *,
+        run: Runner | None = None,
     ) -> None:
         super().__init__(parent)
         self._root = JsonNode(None, "", document, 0)
         self._annotations = annotations or TreeAnnotations()
+        # ``run`` takes large elements' digests off the UI thread; without it (tests of
+        # the model alone) every digest is taken when its row is shown.
+        self.digests = ElementDigests(self._annotations.digests, run, self._digest_arrived)
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self._bold = QFont()
         self._bold.setBold(True)
@@ -263,7 +271,7 @@ class PacketTreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DecorationRole and column == STATUS_COLUMN:
             return self._status_icon(self.status(node))
         if role == Qt.ItemDataRole.FontRole:
-            if column == VALUE_COLUMN:
+            if column in (VALUE_COLUMN, DIGEST_COLUMN):
                 return self._mono
             if column == KEY_COLUMN and self.status(node).mark is Mark.FAIL:
                 return self._bold
@@ -310,6 +318,24 @@ class PacketTreeModel(QAbstractItemModel):
                     break
         return index
 
+    def digest(self, node: JsonNode) -> str | None:
+        """The canonical digest shown for ``node`` (a covered section or one of its
+        elements), `COMPUTING` while a worker makes it, else None."""
+        if node.is_range:
+            return None
+        container = node.parent
+        while container is not None and container.is_range:
+            container = container.parent
+        return self.digests.digest(
+            node.pointer, None if container is None else container.pointer, node.value
+        )
+
+    def _digest_arrived(self, pointer: str) -> None:
+        index = self.index_for_pointer(pointer, nearest=False)
+        if index.isValid():
+            cell = index.siblingAtColumn(DIGEST_COLUMN)
+            self.dataChanged.emit(cell, cell)
+
     def index_for_path(self, path: tuple[PathPart, ...]) -> QModelIndex:
         return self.index_for_pointer(jpointer.join(*path), nearest=False)
 
@@ -327,6 +353,9 @@ class PacketTreeModel(QAbstractItemModel):
             return preview(node.value)
         if column == TYPE_COLUMN:
             return type_name(node.value)
+        if column == DIGEST_COLUMN:
+            digest = self.digest(node)
+            return "" if digest is None else digest if digest == COMPUTING else short(digest)
         return self.status(node).text
 
     def tooltip(self, node: JsonNode) -> str:
@@ -340,6 +369,9 @@ class PacketTreeModel(QAbstractItemModel):
         ]
         if status.text:
             lines.append(status.text)
+        digest = self.digest(node)
+        if digest is not None and digest != COMPUTING:
+            lines.append(f"canonical digest: {digest}")
         lines.extend(status.reasons)
         return clip("\n".join(lines), TOOLTIP_CHARS)
 

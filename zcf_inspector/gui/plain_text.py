@@ -12,7 +12,8 @@ import json
 from typing import Final
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.visible_text import clip, shown, visible, visible_lines
@@ -20,6 +21,7 @@ from zcf_inspector.core.visible_text import clip, shown, visible, visible_lines
 __all__ = [
     "PREVIEW_CHARS",
     "TOOLTIP_CHARS",
+    "ElidedLabel",
     "clip",
     "one_line",
     "plain_label",
@@ -90,3 +92,34 @@ def plain_label(text: str = "", *, wrap: bool = False, selectable: bool = False)
             | Qt.TextInteractionFlag.TextSelectableByKeyboard
         )
     return label
+
+
+class ElidedLabel(QLabel):
+    """A one-line plain-text label that shrinks with its window, eliding in the middle
+    (a file path keeps its folder's start and its name); the whole text is its tooltip
+    and what ``full_text`` returns."""
+
+    def __init__(self, text: str = "") -> None:
+        super().__init__()
+        self.setTextFormat(Qt.TextFormat.PlainText)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.full_text = ""
+        self.set_full_text(text)
+
+    def set_full_text(self, text: str) -> None:
+        self.full_text = text
+        self.setToolTip(text)
+        self._elide()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._elide()
+
+    def _elide(self) -> None:
+        width = self.width()
+        shown = self.fontMetrics().elidedText(
+            self.full_text, Qt.TextElideMode.ElideMiddle, max(width, 40)
+        )
+        if shown != self.text():
+            QLabel.setText(self, shown)

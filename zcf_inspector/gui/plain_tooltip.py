@@ -58,6 +58,11 @@ def _show(text: str, where: QPoint) -> None:
     _tip.show_at(text, where)
 
 
+def show_plain_tip(text: str, where: QPoint) -> None:
+    """Show ``text`` as a plain-text tooltip at the global position ``where``."""
+    _show(text, where)
+
+
 def hide_tip() -> None:
     if _tip is not None:
         _tip.hide()

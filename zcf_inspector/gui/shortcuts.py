@@ -23,11 +23,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.plain_text import plain_label
 
 WINDOW: Final = "Window"
 REVIEW: Final = "Review pane (while its table has the focus)"
 PLAN_GRAPH: Final = "Plan graph (while the graph has the focus)"
+DIALOGS: Final = "Every dialog"
 
 REVIEW_KEYS: Final = (
     ("C", "Confirm the belief and move to the next"),
@@ -51,6 +53,11 @@ PLAN_GRAPH_KEYS: Final = (
     ("Shift+click", "Show the path from the selected node to the clicked one"),
 )
 
+DIALOG_KEYS: Final = (
+    ("Ctrl+Enter", "Submit: record the note, answer Yes or OK, close a viewer"),
+    ("Esc", "Cancel: nothing is recorded"),
+)
+
 
 @dataclass(frozen=True, slots=True)
 class ShortcutEntry:
@@ -72,6 +79,8 @@ def shortcut_entries(window_actions: Iterable[QAction]) -> list[ShortcutEntry]:
     entries = [ShortcutEntry(e.section, e.keys, e.action.replace("\0", "&")) for e in entries]
     entries += [ShortcutEntry(REVIEW, _native(QKeySequence(k)), t) for k, t in REVIEW_KEYS]
     entries += [ShortcutEntry(PLAN_GRAPH, k, t) for k, t in PLAN_GRAPH_KEYS]
+    # Written as users say them: Ctrl+Enter is either Enter key (dialog_keys.SUBMIT_KEYS).
+    entries += [ShortcutEntry(DIALOGS, k, t) for k, t in DIALOG_KEYS]
     return entries
 
 
@@ -115,6 +124,7 @@ class ShortcutsDialog(QDialog):
         )
         layout.addWidget(self.tree, 1)
         layout.addWidget(buttons)
+        add_submit_keys(self)
 
     def rows(self) -> list[tuple[str, str, str]]:
         """(section, keys, action) as shown, read back from the tree."""

@@ -51,6 +51,7 @@ class TreeAnnotations:
     # node holding it (the first often names a member that is missing, so has no node of
     # its own) and at the top-level member holding that.
     cut: dict[str, list[OmittedFindings]] = field(default_factory=dict)
+    digests: dict[str, str] = field(default_factory=dict)  # section pointer -> computed digest
 
     @classmethod
     def build(
@@ -75,6 +76,11 @@ class TreeAnnotations:
                 s.pointer: (s.name, s.match) for s in manifest.sections if s.pointer is not None
             }
             result.unprotected = frozenset(manifest.uncovered)
+            result.digests = {
+                s.pointer: s.computed
+                for s in manifest.sections
+                if s.pointer is not None and s.computed is not None
+            }
         return result
 
     def status(self, pointer: str, top_level_key: str | None) -> NodeStatus:

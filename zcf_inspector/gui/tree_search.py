@@ -2,6 +2,10 @@
 
 Walks the parsed value in document order (the tree's order) on a worker thread, so a
 search through 200,000 beliefs never blocks the window; it wraps around at the end.
+
+A query that starts with ``/`` is a JSON pointer in every mode: when it names a node, that
+node is the answer (``/content/beliefs/3`` finds the fourth belief whatever the mode). A
+text search is made for it only when no node has that pointer (a value may hold a path).
 """
 
 from __future__ import annotations
@@ -60,14 +64,18 @@ def _matches(query: str, mode: FindMode, key: str | int, value: JsonValue) -> bo
     return False
 
 
+def is_pointer_query(text: str) -> bool:
+    return text.startswith("/")
+
+
 def find(document: JsonValue, query: FindQuery, monitor: Monitor) -> Path | None:
     """The next (or previous) match after ``query.start``, wrapping; None if none."""
     if not query.text:
         return None
-    if query.mode is FindMode.POINTER:
-        if not jpointer.exists(document, query.text):
-            return None
+    if is_pointer_query(query.text) and jpointer.exists(document, query.text):
         return tuple(jpointer.split(query.text))
+    if query.mode is FindMode.POINTER:
+        return None
     needle = query.text.casefold()
     first: Path | None = None
     last: Path | None = None

@@ -6,11 +6,12 @@ from __future__ import annotations
 from typing import Final
 
 from PySide6.QtCore import (
+    QEvent,
     QModelIndex,
     Qt,
     Signal,
 )
-from PySide6.QtGui import QFont, QIcon
+from PySide6.QtGui import QFont, QIcon, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -23,12 +24,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from zcf_inspector.core.packet.trust import TrustLevel
 from zcf_inspector.gui.flow_layout import FlowLayout
 from zcf_inspector.gui.icons import IconName, icon
-from zcf_inspector.gui.plain_text import plain_label, visible
+from zcf_inspector.gui.plain_text import ElidedLabel, plain_label, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view, set_plain_tooltip
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE
 from zcf_inspector.gui.row_table_model import ModelIndex, RowTableModel
+from zcf_inspector.gui.theme import Tone, tone_colour
 from zcf_inspector.gui.verdicts import CheckState, Verdict, VerdictRow
 
 STATE_ICONS: Final = {
@@ -36,6 +39,19 @@ STATE_ICONS: Final = {
     CheckState.FAIL: IconName.FAIL,
     CheckState.NOT_CHECKABLE: IconName.NOT_CHECKABLE,
     CheckState.NOT_RUN: IconName.NOT_RUN,
+    CheckState.CHANGED: IconName.WARNING,
+}
+
+
+LEVEL_STATES: Final = {
+    TrustLevel.CHECKED: CheckState.PASS,
+    TrustLevel.PARTIAL: CheckState.NOT_CHECKABLE,
+    TrustLevel.REFUSED: CheckState.FAIL,
+}
+LEVEL_TONES: Final = {
+    TrustLevel.CHECKED: Tone.GOOD,
+    TrustLevel.PARTIAL: Tone.CAUTION,
+    TrustLevel.REFUSED: Tone.BAD,
 }
 
 
@@ -122,7 +138,8 @@ class VerdictHeader(QFrame):
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.25)
         self.headline.setFont(font)
-        self.subject = plain_label(selectable=True)
+        self.level = TrustLevel.CHECKED
+        self.subject = ElidedLabel()
         self.details_button = QToolButton()
         self.details_button.setText("Details")
         self.details_button.setCheckable(True)
@@ -166,10 +183,12 @@ class VerdictHeader(QFrame):
 
     def set_verdict(self, verdict: Verdict, subject: str) -> None:
         self.headline.setText(verdict.headline)
-        self._icon.setPixmap(
-            state_icon(CheckState.PASS if verdict.ok else CheckState.FAIL).pixmap(22, 22)
-        )
-        self.subject.setText(visible(subject))  # a file name may hold any character
+        self.headline.setToolTip(verdict.tooltip)
+        self.headline.setAccessibleName(f"Verdict: {verdict.tooltip}")
+        self.level = verdict.level
+        self._icon.setPixmap(state_icon(LEVEL_STATES[verdict.level]).pixmap(22, 22))
+        self._colour_headline()
+        self.subject.set_full_text(visible(subject))  # a file name may hold any character
         self.model.set_rows(verdict.rows)
         for chip in self.chips:
             self._chips.removeWidget(chip)
@@ -187,6 +206,19 @@ class VerdictHeader(QFrame):
             self._chips.addWidget(chip)
             self.chips.append(chip)
         self._chips_box.updateGeometry()
+
+    def _colour_headline(self) -> None:
+        """Green only when everything claimed was checked; amber when something was not."""
+        palette = self.headline.palette()
+        palette.setColor(
+            QPalette.ColorRole.WindowText, tone_colour(LEVEL_TONES[self.level], self.palette())
+        )
+        self.headline.setPalette(palette)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and hasattr(self, "headline"):
+            self._colour_headline()
 
     def _chip_clicked(self, row: VerdictRow) -> None:
         if row.pointer is not None:

@@ -10,12 +10,16 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from zcf_inspector.core import pointer as jpointer
-from zcf_inspector.core.continuation.results import InspectionResult
-from zcf_inspector.core.findings import Finding, Severity
+from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.results import InspectionResult, ReportResult
+from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
+from zcf_inspector.core.findings import Finding, Severity, has_error
+from zcf_inspector.core.packet.admission import AdmissionNotice
 from zcf_inspector.core.packet.auth import AuthStatus
 from zcf_inspector.core.packet.inspection import PacketInspection, Stage, StageResult, StageStatus
 from zcf_inspector.core.packet.manifest import SectionDigest
 from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus
+from zcf_inspector.core.packet.trust import TrustLevel, packet_trust, short_fingerprint
 
 
 class CheckState(StrEnum):
@@ -23,6 +27,7 @@ class CheckState(StrEnum):
     FAIL = "fail"
     NOT_CHECKABLE = "not checkable"
     NOT_RUN = "not run"
+    CHANGED = "changed"  # passed, but something was taken away or altered (admission)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,9 +41,20 @@ class VerdictRow:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    headline: str  # e.g. "VALID" or "REFUSED at manifest"
+    headline: str  # e.g. "VALID · UNSIGNED" or "REFUSED at manifest"
     ok: bool
     rows: tuple[VerdictRow, ...]
+    # Green only for CHECKED: valid, and everything the document claims was checked.
+    level: TrustLevel = TrustLevel.CHECKED
+    full_headline: str = ""  # the headline with nothing shortened (keys in full)
+
+    @property
+    def tooltip(self) -> str:
+        return self.full_headline or self.headline
+
+
+def _level(ok: bool) -> TrustLevel:
+    return TrustLevel.CHECKED if ok else TrustLevel.REFUSED
 
 
 _STAGE_STATE = {
@@ -174,12 +190,23 @@ def packet_verdict(inspection: PacketInspection) -> Verdict:
                 policy, "the destination's policy admits the packet", "an earlier stage failed"
             )
         )
-    if inspection.valid:
-        headline = "VALID"
-    else:
-        failed = [s.stage.value for s in inspection.stages if s.status is StageStatus.FAILED]
-        headline = f"REFUSED at {', '.join(failed)}"
-    return Verdict(headline, inspection.valid, tuple(rows))
+    trust = packet_trust(inspection)
+    return Verdict(
+        trust.headline(short_fingerprint),
+        inspection.valid,
+        tuple(rows),
+        trust.level,
+        trust.headline(),
+    )
+
+
+ADMISSION_CHECK = "admission"
+
+
+def admission_row(notice: AdmissionNotice) -> VerdictRow:
+    """What the destination's admission changed (dropped, cut, demoted, not native)."""
+    state = CheckState.CHANGED if notice.changed else CheckState.PASS
+    return VerdictRow(ADMISSION_CHECK, state, notice.summary, notice.text, "/content/beliefs")
 
 
 _RECEIPT_SIGNATURE = {
@@ -237,8 +264,76 @@ def receipt_verdict(report: ReceiptReport) -> Verdict:
             rows.append(
                 VerdictRow("signature", CheckState.NOT_RUN, "not run", "an earlier check failed")
             )
+    if report.status is ReceiptStatus.VALID_SIGNATURE_NOT_CHECKED:
+        # The receipt claims a signer that could not be checked here: not green.
+        return Verdict(
+            "INTACT RECEIPT · SIGNATURE NOT CHECKED", True, tuple(rows), TrustLevel.PARTIAL
+        )
     headline = "VALID RECEIPT" if report.valid else "INVALID RECEIPT"
-    return Verdict(headline, report.valid, tuple(rows))
+    return Verdict(headline, report.valid, tuple(rows), _level(report.valid))
+
+
+def moment_text(value: str) -> str:
+    """A report time as the header shows it, ``2026-09-27 12:00Z`` (as given if unreadable)."""
+    try:
+        moment = parse_datetime(value)
+    except TimestampError:
+        return value
+    pattern = "%Y-%m-%d %H:%MZ" if moment.second == 0 else "%Y-%m-%d %H:%M:%SZ"
+    return moment.strftime(pattern)
+
+
+def _window_only(report: ReportResult) -> tuple[str, str] | None:
+    """(summary, detail) when the report's only fault is its validity window at the clock.
+
+    An expired (or not yet valid) report is told apart from a substantive failure: it may
+    be a sound report checked at the wrong time ("Assess at" in Settings), not a bad one.
+    """
+    times = report.times
+    if times is None:
+        return None
+    errors = [f for f in report.findings if f.severity is Severity.ERROR]
+    window = {PlanCode.REPORT_EXPIRED}
+    if times.premature:
+        window.add(PlanCode.REPORT_TIME_INVALID)
+    if not errors or any(f.code not in window for f in errors):
+        return None
+    made = moment_text(times.assessed_at)
+    clock = moment_text(times.checked_at)
+    if times.expired:
+        return (
+            f"expired {moment_text(times.expires_at)}",
+            f"expired {moment_text(times.expires_at)}, assessed at {clock} (the Assess at "
+            f"clock); the report was made {made} — otherwise it checks clean",
+        )
+    return (
+        f"not valid before {made}",
+        f"not yet valid: made {made}, assessed at {clock} (the Assess at clock) — otherwise "
+        "it checks clean",
+    )
+
+
+def _report_row(report: ReportResult) -> VerdictRow:
+    report_error = _first_error(report.findings)
+    outcome = f"outcome {report.outcome or '?'}, recomputed {report.recomputed_outcome or '?'}"
+    window = _window_only(report)
+    if window is not None:
+        summary, detail = window
+        return VerdictRow(
+            f"report {report.id or '?'}", CheckState.FAIL, summary, f"{detail}; {outcome}", None
+        )
+    detail = outcome
+    if report.times is not None and report.times.expired:
+        detail += f"; expired {moment_text(report.times.expires_at)}"
+    if report_error is not None:
+        detail += f" — {report_error.code}: {report_error.message}"
+    return VerdictRow(
+        f"report {report.id or '?'}",
+        CheckState.PASS if report.ok else CheckState.FAIL,
+        "ok" if report.ok else str(report_error.code if report_error else "invalid"),
+        detail,
+        None,
+    )
 
 
 def continuation_verdict(result: InspectionResult) -> Verdict:
@@ -259,9 +354,10 @@ def continuation_verdict(result: InspectionResult) -> Verdict:
         plan_error = _first_error(plan.findings)
         required = sum(1 for n in plan.nodes if n.required)
         missing = sum(1 for n in plan.nodes if n.missing)
+        blocked = sum(1 for n in plan.nodes if n.blockers)
         counts = (
             f"{len(plan.nodes)} subjects, {required} required, {missing} missing, "
-            f"{len(plan.cycles)} cycles"
+            f"{len(plan.cycles)} cycles, {blocked} known blockers"
         )
         rows.append(
             VerdictRow(
@@ -274,18 +370,17 @@ def continuation_verdict(result: InspectionResult) -> Verdict:
                 plan.pointer,
             )
         )
-    if result.report is not None:
-        report = result.report
-        report_error = _first_error(report.findings)
-        rows.append(
-            VerdictRow(
-                f"report {report.id or '?'}",
-                CheckState.PASS if report.ok else CheckState.FAIL,
-                "ok" if report.ok else str(report_error.code if report_error else "invalid"),
-                f"outcome {report.outcome or '?'}, recomputed {report.recomputed_outcome or '?'}"
-                + (f" — {report_error.code}: {report_error.message}" if report_error else ""),
-                None,
-            )
-        )
     headline = f"{kind.upper()}: {'OK' if result.ok else 'INVALID'}"
-    return Verdict(headline, result.ok, tuple(rows))
+    report = result.report
+    if report is not None:
+        rows.append(_report_row(report))
+        times = report.times
+        if (
+            times is not None
+            and _window_only(report) is not None
+            and not has_error(result.findings)
+            and all(p.ok for p in result.plans)
+        ):
+            state = "REPORT EXPIRED" if times.expired else "REPORT NOT YET VALID"
+            headline = f"{kind.upper()}: {state}"
+    return Verdict(headline, result.ok, tuple(rows), _level(result.ok))

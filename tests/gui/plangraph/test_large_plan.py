@@ -9,7 +9,7 @@ from tests.core.continuation.spec_examples import inspect
 from tests.perf.bench_continuation import dag, generated_profile
 from zcf_inspector.gui.plangraph.layout_worker import BACKGROUND_THRESHOLD
 from zcf_inspector.gui.plangraph.node_item import LABEL_LOD
-from zcf_inspector.gui.plangraph.pane import PlanGraphPane
+from zcf_inspector.gui.plangraph.pane import OVERVIEW_ZOOM, PlanGraphPane
 
 DEPENDENCIES = 1_000
 
@@ -33,8 +33,17 @@ def test_a_large_plan_is_laid_out_in_the_background(qtbot: Any) -> None:
     assert len(pane.scene.edges) == len(plan.edges)
     # Fitted, the plan is far out: labels are below the level of detail that draws them.
     assert pane.view.zoom < LABEL_LOD
+    # A click far out lights the path in the overview, without painting every node item.
+    assert pane.view.zoom < OVERVIEW_ZOOM
+    lit = pane.select_node("dependency:d500", centre=False)
+    assert not pane.scene.detailed
+    assert pane.scene.overview.focus == lit
+    assert {"plan:continue-main", "dependency:d500", "dependency:d999"} <= lit
     pane.view.zoom_by(100)
     qtbot.wait(10)
+    assert pane.scene.detailed  # closer in, the node items carry the highlight
+    pane.clear_selection()
+    assert pane.scene.overview.focus is None
 
 
 def test_a_stale_layout_is_ignored(qtbot: Any) -> None:

@@ -25,6 +25,7 @@ from tests.core.continuation.spec_examples import (
     session_of,
 )
 from tests.gui.plangraph.helpers import cli, cli_json, open_pane
+from zcf_inspector.core.continuation.subjects import RELATIONS, EdgeKind
 from zcf_inspector.gui.plangraph.edge_bundle import DrawnEdge, EdgeBundle, EdgeStyle
 from zcf_inspector.gui.plangraph.node_item import NodeItem
 from zcf_inspector.gui.plangraph.pane import PlanGraphPane
@@ -32,28 +33,13 @@ from zcf_inspector.gui.plangraph.style import DIMMED_OPACITY
 
 
 def _expected_marks(node: dict[str, Any]) -> set[str]:
-    return {k for k in ("selected", "required", "missing") if node[k]}
+    marks = {k for k in ("selected", "required", "missing") if node[k]}
+    return marks | ({"known-blocker"} if node["blockers"] else set())
 
 
 def _drawn(pane: PlanGraphPane) -> dict[str, NodeItem]:
     assert pane.scene is not None
     return pane.scene.nodes
-
-
-def _closure(edges: list[dict[str, str]], start: str) -> set[str]:
-    """The node, what it needs and what needs it: walked here from the CLI's edges."""
-    out = {start}
-    for a, b in (("from", "to"), ("to", "from")):
-        queue = deque([start])
-        seen = {start}
-        while queue:
-            node = queue.popleft()
-            for edge in edges:
-                if edge[a] == node and edge[b] not in seen:
-                    seen.add(edge[b])
-                    queue.append(edge[b])
-        out |= seen
-    return out
 
 
 def _bundle_of(pane: PlanGraphPane, drawn: DrawnEdge) -> EdgeBundle:
@@ -147,10 +133,42 @@ def test_incomplete_closure_shows_a_ghost_naming_its_referrer(
     assert "Missing: dependency:summary-skill need it" in pane.details.toPlainText()
 
 
+def _needs(edges: list[dict[str, Any]], start: str) -> set[str]:
+    """What ``start`` needs, walked here from the CLI's prerequisite edges."""
+    seen: set[str] = set()
+    queue = deque([start])
+    while queue:
+        node = queue.popleft()
+        for edge in edges:
+            if edge["prerequisite"] and edge["from"] == node and edge["to"] not in seen:
+                seen.add(edge["to"])
+                queue.append(edge["to"])
+    return seen
+
+
+def _why_chain(plan: dict[str, Any], node_id: str) -> list[dict[str, Any]]:
+    """The CLI's ``via`` edges followed back from ``node_id`` to the plan, plan first."""
+    nodes = {n["id"]: n for n in plan["nodes"]}
+    chain = []
+    while nodes[node_id]["via"] is not None:
+        via = nodes[node_id]["via"]
+        chain.append({"from": via["from"], "to": node_id, "kind": via["kind"]})
+        node_id = via["from"]
+    return chain[::-1]
+
+
 @pytest.mark.parametrize(
-    "node_id", ["dependency:summary-tool", "resource:missing-media", "plan:model_request"]
+    "node_id",
+    [
+        "dependency:summary-tool",
+        "resource:missing-media",
+        "plan:model_request",
+        "resource:skill-template",
+        "checkpoint_requirement:head/viewer",
+        "environment:project-env",
+    ],
 )
-def test_clicking_a_node_highlights_exactly_its_closure(
+def test_clicking_a_node_lights_its_why_path_and_what_it_needs(
     qtbot: Any, capsys: pytest.CaptureFixture[str], node_id: str
 ) -> None:
     expected = cli_json(capsys, EXAMPLES / "action-specific.session.json")
@@ -159,36 +177,67 @@ def test_clicking_a_node_highlights_exactly_its_closure(
     index = [p["id"] for p in expected["plans"]].index("model_request")
     pane.select_plan(index)
     plan = expected["plans"][index]
+    if node_id not in {n["id"] for n in plan["nodes"]}:
+        pytest.fail(f"{node_id} is not in the example plan any more")
     _click(qtbot, pane, node_id)
     assert pane.current_node == node_id
-    closure = _closure(plan["edges"], node_id)
+    chain = _why_chain(plan, node_id)
+    needs = _needs(plan["edges"], node_id)
+    members = {node_id, *needs, *(e["from"] for e in chain)}
     assert pane.scene is not None
-    assert pane.scene.highlighted == closure
+    assert pane.scene.highlighted == members
     for other, item in _drawn(pane).items():
-        assert item.opacity() == (1.0 if other in closure else pytest.approx(DIMMED_OPACITY))
-    lit = {(e["from"], e["to"]) for e in plan["edges"] if {e["from"], e["to"]} <= closure}
-    assert {(d.edge.source, d.edge.target) for d in pane.scene.lit} == lit
+        assert item.opacity() == (1.0 if other in members else pytest.approx(DIMMED_OPACITY))
+    # The path lit in the path colour is exactly the CLI's chain of `via` edges.
+    assert [
+        {"from": d.edge.source, "to": d.edge.target, "kind": d.edge.kind}
+        for d in pane.scene.path_edges
+    ] == chain
+    closure = {node_id, *needs}
+    lit = {(e["from"], e["to"], e["kind"]) for e in chain} | {
+        (e["from"], e["to"], e["kind"])
+        for e in plan["edges"]
+        if e["prerequisite"] and {e["from"], e["to"]} <= closure
+    }
+    assert {(d.edge.source, d.edge.target, d.edge.kind) for d in pane.scene.lit} == lit
     assert all(b.opacity() == pytest.approx(DIMMED_OPACITY) for b in pane.scene.bundles)
+    # The detail pane says why, in the words of the chain.
+    words = " → ".join(
+        ["plan model_request"]
+        + [f"{e['to'].replace(':', ' ', 1)} ({RELATIONS[EdgeKind(e['kind'])][0]})" for e in chain]
+    )
+    if chain:
+        assert pane.details.why.text() == f"Why: {words}"
+    else:
+        assert pane.details.why.text() == "Why: plan model_request is the plan being assessed"
     assert pane.details.toPlainText().startswith(node_id)
     # A click on empty canvas clears it.
     qtbot.mouseClick(pane.view.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(3, 3))
     assert pane.current_node is None
     assert all(item.opacity() == 1.0 for item in _drawn(pane).values())
     assert pane.scene.lit == ()
+    assert pane.scene.path_edges == ()
     assert all(b.opacity() == 1.0 for b in pane.scene.bundles)
 
 
-def test_side_pane_shows_the_object_as_plain_json(qtbot: Any) -> None:
+def test_side_pane_shows_the_object_as_a_tree(qtbot: Any) -> None:
     pane = open_pane(
         qtbot, raw_session("action-specific"), raw_report("action-specific-model_request")
     )
     pane.select_plan([p.id for p in pane._result.plans].index("model_request"))  # type: ignore[union-attr]
     pane.select_node("resource:missing-media")
     text = pane.details.toPlainText()
-    assert "Object at /resources/5:" in text
-    assert '"id": "missing-media"' in text
     assert "Assessment: unresolved" in text
     assert "blocks the report" in text
+    tree = pane.details.object_tree
+    assert tree.caption.text() == "Object at /resources/5"
+    rows = {
+        tree.model.item(r, 0).text(): tree.model.item(r, 1).text()
+        for r in range(tree.model.rowCount())
+    }
+    assert rows["id"] == '"missing-media"'
+    # The tree takes the side pane's width (the JSON no longer wraps into a thin column).
+    assert tree.view.viewport().width() >= pane.side.width() - 60
 
 
 def test_shift_click_shows_the_path_between_two_nodes(qtbot: Any) -> None:

@@ -120,11 +120,10 @@ def test_model_passes_qt_checker(make_pane: PaneFactory, qtmodeltester: Any) -> 
     assert cells == [
         "b-r",
         pane.model.belief(row).content,
-        "rejected",
-        "demoted",
-        "unreviewed",
+        "unreviewed",  # the decision here
+        "",  # its note
+        "rejected, demoted",  # as it arrived
         "0",
-        "",
     ]
 
 

@@ -55,7 +55,9 @@ def test_supersede_dialog_needs_a_replacement_and_a_note(qtbot: Any) -> None:
     assert not ok_button(dialog.buttons).isEnabled()
     dialog.editor.setPlainText("newer")
     assert ok_button(dialog.buttons).isEnabled()
-    dialog.search.setText("two")  # the chosen one is filtered out: no replacement
+    dialog.search.setText("two")  # the chosen one is filtered out: the first match is picked
+    assert dialog.replacement() == "b-2"
+    dialog.search.setText("nothing like it")  # no match: no replacement
     assert dialog.replacement() is None
     assert not ok_button(dialog.buttons).isEnabled()
 
@@ -125,6 +127,22 @@ def test_open_receipt_verifies_and_matches(make_pane: PaneFactory, tmp_path: Pat
     assert pane.ui.receipt_status.isVisible()
 
 
-def test_suggested_receipt_path() -> None:
-    assert suggested_receipt_path("/p/full-handoff.json") == "/p/full-handoff.receipt.json"
-    assert suggested_receipt_path("/p/packet") == "/p/packet.receipt.json"
+def test_suggested_receipt_path_carries_the_packet_id_and_is_free(tmp_path: Path) -> None:
+    packet = tmp_path / "full-handoff.json"
+    first = suggested_receipt_path(str(packet), "pkt-full-handoff")
+    assert first == str(tmp_path / "full-handoff.pkt-full-handoff.receipt.json")
+    Path(first).write_text("{}")  # taken: the next proposal is another name
+    second = suggested_receipt_path(str(packet), "pkt-full-handoff")
+    assert second == str(tmp_path / "full-handoff.pkt-full-handoff.receipt-2.json")
+    # an id already in the file name is not repeated; an id unsafe in a name is made safe
+    assert suggested_receipt_path(str(tmp_path / "pkt-7.json"), "pkt-7") == str(
+        tmp_path / "pkt-7.receipt.json"
+    )
+    assert suggested_receipt_path(str(tmp_path / "p"), "a/b c\\..") == str(
+        tmp_path / "p.a_b_c.receipt.json"
+    )
+    # the golden receipt beside the golden packet is never proposed
+    golden = GOLDENS / "publication" / "full-handoff.json"
+    assert suggested_receipt_path(str(golden), "") == str(
+        golden.with_name("full-handoff.receipt-2.json")
+    )

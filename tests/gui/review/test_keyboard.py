@@ -112,3 +112,22 @@ def test_undo_and_redo_by_keyboard(make_pane: PaneFactory) -> None:
     key(pane, Qt.Key.Key_U)
     assert not pane.redo_action.isEnabled()
     assert pane.model.state("b-reader") is ReviewState.UNREVIEWED
+
+
+def test_a_restored_review_continues_at_the_next_unreviewed_belief(
+    make_pane: PaneFactory, prompter: ScriptedPrompter
+) -> None:
+    first = make_pane()
+    key(first, Qt.Key.Key_C)  # b-reader confirmed; the crash comes before anything else
+    first.close()
+    second = make_pane()
+    assert second.current_ref() == "b-order"  # not back at the first belief
+    key(second, Qt.Key.Key_J)
+    key(second, Qt.Key.Key_C)  # b-bench confirmed: b-order is the one left, before it
+    second.close()
+    third = make_pane()
+    assert third.current_ref() == "b-order"  # the search wraps around
+    key(third, Qt.Key.Key_C)
+    third.close()
+    done = make_pane()
+    assert done.current_ref() == "b-order"  # nothing left: the last one decided

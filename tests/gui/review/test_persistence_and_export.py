@@ -19,7 +19,7 @@ from goldens import generate as g
 from tests.core.helpers import GOLDENS, destination
 from tests.gui.review.conftest import OFFSCREEN_NOISE, PaneFactory, ScriptedPrompter
 from zcf_inspector.cli import main
-from zcf_inspector.core.crypto import ed25519_public_key
+from zcf_inspector.core.crypto import ed25519_public_key, public_key_fingerprint
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.keyfile import new_ed25519_key
 from zcf_inspector.core.packet.receipt import ReceiptStatus, verify_receipt
@@ -172,11 +172,20 @@ def test_export_writes_a_verifying_receipt(
         "rejected",
         "superseded",
     ]
+    fingerprint = public_key_fingerprint(RECEIPT_KEY)
     assert prompter.messages("confirm") == [
         "3 admitted beliefs: 0 unreviewed, 1 confirmed, 1 rejected, 1 superseded.\n"
-        "3 decisions recorded.\n\nExport the transfer receipt?"
+        "3 decisions recorded.\n\n"
+        "The receipt will be signed by destination dest-golden-01's signingKey\n"
+        f"{fingerprint}\n"
+        "(not by your reviewer key). Check it with: zcf-inspector receipt verify "
+        "--destination DESTINATION.json, or --key with the public key from Settings.\n\n"
+        "Export the transfer receipt?"
     ]
-    assert prompter.messages("inform")[-1].startswith(f"Receipt written to {out}")
+    assert prompter.messages("inform")[-1] == (
+        f"Receipt written to {out}\nsigned by destination dest-golden-01's key {fingerprint}\n"
+        f"receiptDigest {receipt['receiptDigest']}"
+    )
     assert not pane.undo_action.isEnabled()  # an export seals what it exported
     # Opened later, the receipt verifies and is matched to the packet.
     check = pane.open_receipt(str(out))

@@ -1,4 +1,11 @@
-"""§10a for one plan: the inventory, its typed prerequisite edges and the required flags.
+"""§10a for one plan: the inventory, its typed edges and the required flags, in one walk.
+
+The walk starts at the plan node and adds a subject only together with the edge that
+brings it in (:meth:`_Builder.add`): a selection edge (§10a step 1, the plan or the
+configuration names it) or a prerequisite edge (steps 2-3, its source needs it). So the
+inventory is, by construction, exactly the set reachable from the plan node, and every
+subject remembers the edge by which it entered (:attr:`NodeState.via`). The required
+flags flow along prerequisite edges only (step 4), from the action table's seeds.
 
 Only the typed references §10a lists become edges; arbitrary JSON inside definitions,
 structured parts or extensions never selects a resource.
@@ -17,18 +24,12 @@ from zcf_inspector.core.continuation.rules.workspace_state import WorkspaceTree
 from zcf_inspector.core.continuation.subjects import (
     ACTIVE_ACTIONS,
     AGENT_ACTIONS,
+    SELECTIONS,
     EdgeKind,
     SubjectKey,
 )
 from zcf_inspector.core.continuation.walks import reachable
-
-
-@dataclass(slots=True)
-class NodeState:
-    selected: bool = False
-    seeded: bool = False  # required directly by the action table (§10a step 4 seeds)
-    missing: bool = False
-    pointer: str | None = None
+from zcf_inspector.core.gc_pause import paused_gc
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,8 +41,21 @@ class Edge:
 
 
 @dataclass(slots=True)
+class NodeState:
+    selected: bool = False
+    seeded: bool = False  # required directly by the action table (§10a step 4 seeds)
+    missing: bool = False
+    pointer: str | None = None
+    via: Edge | None = None  # the edge by which the walk first reached it (None: the plan)
+
+
+@dataclass(slots=True)
 class PlanGraph:
-    """The plan's inventory in discovery order, its edges and the computed required set."""
+    """The plan's inventory in discovery order, its edges and the computed required set.
+
+    ``edges`` holds both relations; ``adjacency`` only the prerequisite edges (what the
+    required flags and the cycle check walk).
+    """
 
     plan: ContinuationPlan
     scopes: frozenset[str]
@@ -74,17 +88,28 @@ class _Builder:
         self._expanded: set[SubjectKey] = set()
         self.config_id = plan.configuration_id
         self._selected_dependencies = frozenset(plan.dependency_ids)
+        self.root = SubjectKey("plan", None, plan.id)
+        self.graph.nodes[self.root] = NodeState(seeded=True, selected=True, pointer=plan_pointer)
+        self.graph.adjacency[self.root] = []
 
     # -- nodes and edges -------------------------------------------------------------
-    def node(
+    def add(
         self,
+        parent: SubjectKey,
         key: SubjectKey,
+        kind: EdgeKind,
+        at: str,
         *,
         seeded: bool = False,
         selected: bool = False,
         missing: bool = False,
         where: str | None = None,
     ) -> SubjectKey:
+        """Inventory ``key`` as reached from ``parent`` by the field at ``at``.
+
+        The only way a subject other than the plan enters the inventory: its node and
+        the edge that brings it in are made together.
+        """
         state = self.graph.nodes.get(key)
         if state is None:
             state = self.graph.nodes[key] = NodeState()
@@ -94,15 +119,16 @@ class _Builder:
         state.missing |= missing
         if where is not None and state.pointer is None:
             state.pointer = where
+        edge_key = (parent, key, kind)
+        if edge_key not in self._edge_keys:
+            self._edge_keys.add(edge_key)
+            edge = Edge(parent, key, kind, at)
+            self.graph.edges.append(edge)
+            if state.via is None and key != self.root:
+                state.via = edge
+            if kind not in SELECTIONS:  # a prerequisite (the set test beats the property)
+                self.graph.adjacency[parent].append(key)
         return key
-
-    def link(self, source: SubjectKey, target: SubjectKey, kind: EdgeKind, where: str) -> None:
-        edge_key = (source, target, kind)
-        if edge_key in self._edge_keys:
-            return
-        self._edge_keys.add(edge_key)
-        self.graph.edges.append(Edge(source, target, kind, where))
-        self.graph.adjacency[source].append(target)
 
     def _core_pointer(self, table_name: str, ident: str) -> tuple[bool, str | None]:
         """(missing, pointer) of a core record; without a session nothing is known missing."""
@@ -115,12 +141,7 @@ class _Builder:
 
     def resource(self, parent: SubjectKey, rid: str, kind: EdgeKind, where: str) -> None:
         missing, at = self._core_pointer("resources", rid)
-        self.link(
-            parent,
-            self.node(SubjectKey("resource", None, rid), missing=missing, where=at),
-            kind,
-            where,
-        )
+        self.add(parent, SubjectKey("resource", None, rid), kind, where, missing=missing, where=at)
 
     def resources(self, parent: SubjectKey, ids: Iterable[str], kind: EdgeKind, where: str) -> None:
         for i, rid in enumerate(ids):
@@ -131,75 +152,89 @@ class _Builder:
             if part.kind in ("resource", "opaque") and part.resource_id is not None:
                 self.resource(parent, part.resource_id, kind, f"{where}/{i}/resource_id")
 
-    def environment(self, eid: str, *, seeded: bool = False) -> SubjectKey:
+    def environment(
+        self, parent: SubjectKey, eid: str, kind: EdgeKind, where: str, *, seeded: bool = False
+    ) -> SubjectKey:
         missing, at = self._core_pointer("environments", eid)
-        key = self.node(
-            SubjectKey("environment", None, eid), seeded=seeded, missing=missing, where=at
+        key = self.add(
+            parent,
+            SubjectKey("environment", None, eid),
+            kind,
+            where,
+            seeded=seeded,
+            missing=missing,
+            where=at,
         )
         if key not in self._expanded:
             self._expanded.add(key)
             self._environments.append(eid)
         return key
 
-    def dependency(self, parent: SubjectKey, dep_id: str, kind: EdgeKind, where: str) -> None:
-        key = self._dependency_node(dep_id)
-        self.link(parent, key, kind, where)
-
-    def _dependency_node(self, dep_id: str, *, seeded: bool = False) -> SubjectKey:
+    def dependency(
+        self, parent: SubjectKey, dep_id: str, kind: EdgeKind, where: str, *, seeded: bool = False
+    ) -> None:
         key = SubjectKey("dependency", None, dep_id)
-        known = self.graph.nodes.get(key)
-        if known is not None:  # the common case in dense graphs: already inventoried
-            known.seeded |= seeded
-            return key
+        if key in self.graph.nodes:  # the common case in dense graphs: already inventoried
+            self.add(parent, key, kind, where, seeded=seeded)
+            return
         selected = dep_id in self._selected_dependencies
         exists = dep_id in self.profile.dependencies
-        self.node(
+        self.add(
+            parent,
             key,
+            kind,
+            where,
             seeded=seeded,
             selected=selected,
             missing=not (selected and exists),
             where=self.profile.dependencies.at(dep_id) if exists else None,
         )
-        if key not in self._expanded:
-            self._expanded.add(key)
-            self._dependencies.append(dep_id)
-        return key
+        # A new dependency is expanded later, from the work list (however deep the chain).
+        self._dependencies.append(dep_id)
 
     def requirements(
-        self, parent: SubjectKey, items: list[Requirement], kind: str, owner: str, where: str
+        self,
+        parent: SubjectKey,
+        items: list[Requirement],
+        kind: str,
+        owner: str,
+        where: str,
+        *,
+        selection: EdgeKind,
     ) -> None:
+        """Each requirement: a prerequisite of ``parent`` when its scopes apply, else
+        only inventoried (the ``selection`` edge: §10a step 1 lists it all the same)."""
         scopes = self.graph.scopes
         for i, item in enumerate(items):
             at = f"{where}/{i}"
-            key = self.node(SubjectKey(kind, owner, item.id), where=at)
+            key = SubjectKey(kind, owner, item.id)
             if scopes.intersection(item.required_for):
-                self.link(parent, key, EdgeKind.REQUIREMENT, at + "/required_for")
+                self.add(parent, key, EdgeKind.REQUIREMENT, at + "/required_for", where=at)
+            else:
+                self.add(parent, key, selection, at, where=at)
             if item.resource_id is not None:
                 self.resource(
                     key, item.resource_id, EdgeKind.REQUIREMENT_RESOURCE, at + "/resource_id"
                 )
             if item.capability_id is not None:
-                self.link(
-                    key,
-                    self._capability_node(item.capability_id),
-                    EdgeKind.REQUIREMENT_CAPABILITY,
-                    at + "/capability_id",
-                )
+                self._capability(key, item.capability_id, at + "/capability_id")
             if item.environment_id is not None:
-                self.link(
+                self.environment(
                     key,
-                    self.environment(item.environment_id),
+                    item.environment_id,
                     EdgeKind.REQUIREMENT_ENVIRONMENT,
                     at + "/environment_id",
                 )
 
-    def _capability_node(self, cap_id: str) -> SubjectKey:
+    def _capability(self, parent: SubjectKey, cap_id: str, where: str) -> None:
         key = SubjectKey("capability", self.config_id, cap_id)
         if key in self.graph.nodes:
-            return key
+            self.add(parent, key, EdgeKind.REQUIREMENT_CAPABILITY, where)
+            return
         config = self.core.configurations.get(self.config_id) if self.core else None
         known = config is not None and any(c.id == cap_id for c in config.capabilities)
-        return self.node(key, missing=self.core is not None and not known)
+        missing = self.core is not None and not known
+        self.add(parent, key, EdgeKind.REQUIREMENT_CAPABILITY, where, missing=missing)
 
     # -- the inventory -----------------------------------------------------------------
     def build(self) -> PlanGraph:
@@ -207,7 +242,7 @@ class _Builder:
         agent = action in AGENT_ACTIONS
         active = action in ACTIVE_ACTIONS
         at = self.plan_pointer
-        root = self.node(SubjectKey("plan", None, plan.id), seeded=True, selected=True, where=at)
+        root = self.root
         self.resources(
             root,
             plan.boundary.evidence_resource_ids,
@@ -224,25 +259,34 @@ class _Builder:
         return graph
 
     def _core_subjects(self, root: SubjectKey, agent: bool, active: bool) -> None:
-        plan, core = self.plan, self.core
+        plan, core, at = self.plan, self.core, self.plan_pointer
         missing, where = self._core_pointer("contexts", plan.context_id)
-        context = self.node(
+        context = self.add(
+            root,
             SubjectKey("context", None, plan.context_id),
+            EdgeKind.SELECTS_CONTEXT,
+            at + "/context_id",
             seeded=agent,
             selected=True,
             missing=missing,
             where=where,
         )
         # §10a names the model subject by the plan: its requirements live in the plan.
-        self.node(
+        self.add(
+            root,
             SubjectKey("model", None, plan.id),
+            EdgeKind.SELECTS_MODEL,
+            at + "/model_requirements",
             seeded=agent,
             selected=True,
-            where=self.plan_pointer + "/model_requirements",
+            where=at + "/model_requirements",
         )
         missing, where = self._core_pointer("configurations", plan.configuration_id)
-        self.node(
+        configuration = self.add(
+            root,
             SubjectKey("configuration", None, plan.configuration_id),
+            EdgeKind.SELECTS_CONFIGURATION,
+            at + "/configuration_id",
             seeded=True,
             selected=True,
             missing=missing,
@@ -251,8 +295,13 @@ class _Builder:
         if core is None:
             return
         for i, feature in enumerate(core.session.required_features):
-            self.node(
-                SubjectKey("feature", None, feature), seeded=True, where=f"/required_features/{i}"
+            self.add(
+                root,
+                SubjectKey("feature", None, feature),
+                EdgeKind.REQUIRED_FEATURE,
+                f"/required_features/{i}",
+                seeded=True,
+                where=f"/required_features/{i}",
             )
         ctx = core.contexts.get(plan.context_id)
         if ctx is not None:
@@ -273,8 +322,11 @@ class _Builder:
             base = core.configurations.at(config.id)
             owner = config.id
             for i, instruction in enumerate(config.instructions):
-                key = self.node(
+                key = self.add(
+                    configuration,
                     SubjectKey("instruction", owner, instruction.id),
+                    EdgeKind.INSTRUCTION,
+                    f"{base}/instructions/{i}",
                     seeded=agent,
                     where=f"{base}/instructions/{i}",
                 )
@@ -282,8 +334,11 @@ class _Builder:
                     key, instruction.parts, EdgeKind.PART_RESOURCE, f"{base}/instructions/{i}/parts"
                 )
             for i, capability in enumerate(config.capabilities):
-                key = self.node(
+                key = self.add(
+                    configuration,
                     SubjectKey("capability", owner, capability.id),
+                    EdgeKind.CAPABILITY,
+                    f"{base}/capabilities/{i}",
                     seeded=agent and capability.required,
                     where=f"{base}/capabilities/{i}",
                 )
@@ -294,13 +349,22 @@ class _Builder:
                     f"{base}/capabilities/{i}/resource_ids",
                 )
             for i, policy in enumerate(config.policies):
-                self.node(
+                self.add(
+                    configuration,
                     SubjectKey("policy", owner, policy.id),
+                    EdgeKind.POLICY,
+                    f"{base}/policies/{i}",
                     seeded=policy.enforcing,
                     where=f"{base}/policies/{i}",
                 )
-            for env_id in config.environment_ids or []:
-                self.environment(env_id, seeded=active)
+            for i, env_id in enumerate(config.environment_ids or []):
+                self.environment(
+                    configuration,
+                    env_id,
+                    EdgeKind.CONFIGURATION_ENVIRONMENT,
+                    f"{base}/environment_ids/{i}",
+                    seeded=active,
+                )
         if plan.next_action.kind == "await_decision" and plan.next_action.request_id:
             request = core.decisions.get(plan.next_action.request_id)
             if request is not None:
@@ -318,22 +382,28 @@ class _Builder:
                 "checkpoint_requirement",
                 checkpoint.id,
                 core.checkpoints.at(checkpoint.id) + "/requirements",
+                selection=EdgeKind.CHECKPOINT_REQUIREMENT,
             )
 
     def _profile_subjects(self, agent: bool, active: bool) -> None:
-        plan, profile = self.plan, self.profile
+        plan, profile, root, at = self.plan, self.profile, self.root, self.plan_pointer
         scopes = self.graph.scopes
         action = plan.next_action
-        for dep_id in plan.dependency_ids:
+        for i, dep_id in enumerate(plan.dependency_ids):
             dep = profile.dependencies.get(dep_id)
             seeded = dep is not None and bool(scopes.intersection(dep.required_for))
-            self._dependency_node(dep_id, seeded=seeded)
-        for ws_id in plan.workspace_ids:
-            self._workspace(ws_id, active)
-        for svc_id in plan.service_binding_ids:
+            self.dependency(
+                root, dep_id, EdgeKind.SELECTS_DEPENDENCY, f"{at}/dependency_ids/{i}", seeded=seeded
+            )
+        for i, ws_id in enumerate(plan.workspace_ids):
+            self._workspace(ws_id, active, f"{at}/workspace_ids/{i}")
+        for i, svc_id in enumerate(plan.service_binding_ids):
             service = profile.services.get(svc_id)
-            key = self.node(
+            key = self.add(
+                root,
                 SubjectKey("service", None, svc_id),
+                EdgeKind.SELECTS_SERVICE,
+                f"{at}/service_binding_ids/{i}",
                 seeded=active,
                 selected=True,
                 missing=service is None,
@@ -341,13 +411,16 @@ class _Builder:
             )
             if service is not None:
                 base = profile.services.at(svc_id) + "/dependency_ids"
-                for i, dep_id in enumerate(service.dependency_ids):
-                    self.dependency(key, dep_id, EdgeKind.SERVICE_DEPENDENCY, f"{base}/{i}")
-        for op_id in plan.operation_ids:
+                for j, dep_id in enumerate(service.dependency_ids):
+                    self.dependency(key, dep_id, EdgeKind.SERVICE_DEPENDENCY, f"{base}/{j}")
+        for i, op_id in enumerate(plan.operation_ids):
             operation = profile.operations.get(op_id)
             target = action.kind == "reconcile_operation" and action.operation_id == op_id
-            key = self.node(
+            key = self.add(
+                root,
                 SubjectKey("operation", None, op_id),
+                EdgeKind.SELECTS_OPERATION,
+                f"{at}/operation_ids/{i}",
                 seeded=agent or target,
                 selected=True,
                 missing=operation is None,
@@ -378,8 +451,11 @@ class _Builder:
             )
         if plan.native_import_id is not None:
             native = profile.natives.get(plan.native_import_id)
-            key = self.node(
+            key = self.add(
+                root,
                 SubjectKey("native_import", None, plan.native_import_id),
+                EdgeKind.SELECTS_NATIVE_IMPORT,
+                at + "/native_import_id",
                 seeded=agent,
                 selected=True,
                 missing=native is None,
@@ -393,11 +469,14 @@ class _Builder:
                     profile.natives.at(native.id) + "/resource_ids",
                 )
 
-    def _workspace(self, ws_id: str, active: bool) -> None:
+    def _workspace(self, ws_id: str, active: bool, selected_at: str) -> None:
         profile = self.profile
         workspace = profile.workspaces.get(ws_id)
-        key = self.node(
+        key = self.add(
+            self.root,
             SubjectKey("workspace", None, ws_id),
+            EdgeKind.SELECTS_WORKSPACE,
+            selected_at,
             seeded=active,
             selected=True,
             missing=workspace is None,
@@ -406,11 +485,8 @@ class _Builder:
         if workspace is None:
             return
         base = profile.workspaces.at(ws_id)
-        self.link(
-            key,
-            self.environment(workspace.environment_id),
-            EdgeKind.ENVIRONMENT,
-            base + "/environment_id",
+        self.environment(
+            key, workspace.environment_id, EdgeKind.ENVIRONMENT, base + "/environment_id"
         )
         tree = self.trees.get(ws_id)
         for located in tree.entries.values() if tree else ():
@@ -483,7 +559,12 @@ class _Builder:
             base = self.core.environments.at(env_id)
             self.resources(key, env.resource_ids, EdgeKind.RESOURCE, base + "/resource_ids")
             self.requirements(
-                key, env.requirements, "environment_requirement", env_id, base + "/requirements"
+                key,
+                env.requirements,
+                "environment_requirement",
+                env_id,
+                base + "/requirements",
+                selection=EdgeKind.ENVIRONMENT_REQUIREMENT,
             )
 
 
@@ -497,4 +578,5 @@ def build_plan_graph(
     scopes: frozenset[str],
 ) -> PlanGraph:
     """The §10a inventory, edges and required flags of ``plan``."""
-    return _Builder(plan, plan_pointer, profile, core, trees=trees, scopes=scopes).build()
+    with paused_gc():
+        return _Builder(plan, plan_pointer, profile, core, trees=trees, scopes=scopes).build()

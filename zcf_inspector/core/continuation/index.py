@@ -34,6 +34,8 @@ from zcf_inspector.core.continuation.models.session import (
     Tool,
 )
 from zcf_inspector.core.continuation.models.validation import validate_at
+from zcf_inspector.core.continuation.rules.contexts import SessionHistory
+from zcf_inspector.core.continuation.rules.resource_bytes import ResourceBytes
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonValue
 
@@ -104,6 +106,10 @@ class CoreIndex:
     environments: Table[Environment]
     checkpoints: Table[Checkpoint]
     decisions: dict[str, Located[DecisionRequestData]]
+    # The verified bytes of inline resources, once rules.resource_bytes has run.
+    resource_bytes: ResourceBytes | None = None
+    # Look-ups over the raw history, for the per-plan context rules.
+    history: SessionHistory | None = None
 
     def raw_entity(self, collection: str, ident: str) -> JsonValue:
         """The raw JSON of ``collection``'s record ``ident`` (extra fields included)."""

@@ -16,12 +16,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import cast
 
 from zcf_inspector.core.bounded_validation import prepare
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.blockers import model_fit_blocker, plan_blockers
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex, index_core, index_profile
 from zcf_inspector.core.continuation.models.profile import ContinuationProfile
 from zcf_inspector.core.continuation.models.report import DestinationReport
+from zcf_inspector.core.continuation.models.schema_check import check_schema
 from zcf_inspector.core.continuation.models.session import FEATURE, AsifSession
 from zcf_inspector.core.continuation.models.validation import validate_at
 from zcf_inspector.core.continuation.results import (
@@ -30,6 +33,14 @@ from zcf_inspector.core.continuation.results import (
     PlanResult,
     ReportResult,
 )
+from zcf_inspector.core.continuation.rules.bindings import check_binding
+from zcf_inspector.core.continuation.rules.contexts import (
+    SessionHistory,
+    check_checkpoints,
+    check_contexts,
+    context_calls,
+)
+from zcf_inspector.core.continuation.rules.core_events import check_core_events
 from zcf_inspector.core.continuation.rules.document import (
     check_core,
     check_profile,
@@ -40,9 +51,10 @@ from zcf_inspector.core.continuation.rules.plan_check import (
     plan_result,
     required_inventory,
 )
-from zcf_inspector.core.continuation.rules.report import SessionBinding, check_report
+from zcf_inspector.core.continuation.rules.report import PlanFacts, SessionBinding, check_report
+from zcf_inspector.core.continuation.rules.resource_bytes import resource_bytes
+from zcf_inspector.core.continuation.rules.streams import check_streams
 from zcf_inspector.core.continuation.rules.workspace_state import workspace_trees
-from zcf_inspector.core.continuation.subjects import SubjectKey
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, FindingBudget, Severity, error
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.reading import ReadError, read_json
@@ -148,8 +160,16 @@ def _check_source(
                 )
             )
             return _Checked([], None)
+        if not check_schema("session", value, findings):
+            return _Checked([], None)
         core = index_core(session, value, findings)
         check_core(core, findings)
+        core.resource_bytes = resource_bytes(cast(list[JsonValue], value["resources"]), findings)
+        check_core_events(value, core.resource_bytes, findings)
+        history = core.history = SessionHistory(value)
+        check_contexts(history, findings)
+        check_checkpoints(history, findings)
+        check_streams(value, core.resource_bytes, findings)
         profile_model, base, raw_profile = (
             session.continuation,
             "/continuation",
@@ -158,6 +178,8 @@ def _check_source(
     else:
         parsed, _ = validate_at(ContinuationProfile, value, budget=findings)
         if parsed is None:
+            return _Checked([], None)
+        if not check_schema("continuation", value, findings):
             return _Checked([], None)
         findings.append(
             Finding(
@@ -173,22 +195,24 @@ def _check_source(
     check_profile(profile, core, findings)
     trees = workspace_trees(profile, findings)
     plans: list[PlanResult] = []
-    inventories: dict[str, dict[SubjectKey, bool]] = {}
+    facts: dict[str, PlanFacts] = {}
     graph_size = 0
     plans_kept = 0
     for i, plan in enumerate(profile_model.plans):
         where = f"{base}/plans/{i}"
         wanted = plan_filter is None or plan.id == plan_filter
-        if plan.id in inventories and not wanted:
+        if plan.id in facts and not wanted:
             continue
         if graph_size > PLAN_GRAPH_LIMIT:
             findings.append(_too_large(where, i, len(profile_model.plans), graph_size))
             break
         graph = plan_graph(plan, where, profile, core, trees)
         graph_size += len(graph.nodes) + len(graph.edges)
-        inventories.setdefault(plan.id, required_inventory(graph))
+        blockers = plan_blockers(plan, where, profile, core, set(graph.nodes))
+        if plan.id not in facts:
+            facts[plan.id] = PlanFacts(plan, where, required_inventory(graph), blockers)
         if wanted:
-            result = plan_result(graph, where, profile, core)
+            result = plan_result(graph, where, profile, core, blockers)
             budget = FindingBudget(findings.limit - len(findings) - plans_kept)
             budget.extend(result.findings)
             plans_kept += len(budget)
@@ -196,9 +220,14 @@ def _check_source(
     # What the plans kept counts against the document's budget too.
     findings.limit = max(len(findings), findings.limit - plans_kept)
     _uncovered_cycles(profile, plans, findings)
+    if core is not None:
+        _bindings(profile, core, findings)
+        _plan_contexts(profile, core, findings)
     binding = None
     if core is not None:
-        binding = SessionBinding(raw, core.session.session.id, core.session.capture.id, inventories)
+        binding = SessionBinding(
+            raw, core.session.session.id, core.session.capture.id, facts, profile, core, trees
+        )
     return _Checked(plans, binding)
 
 
@@ -210,6 +239,26 @@ def _too_large(where: str, index: int, count: int, size: int) -> Finding:
         f"plans before them already hold {size:,} subjects and edges (at most "
         f"{PLAN_GRAPH_LIMIT:,} are checked in one document)",
     )
+
+
+def _bindings(profile: ProfileIndex, core: CoreIndex, findings: FindingBudget) -> None:
+    """§7 for each configuration some plan uses (rule roots are checked per plan)."""
+    used = dict.fromkeys(p.configuration_id for p in profile.profile.plans)
+    for config_id in used:
+        config = core.configurations.get(config_id)
+        binding = profile.bindings.get(config_id)
+        if config is not None and binding is not None:
+            findings.extend(check_binding(config, binding, profile.bindings.at(config_id)))
+
+
+def _plan_contexts(profile: ProfileIndex, core: CoreIndex, findings: FindingBudget) -> None:
+    """§4 for each context some plan selects: its tool inputs agree with their sources."""
+    if core.history is None:
+        return
+    for context_id in dict.fromkeys(p.context_id for p in profile.profile.plans):
+        found = context_calls(core.history, context_id)
+        if found is not None:
+            findings.extend(found.findings)
 
 
 def _uncovered_cycles(
@@ -242,7 +291,9 @@ def _check_report_bytes(
         return ReportResult(None, None, None, None, (), tuple(problems))
     report, _ = validate_at(DestinationReport, read.value, budget=budget)
     if report is None:
-        return ReportResult(None, None, None, None, (), tuple(budget), budget.omitted())
+        return ReportResult(None, None, None, None, (), tuple(budget), omitted=budget.omitted())
+    if not check_schema("continuation-report", read.value, budget):
+        return ReportResult(None, None, None, None, (), tuple(budget), omitted=budget.omitted())
     result = check_report(report, binding, now)
     budget.extend(result.findings)
     return replace(result, findings=tuple(budget), omitted=budget.omitted())
@@ -272,13 +323,28 @@ def inspect_continuation(
         return InspectionResult(read.kind, tuple(findings), (), alone, findings.omitted())
     checked = _check_source(data, read.value, read.kind, plan_id, findings)
     report_result: ReportResult | None = None
+    plans = tuple(checked.plans)
     if report is not None:
         report_result = _check_report_bytes(report, checked.binding, now, findings_limit)
         if read.kind is DocumentKind.CONTINUATION_PROFILE:
             report_result = _unbound(report_result)
-    return InspectionResult(
-        read.kind, tuple(findings), tuple(checked.plans), report_result, findings.omitted()
+        plans = tuple(_with_report_blockers(p, report_result) for p in plans)
+    return InspectionResult(read.kind, tuple(findings), plans, report_result, findings.omitted())
+
+
+def _with_report_blockers(plan: PlanResult, report: ReportResult) -> PlanResult:
+    """The plan the report assesses, with the blocker only the report can show (model fit)."""
+    if report.plan_id != plan.id or report.model_fit is None:
+        return plan
+    found = model_fit_blocker(plan.id, report.model_fit)
+    if found is None:
+        return plan
+    key, blocker = found
+    nodes = tuple(
+        replace(n, blockers=(*n.blockers, blocker)) if n.id == key.node_id else n
+        for n in plan.nodes
     )
+    return replace(plan, nodes=nodes)
 
 
 def _unbound(result: ReportResult) -> ReportResult:

@@ -1,6 +1,6 @@
 """What the graph view highlights: a node's closure both ways, paths and neighbours.
 
-Pure walks over one plan's drawn edges (``source`` needs ``target``), built on the
+Pure walks over one plan's prerequisite edges (``source`` needs ``target``), built on the
 iterative walks of :mod:`walks`, so they agree with the closure the core computes.
 """
 
@@ -21,7 +21,12 @@ class Reach:
 
     @classmethod
     def of_plan(cls, plan: PlanResult) -> Reach:
-        return cls.of_edges([n.id for n in plan.nodes], [(e.source, e.target) for e in plan.edges])
+        """Over the prerequisite edges: what a subject needs and what needs it (selection
+        edges say why a subject is inventoried, not that anything needs it)."""
+        return cls.of_edges(
+            [n.id for n in plan.nodes],
+            [(e.source, e.target) for e in plan.edges if e.prerequisite],
+        )
 
     @classmethod
     def of_edges(cls, nodes: list[str], edges: list[tuple[str, str]]) -> Reach:

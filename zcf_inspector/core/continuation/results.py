@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from zcf_inspector.core.codes import BlockerCode
 from zcf_inspector.core.findings import Finding, OmittedFindings, Severity, has_error
 
 
@@ -12,6 +13,16 @@ class DocumentKind(StrEnum):
     ASIF_SESSION = "asif-session"
     CONTINUATION_PROFILE = "continuation-profile"
     CONTINUATION_REPORT = "continuation-report"
+
+
+@dataclass(frozen=True, slots=True)
+class Blocker:
+    """Why a subject cannot be claimed supported or adapted (derived, never reported)."""
+
+    code: BlockerCode
+    reason: str
+    pointer: str  # where the session (or, with in_report, the report) shows it
+    in_report: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,16 +37,25 @@ class PlanNode:
     required: bool  # computed by §10a monotonic propagation
     missing: bool  # resolves nowhere, or a dependency the plan does not select
     pointer: str | None  # where the subject is declared, when it resolves
-    referenced_by: tuple[str, ...]  # node IDs with an edge to this node
+    referenced_by: tuple[str, ...]  # node IDs with a prerequisite edge to this node
+    blockers: tuple[Blocker, ...] = ()  # known blockers (blockers.py)
+    via: PlanEdge | None = None  # the edge by which the walk reached it (None: the plan)
 
 
 @dataclass(frozen=True, slots=True)
 class PlanEdge:
+    """One relation between two inventoried subjects (``kind``: an ``EdgeKind`` value).
+
+    A prerequisite edge says the source needs the target (the required flag flows along
+    it); a selection edge says the source names the target, which is inventoried for it.
+    """
+
     source: str
     target: str
     kind: str
     pointer: str  # the field that makes the reference
     in_cycle: bool
+    prerequisite: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +102,26 @@ class SubjectAssessment:
 
 
 @dataclass(frozen=True, slots=True)
+class BlockingReason:
+    """One of the report's own `blocking_reasons`: a subject and the report's reason text."""
+
+    node_id: str
+    reason: str
+    pointer: str  # /blocking_reasons/N in the report
+
+
+@dataclass(frozen=True, slots=True)
+class ReportTimes:
+    """The report's validity window and the clock it was checked at (all as given/ISO)."""
+
+    assessed_at: str
+    expires_at: str
+    checked_at: str  # the clock (`--now`, or the window's "Assess at")
+    expired: bool  # the clock is at or past expires_at
+    premature: bool = False  # the clock is before assessed_at
+
+
+@dataclass(frozen=True, slots=True)
 class ReportResult:
     id: str | None
     plan_id: str | None
@@ -89,7 +129,10 @@ class ReportResult:
     recomputed_outcome: str | None
     subjects: tuple[SubjectAssessment, ...]
     findings: tuple[Finding, ...]  # those the report's findings budget kept in full
-    omitted: tuple[OmittedFindings, ...] = ()  # counted past it
+    blocking_reasons: tuple[BlockingReason, ...] = ()
+    times: ReportTimes | None = None
+    model_fit: str | None = None  # the report's model_assessment.fit
+    omitted: tuple[OmittedFindings, ...] = ()  # counted past the budget
 
     @property
     def ok(self) -> bool:

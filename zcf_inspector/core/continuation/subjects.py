@@ -44,8 +44,16 @@ def active_scopes(action: str) -> tuple[str, ...]:
 
 
 class EdgeKind(StrEnum):
-    """Why one subject is a prerequisite of another (§10a steps 2 and 3)."""
+    """The relation one inventoried subject has to another: why the target is inventoried.
 
+    A closed set. The first group are §10a's prerequisite edges (steps 2 and 3): the
+    source needs the target, and the required flag flows along them (step 4). The second
+    group are selection edges (step 1): the source names the target, which is inventoried
+    but not thereby required. Together they make every subject of a plan's inventory
+    reachable from its plan node, each edge created by one field (its JSON pointer).
+    """
+
+    # -- prerequisites (§10a steps 2-3): the required flag propagates along these ----
     DEPENDS_ON = "depends_on"
     BOUNDARY_EVIDENCE = "boundary_evidence"
     PROMPT_RESOURCE = "prompt_resource"
@@ -65,3 +73,135 @@ class EdgeKind(StrEnum):
     REQUIREMENT_RESOURCE = "requirement_resource"
     REQUIREMENT_CAPABILITY = "requirement_capability"
     REQUIREMENT_ENVIRONMENT = "requirement_environment"
+    # -- selections (§10a step 1): inventoried, required only by the action table ----
+    SELECTS_CONTEXT = "selects_context"
+    SELECTS_MODEL = "selects_model"
+    SELECTS_CONFIGURATION = "selects_configuration"
+    REQUIRED_FEATURE = "required_feature"
+    SELECTS_DEPENDENCY = "selects_dependency"
+    SELECTS_WORKSPACE = "selects_workspace"
+    SELECTS_SERVICE = "selects_service"
+    SELECTS_OPERATION = "selects_operation"
+    SELECTS_NATIVE_IMPORT = "selects_native_import"
+    CHECKPOINT_REQUIREMENT = "checkpoint_requirement"
+    ENVIRONMENT_REQUIREMENT = "environment_requirement"
+    INSTRUCTION = "instruction"
+    CAPABILITY = "capability"
+    POLICY = "policy"
+    CONFIGURATION_ENVIRONMENT = "configuration_environment"
+
+    @property
+    def prerequisite(self) -> bool:
+        """True when the source needs the target (the required flag flows along it)."""
+        return self not in SELECTIONS
+
+    @property
+    def label(self) -> str:
+        """A few words naming the relation, as the "why" chain and the legend show it."""
+        return RELATIONS[self][0]
+
+    @property
+    def meaning(self) -> str:
+        """One sentence: what the edge says (README, legend, hover)."""
+        return RELATIONS[self][1]
+
+
+SELECTIONS = frozenset(
+    {
+        EdgeKind.SELECTS_CONTEXT,
+        EdgeKind.SELECTS_MODEL,
+        EdgeKind.SELECTS_CONFIGURATION,
+        EdgeKind.REQUIRED_FEATURE,
+        EdgeKind.SELECTS_DEPENDENCY,
+        EdgeKind.SELECTS_WORKSPACE,
+        EdgeKind.SELECTS_SERVICE,
+        EdgeKind.SELECTS_OPERATION,
+        EdgeKind.SELECTS_NATIVE_IMPORT,
+        EdgeKind.CHECKPOINT_REQUIREMENT,
+        EdgeKind.ENVIRONMENT_REQUIREMENT,
+        EdgeKind.INSTRUCTION,
+        EdgeKind.CAPABILITY,
+        EdgeKind.POLICY,
+        EdgeKind.CONFIGURATION_ENVIRONMENT,
+    }
+)
+
+# relation -> (label, meaning). The label reads in a chain: "context c (input) -> resource r".
+RELATIONS: dict[EdgeKind, tuple[str, str]] = {
+    EdgeKind.DEPENDS_ON: ("depends_on", "the dependency needs this dependency"),
+    EdgeKind.BOUNDARY_EVIDENCE: (
+        "boundary evidence",
+        "the plan's boundary cites this resource as evidence",
+    ),
+    EdgeKind.PROMPT_RESOURCE: (
+        "decision prompt",
+        "a typed part of the awaited decision's prompt names this resource",
+    ),
+    EdgeKind.INPUT_RESOURCE: ("input", "a typed part of the context's inputs names this resource"),
+    EdgeKind.TOOL_RESOURCE: (
+        "tool definition",
+        "a tool the context selects is defined by this resource",
+    ),
+    EdgeKind.PART_RESOURCE: ("part", "a typed part of the instruction names this resource"),
+    EdgeKind.RESOURCE: ("resource_ids", "the subject's resource list names this resource"),
+    EdgeKind.ENVIRONMENT: ("environment_id", "the workspace runs in this environment"),
+    EdgeKind.FILE_RESOURCE: ("file", "a file of the flattened workspace is this resource"),
+    EdgeKind.GIT_RESOURCE: (
+        "git",
+        "a Git bundle, index entry or prerequisite of the workspace is this resource",
+    ),
+    EdgeKind.GIT_DEPENDENCY: (
+        "git lfs/submodule",
+        "a Git LFS object or submodule of the workspace is this dependency",
+    ),
+    EdgeKind.SERVICE_DEPENDENCY: ("dependency_ids", "the service binding needs this dependency"),
+    EdgeKind.RECOVERY_HANDLER: (
+        "recovery handler",
+        "the operation's recovery is handled by this dependency",
+    ),
+    EdgeKind.EVIDENCE: ("evidence", "the operation or its recovery cites this resource"),
+    EdgeKind.NATIVE_RESOURCE: ("resource_ids", "the native import reads this resource"),
+    EdgeKind.REQUIREMENT: (
+        "required_for",
+        "the requirement applies to an active scope of the plan's action",
+    ),
+    EdgeKind.REQUIREMENT_RESOURCE: ("resource_id", "the requirement declares this resource"),
+    EdgeKind.REQUIREMENT_CAPABILITY: (
+        "capability_id",
+        "the requirement declares this capability",
+    ),
+    EdgeKind.REQUIREMENT_ENVIRONMENT: (
+        "environment_id",
+        "the requirement declares this environment",
+    ),
+    EdgeKind.SELECTS_CONTEXT: ("context_id", "the plan selects this context"),
+    EdgeKind.SELECTS_MODEL: ("model_requirements", "the plan states this model's requirements"),
+    EdgeKind.SELECTS_CONFIGURATION: (
+        "configuration_id",
+        "the plan selects this configuration (always required)",
+    ),
+    EdgeKind.REQUIRED_FEATURE: (
+        "required_features",
+        "the session declares this feature required (always required)",
+    ),
+    EdgeKind.SELECTS_DEPENDENCY: ("dependency_ids", "the plan selects this dependency"),
+    EdgeKind.SELECTS_WORKSPACE: ("workspace_ids", "the plan selects this workspace"),
+    EdgeKind.SELECTS_SERVICE: ("service_binding_ids", "the plan selects this service binding"),
+    EdgeKind.SELECTS_OPERATION: ("operation_ids", "the plan selects this operation"),
+    EdgeKind.SELECTS_NATIVE_IMPORT: ("native_import_id", "the plan selects this native import"),
+    EdgeKind.CHECKPOINT_REQUIREMENT: (
+        "checkpoint requirement",
+        "the selected checkpoint declares this requirement, outside the active scopes",
+    ),
+    EdgeKind.ENVIRONMENT_REQUIREMENT: (
+        "environment requirement",
+        "the environment declares this requirement, outside the active scopes",
+    ),
+    EdgeKind.INSTRUCTION: ("instructions", "the configuration holds this instruction"),
+    EdgeKind.CAPABILITY: ("capabilities", "the configuration holds this capability"),
+    EdgeKind.POLICY: ("policies", "the configuration holds this policy"),
+    EdgeKind.CONFIGURATION_ENVIRONMENT: (
+        "environment_ids",
+        "the configuration names this environment",
+    ),
+}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.crypto import (
@@ -20,8 +21,10 @@ from zcf_inspector.core.digest import lp_concat
 from zcf_inspector.core.findings import Finding, Severity, error
 from zcf_inspector.core.formats import Base64UrlError, b64u_decode, b64u_encode
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.pointer import join
+
+if TYPE_CHECKING:  # annotations only: `validate` without a destination never loads it
+    from zcf_inspector.core.packet.destination import Destination
 
 AUTH_DOMAIN = "zephr-continuity-auth-v1"
 UNBOUND = "unbound"

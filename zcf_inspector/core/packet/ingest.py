@@ -19,21 +19,41 @@ DEGRADED = frozenset({"narrated", "dropped", "unsupported"})
 
 
 @dataclass(frozen=True, slots=True)
+class Admission:
+    """What admission did to the packet's beliefs (profile §6): which it kept, which it
+    dropped past ``maxBeliefs``, whose content it cut to ``maxBeliefBytes``, and which it
+    demoted to unreviewed. Nothing here may be hidden from a reviewer."""
+
+    beliefs: list[JsonValue]
+    demotions: int
+    truncations: int  # the receipt's truncatedBeliefCount: dropped + cut
+    offered: int = 0  # beliefs in the packet
+    max_beliefs: int = 0
+    max_belief_bytes: int = 0
+    cut: tuple[int, ...] = ()  # indices of admitted beliefs whose content was cut
+    demoted: tuple[int, ...] = ()  # indices of admitted beliefs that arrived reviewed
+
+    @property
+    def admitted(self) -> int:
+        return len(self.beliefs)
+
+    @property
+    def dropped(self) -> range:
+        """Indices (into ``content.beliefs``) of the beliefs not admitted: the tail."""
+        return range(self.admitted, self.offered)
+
+
+@dataclass(frozen=True, slots=True)
 class IngestResult:
     inspection: PacketInspection
     receipt: dict[str, JsonValue] | None  # None when the packet was refused
     admitted_beliefs: tuple[dict[str, JsonValue], ...] = ()
+    admission: Admission | None = None  # None when the packet was refused
+    degraded: tuple[tuple[str, str, str], ...] = ()  # (group, name, status) not native
 
     @property
     def findings(self) -> tuple[Finding, ...]:
         return self.inspection.findings
-
-
-@dataclass(frozen=True, slots=True)
-class Admission:
-    beliefs: list[JsonValue]
-    demotions: int
-    truncations: int
 
 
 def admit_beliefs(beliefs: list[JsonValue], max_beliefs: int, max_bytes: int) -> Admission:
@@ -41,7 +61,9 @@ def admit_beliefs(beliefs: list[JsonValue], max_beliefs: int, max_bytes: int) ->
     admitted: list[JsonValue] = []
     demotions = 0
     truncations = max(0, len(beliefs) - max_beliefs)
-    for belief in beliefs[:max_beliefs]:
+    cut: list[int] = []
+    demoted: list[int] = []
+    for index, belief in enumerate(beliefs[:max_beliefs]):
         assert isinstance(belief, dict)  # structure has checked every belief
         content = belief["content"]
         assert isinstance(content, str)
@@ -51,8 +73,10 @@ def admit_beliefs(beliefs: list[JsonValue], max_beliefs: int, max_bytes: int) ->
             # point: dropping the partial tail keeps the last whole one that fits.
             content = encoded[:max_bytes].decode("utf-8", errors="ignore")
             truncations += 1
+            cut.append(index)
         if belief.get("reviewState", "unreviewed") != "unreviewed":
             demotions += 1
+            demoted.append(index)
         admitted.append(
             {
                 "portableRef": belief["portableRef"],
@@ -61,7 +85,16 @@ def admit_beliefs(beliefs: list[JsonValue], max_beliefs: int, max_bytes: int) ->
                 "reviewState": "unreviewed",
             }
         )
-    return Admission(admitted, demotions, truncations)
+    return Admission(
+        admitted,
+        demotions,
+        truncations,
+        len(beliefs),
+        max_beliefs,
+        max_bytes,
+        tuple(cut),
+        tuple(demoted),
+    )
 
 
 def dispositions(packet: dict[str, JsonValue], destination: Destination) -> dict[str, JsonValue]:
@@ -106,12 +139,13 @@ def ingest_inspection(inspection: PacketInspection, destination: Destination) ->
     assert isinstance(raw_beliefs, list)
     admission = admit_beliefs(raw_beliefs, destination.max_beliefs, destination.max_belief_bytes)
     disposed = dispositions(packet, destination)
-    degradation = sum(
-        1
+    degraded = tuple(
+        (group, name, status)
         for group in ("sections", "tools")
-        for status in _values(disposed[group])
-        if status in DEGRADED
+        for name, status in _items(disposed[group])
+        if isinstance(status, str) and status in DEGRADED
     )
+    degradation = len(degraded)
     identity = packet["packet"]
     source = packet["source"]
     manifest = packet["manifest"]
@@ -146,7 +180,7 @@ def ingest_inspection(inspection: PacketInspection, destination: Destination) ->
     }
     receipt = finish_receipt(draft, destination.signing_key)
     beliefs = tuple(b for b in admission.beliefs if isinstance(b, dict))
-    return IngestResult(inspection, receipt, beliefs)
+    return IngestResult(inspection, receipt, beliefs, admission, degraded)
 
 
 def ingest_bytes(
@@ -155,8 +189,8 @@ def ingest_bytes(
     return ingest_inspection(inspect_bytes(data, destination, max_bytes=max_bytes), destination)
 
 
-def _values(value: JsonValue) -> list[JsonValue]:
-    return list(value.values()) if isinstance(value, dict) else []
+def _items(value: JsonValue) -> list[tuple[str, JsonValue]]:
+    return list(value.items()) if isinstance(value, dict) else []
 
 
 def _str(value: JsonValue) -> str:

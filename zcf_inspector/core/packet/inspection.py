@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from zcf_inspector.core.findings import (
     FINDINGS_LIMIT,
@@ -25,7 +26,6 @@ from zcf_inspector.core.findings import (
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.packet.auth import AuthReport, AuthStatus, check_authentication
-from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.manifest import ManifestReport, check_manifest
 from zcf_inspector.core.packet.policy import check_policy
 from zcf_inspector.core.packet.structure import check_structure
@@ -36,6 +36,9 @@ from zcf_inspector.core.reading import (
     packet_document,
     read_document,
 )
+
+if TYPE_CHECKING:  # annotations only: `validate` without a destination never loads it
+    from zcf_inspector.core.packet.destination import Destination
 
 
 class Stage(StrEnum):

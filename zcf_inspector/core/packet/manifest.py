@@ -6,7 +6,7 @@ import hashlib
 from dataclasses import dataclass
 from functools import partial
 
-from zcf_inspector.core.canonical import canonical_chunked
+from zcf_inspector.core.canonical import canonical_chunked, canonical_pieces
 from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.digest import lp, sha256_digest
 from zcf_inspector.core.findings import (
@@ -104,29 +104,32 @@ def covered_sections(
     ``reader_plain``: see `canonical_chunked` (the packet came from the strict reader and
     holds no non-integral number).
     """
+    return [
+        CoveredSection(
+            name,
+            pointer,
+            canonical_chunked(value, between=monitor.breathe, reader_plain=reader_plain),
+        )
+        for name, pointer, value in _covered_values(packet)
+    ]
 
-    def canonical(value: JsonValue) -> bytes:
-        return canonical_chunked(value, between=monitor.breathe, reader_plain=reader_plain)
 
-    found: list[CoveredSection] = []
+def _covered_values(packet: dict[str, JsonValue]) -> list[tuple[str, str, JsonValue]]:
+    """(name, pointer, value) of each section under the root, in root order."""
+    found: list[tuple[str, str, JsonValue]] = []
     for name, field in ENVELOPE_SECTIONS.items():
         if field in packet:
-            found.append(CoveredSection(name, join(field), canonical(packet[field])))
+            found.append((name, join(field), packet[field]))
     content = packet.get("content")
     if isinstance(content, dict):
         if packet.get("artifactKind") == "continuity-archive":
             if ARCHIVE_SECTION in content:
-                found.append(
-                    CoveredSection(
-                        ARCHIVE_SECTION,
-                        join("content", ARCHIVE_SECTION),
-                        canonical(content[ARCHIVE_SECTION]),
-                    )
-                )
+                pointer = join("content", ARCHIVE_SECTION)
+                found.append((ARCHIVE_SECTION, pointer, content[ARCHIVE_SECTION]))
         else:
             for key, value in content.items():
-                found.append(CoveredSection(key, join("content", key), canonical(value)))
-    found.sort(key=lambda s: s.name)
+                found.append((key, join("content", key), value))
+    found.sort(key=lambda section: section[0])  # stable: equal names keep their order
     return found
 
 
@@ -139,6 +142,30 @@ def root_hash(sections: list[CoveredSection]) -> str:
         h.update(len(section.canonical).to_bytes(8, "big"))
         h.update(section.canonical)
     return "sha256:" + h.hexdigest()
+
+
+def _section_and_root_digests(
+    packet: dict[str, JsonValue], monitor: Monitor, reader_plain: bool
+) -> tuple[list[tuple[str, str, str]], str]:
+    """(name, pointer, digest) of each covered section, and the root: what `covered_sections`
+    and `root_hash` give, without ever holding a section's bytes in one piece.
+
+    Each section is encoded once, in pieces, and every piece goes to both hashes while it
+    is fresh: joining the pieces and hashing the whole twice was most of the manifest's
+    time on a 50 MB packet.
+    """
+    root = hashlib.sha256(lp(DOMAIN))
+    digests: list[tuple[str, str, str]] = []
+    for name, pointer, value in _covered_values(packet):
+        pieces = canonical_pieces(value, between=monitor.breathe, reader_plain=reader_plain)
+        section = hashlib.sha256()
+        root.update(lp(name))
+        root.update(sum(map(len, pieces)).to_bytes(8, "big"))
+        for piece in pieces:
+            section.update(piece)
+            root.update(piece)
+        digests.append((name, pointer, "sha256:" + section.hexdigest()))
+    return digests, "sha256:" + root.hexdigest()
 
 
 def uncovered_fields(packet: dict[str, JsonValue]) -> tuple[str, ...]:
@@ -160,7 +187,7 @@ def check_manifest(
     ``budget``: a manifest may list millions of sections no packet has).
     """
     budget = FindingBudget() if budget is None else budget
-    covered = covered_sections(packet, monitor, reader_plain=reader_plain)
+    covered, root = _section_and_root_digests(packet, monitor, reader_plain)
     manifest = packet.get("manifest")
     manifest_obj = manifest if isinstance(manifest, dict) else {}
     listed_sections = manifest_obj.get("sections")
@@ -170,26 +197,25 @@ def check_manifest(
     digests: list[SectionDigest] = []
     sections_pointer = join("manifest", "sections")
     computed_names = set()
-    for section in covered:
-        computed_names.add(section.name)
-        computed = sha256_digest(section.canonical)
-        value = listed.get(section.name)
+    for name, pointer, computed in covered:
+        computed_names.add(name)
+        value = listed.get(name)
         listed_digest = value if isinstance(value, str) else None
-        digests.append(SectionDigest(section.name, section.pointer, computed, listed_digest))
-        if section.name not in listed:
+        digests.append(SectionDigest(name, pointer, computed, listed_digest))
+        if name not in listed:
             findings.add(
                 error(
                     ErrorCode.MANIFEST_SECTION_MISSING,
-                    child(sections_pointer, section.name),
-                    f"section {show(section.name)} is in the packet but not listed in the manifest",
+                    child(sections_pointer, name),
+                    f"section {show(name)} is in the packet but not listed in the manifest",
                 )
             )
         elif listed_digest != computed:
             findings.add(
                 error(
                     ErrorCode.SECTION_DIGEST_MISMATCH,
-                    child(sections_pointer, section.name),
-                    f"section {show(section.name)}: listed {_short(value)}, computed {computed}",
+                    child(sections_pointer, name),
+                    f"section {show(name)}: listed {_short(value)}, computed {computed}",
                 )
             )
     for name, value in listed.items():
@@ -199,8 +225,8 @@ def check_manifest(
                     SectionDigest(name, None, None, value if isinstance(value, str) else None)
                 )
             if findings.full:
-                pointer = partial(child, sections_pointer, name)
-                findings.tally(ErrorCode.MANIFEST_SECTION_UNEXPECTED, Severity.ERROR, pointer)
+                where = partial(child, sections_pointer, name)
+                findings.tally(ErrorCode.MANIFEST_SECTION_UNEXPECTED, Severity.ERROR, where)
                 continue
             findings.add(
                 error(
@@ -209,7 +235,6 @@ def check_manifest(
                     f"the manifest lists section {show(name)}, which the packet does not cover",
                 )
             )
-    root = root_hash(covered)
     root_listed = listed_root if isinstance(listed_root, str) else None
     if root_listed != root:
         findings.add(

@@ -3,13 +3,17 @@ recipient binding for every authentication kind, and high-risk tools in strict m
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.formats import format_timestamp, parse_timestamp
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.structure import HIGH_RISK_TOOLS
 from zcf_inspector.core.pointer import join
+
+if TYPE_CHECKING:  # annotations only: `validate` without a destination never loads it
+    from zcf_inspector.core.packet.destination import Destination
 
 
 def check_policy(packet: dict[str, JsonValue], destination: Destination) -> tuple[Finding, ...]:

@@ -36,7 +36,6 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict  # pydantic needs this one below Python 3.12
 
-from zcf_inspector.core.bounded_validation import prepare
 from zcf_inspector.core.formats import (
     Base64UrlError,
     ReviewStateName,
@@ -180,7 +179,11 @@ One = Annotated[StrictInt, AfterValidator(_check_exactly_one)]
 Intent = Annotated[str, StringConstraints(min_length=1, max_length=1024)]
 ByteLength = Annotated[int, Field(ge=0)]
 
-CLOSED = ConfigDict(strict=True, extra="forbid")
+# defer_build: an adapter builds its validator on first use, not at import (start-up time;
+# a small packet leaves most of them unused: empty arrays, the kinds it does not use).
+# Under a memory limit that first use is preceded by a headroom check like every other
+# allocation in Rust (core.bounded_validation), so a late build refuses in words.
+CLOSED = ConfigDict(strict=True, extra="forbid", defer_build=True)
 
 # --- envelope ----------------------------------------------------------------------------
 
@@ -448,13 +451,3 @@ ARRAY_SECTIONS: dict[str, ArraySection] = {
     "verification": ArraySection(Verification, "id"),
     ARCHIVE_SECTION: ArraySection(ArchiveRef, "ref"),
 }
-
-
-# Built at import, as they always were: not later, when a large packet holds the memory.
-prepare(
-    *ENVELOPE_TYPES.values(),
-    *RECIPIENT_INTENT.shapes.values(),
-    *AUTHENTICATION.shapes.values(),
-    *SECTION_OBJECT_TYPES.values(),
-    *(section.list_type for section in ARRAY_SECTIONS.values()),
-)

@@ -19,8 +19,14 @@ from zcf_inspector.core.errors import RefusalError
 from zcf_inspector.core.findings import Finding, FindingBudget, Severity, error
 from zcf_inspector.core.formats import ReviewState, is_id, is_timestamp
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.packet.admission import AdmissionNotice, DroppedBeliefs, describe_admission
 from zcf_inspector.core.packet.destination import Destination
-from zcf_inspector.core.packet.ingest import IngestResult, ingest_bytes, ingest_inspection
+from zcf_inspector.core.packet.ingest import (
+    Admission,
+    IngestResult,
+    ingest_bytes,
+    ingest_inspection,
+)
 from zcf_inspector.core.packet.inspection import PacketInspection, Stage, StageStatus
 from zcf_inspector.core.packet.receipt import finish_receipt
 from zcf_inspector.core.pointer import escape, join
@@ -65,6 +71,8 @@ class ReviewTarget:
     receipt: Mapping[str, JsonValue]
     beliefs: tuple[AdmittedBelief, ...]
     packet: Mapping[str, JsonValue]
+    admission: Admission | None = None  # what admission dropped, cut and demoted
+    degraded: tuple[tuple[str, str, str], ...] = ()  # sections and tools not native
 
     @classmethod
     def from_ingest(cls, result: IngestResult) -> ReviewTarget:
@@ -90,7 +98,21 @@ class ReviewTarget:
                     state if isinstance(state, str) else "",
                 )
             )
-        return cls(result.receipt, tuple(beliefs), packet)
+        return cls(result.receipt, tuple(beliefs), packet, result.admission, result.degraded)
+
+    @property
+    def notice(self) -> AdmissionNotice | None:
+        """What admission changed, in words (None for a target made without an ingest)."""
+        if self.admission is None:
+            return None
+        return describe_admission(self.admission, self.degraded)
+
+    @property
+    def dropped(self) -> DroppedBeliefs | None:
+        """The beliefs admission left out, for reading only."""
+        if self.admission is None or not isinstance(self.packet, dict):
+            return None
+        return DroppedBeliefs(self.packet, self.admission)
 
     @property
     def refs(self) -> tuple[str, ...]:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import hmac
+import json
 import os
 import secrets
 import sqlite3
@@ -679,12 +680,48 @@ def _unavailable(path: Path, exc: BaseException) -> ReviewError:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class ExportRecord:
+    """The last receipt exported: when (its completedAt), where, and its digest."""
+
+    completed_at: str
+    path: str
+    receipt_digest: str
+
+
+def _export_record(detail: str | None) -> ExportRecord | None:
+    """An export row's detail, for display only (the replay does not depend on it)."""
+    try:
+        value = json.loads(detail or "")
+    except ValueError:
+        return None
+    if not isinstance(value, dict):
+        return None
+    fields = [value.get(k) for k in ("completedAt", "path", "receiptDigest")]
+    if not all(isinstance(f, str) for f in fields):
+        return None
+    return ExportRecord(*(str(f) for f in fields))
+
+
 class JournaledReview:
     """A review session whose every change is journalled before it is applied."""
 
-    def __init__(self, session: ReviewSession, journal: ReviewJournal) -> None:
+    def __init__(
+        self,
+        session: ReviewSession,
+        journal: ReviewJournal,
+        last_export: ExportRecord | None = None,
+    ) -> None:
         self.session = session
         self.journal = journal
+        self.last_export = last_export
+
+    @property
+    def stale_export(self) -> ExportRecord | None:
+        """The last export, when decisions were taken after it (its receipt is out of date)."""
+        if self.last_export is None or len(self.session.applied) <= self.session.sealed:
+            return None
+        return self.last_export
 
     @classmethod
     def open(
@@ -702,7 +739,8 @@ class JournaledReview:
         rows = journal.read()
         session = replay(rows, target)
         journal.last_seq = len(rows)
-        return cls(session, journal)
+        exports = [row for row in rows if row[4] == "export"]
+        return cls(session, journal, _export_record(exports[-1][12]) if exports else None)
 
     def decide(self, requests: Sequence[DecisionRequest], reviewer: str, at: str) -> Step:
         step = self.session.plan(requests, reviewer, at)
@@ -727,3 +765,4 @@ class JournaledReview:
         last = self.session.applied[-1].number if self.session.applied else 0
         self.journal.append([Entry("export", last, None, detail)])
         self.session.seal()
+        self.last_export = ExportRecord(completed_at, path, receipt_digest)

@@ -24,11 +24,12 @@ from zcf_inspector.gui.plangraph import style
 
 _ARROW = 8.0
 _ARROW_ANGLE = math.radians(24)
-BUNDLE_SIZE = 200  # edges per bundle: few items, yet each covers a small area
+BUNDLE_SIZE = 64  # edges per bundle: few items, yet each covers a small area
 
 
 class EdgeStyle(Enum):
-    NEEDS = "needs"
+    NEEDS = "needs"  # a prerequisite: solid
+    SELECTS = "selects"  # a selection (inventoried, not thereby required): dotted, lighter
     TO_MISSING = "to missing"  # dashed, like the ghost it points at
     CYCLE = "cycle"  # red, dash-dotted
 
@@ -40,15 +41,22 @@ class DrawnEdge:
     style: EdgeStyle
 
 
-def edge_pen(kind: EdgeStyle, colour: str | None = None, extra_width: float = 0.0) -> QPen:
+def edge_pen(
+    kind: EdgeStyle,
+    colour: str | None = None,
+    extra_width: float = 0.0,
+    colours: style.GraphColours = style.LIGHT_COLOURS,
+) -> QPen:
     # One constructor call sets style, cap and join (fewer calls per pen, and no
     # setter whose binding mishandles reference counts on some PySide6 builds).
     if kind is EdgeStyle.CYCLE:
-        width, line, base = 2.2, Qt.PenStyle.DashDotLine, style.CYCLE_COLOUR
+        width, line, base = 2.2, Qt.PenStyle.DashDotLine, colours.cycle
     elif kind is EdgeStyle.TO_MISSING:
-        width, line, base = 1.3, Qt.PenStyle.DashLine, style.EDGE_COLOUR
+        width, line, base = 1.3, Qt.PenStyle.DashLine, colours.edge
+    elif kind is EdgeStyle.SELECTS:
+        width, line, base = 1.2, Qt.PenStyle.DotLine, colours.selection
     else:
-        width, line, base = 1.3, Qt.PenStyle.SolidLine, style.EDGE_COLOUR
+        width, line, base = 1.3, Qt.PenStyle.SolidLine, colours.edge
     # A cycle stays red even when lit: red is what says "cycle".
     shown = base if kind is EdgeStyle.CYCLE or colour is None else colour
     return QPen(
@@ -83,12 +91,18 @@ class EdgeBundle(QGraphicsPathItem):
     control points plus the pen, not Qt's default, which strokes the whole path (120,000
     segments on a large plan) just to find its outline and took a quarter of a second."""
 
-    def __init__(self, edges: Sequence[DrawnEdge], pen: QPen, z: float = 0.0) -> None:
+    def __init__(
+        self, edges: Sequence[DrawnEdge], pen: QPen, z: float = 0.0, *, whole: bool = False
+    ) -> None:
+        # Edges on a bus share its trunk: the base picture draws each one's own piece
+        # (route.drawn), a highlight (``whole``) the edge's whole way.
         path = QPainterPath()
         for drawn in edges:
-            add_route(path, drawn.route.points)
+            route = drawn.route
+            add_route(path, route.points if whole or not route.drawn else route.drawn)
         super().__init__(path)
         self.edges = tuple(edges)
+        self.whole = whole
         margin = pen.widthF() + _ARROW
         self._bounds = path.controlPointRect().adjusted(-margin, -margin, margin, margin)
         self._outline = QPainterPath()
@@ -103,7 +117,9 @@ class EdgeBundle(QGraphicsPathItem):
         return self._outline
 
 
-def bundles(edges: Sequence[DrawnEdge]) -> list[EdgeBundle]:
+def bundles(
+    edges: Sequence[DrawnEdge], colours: style.GraphColours = style.LIGHT_COLOURS
+) -> list[EdgeBundle]:
     """Bundles of at most `BUNDLE_SIZE` edges of one style, grouped left to right."""
     out: list[EdgeBundle] = []
     for kind in EdgeStyle:
@@ -111,17 +127,26 @@ def bundles(edges: Sequence[DrawnEdge]) -> list[EdgeBundle]:
             (d for d in edges if d.style is kind),
             key=lambda d: (d.route.points[0][0], d.route.points[0][1], d.route.index),
         )
-        pen = edge_pen(kind)
+        pen = edge_pen(kind, colours=colours)
         for start in range(0, len(group), BUNDLE_SIZE):
             out.append(EdgeBundle(group[start : start + BUNDLE_SIZE], pen))
     return out
 
 
-def overlay(edges: Sequence[DrawnEdge], colour: str) -> list[EdgeBundle]:
+def overlay(
+    edges: Sequence[DrawnEdge], colour: str, colours: style.GraphColours = style.LIGHT_COLOURS
+) -> list[EdgeBundle]:
     """The lit edges, drawn above everything else in ``colour`` (cycle edges stay red)."""
     out = []
     for kind in EdgeStyle:
         group = [d for d in edges if d.style is kind]
         if group:
-            out.append(EdgeBundle(group, edge_pen(kind, colour, extra_width=1.2), z=0.5))
+            pen = edge_pen(kind, colour, extra_width=1.2, colours=colours)
+            out.append(EdgeBundle(group, pen, z=0.5, whole=True))
     return out
+
+
+def restyle(bundle: EdgeBundle, colours: style.GraphColours) -> None:
+    """A base bundle's pen for new colours (its edges share one style)."""
+    if bundle.edges:
+        bundle.setPen(edge_pen(bundle.edges[0].style, colours=colours))

@@ -81,9 +81,3 @@ def _write(path: Path, data: bytes, what: str) -> None:
         write_atomic(path, data, overwrite=True)
     except InputError as exc:
         raise ExportError(f"cannot write {what}: {exc}") from exc
-
-
-def suggested_name(plan_id: str, kind: str) -> str:
-    """``plan-ID.KIND`` with the id made safe as a file name (it comes from the document)."""
-    safe = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "_" for c in plan_id)
-    return f"plan-{safe[:80] or 'plan'}.{kind}"

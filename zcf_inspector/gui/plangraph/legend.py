@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPaintEvent, QPen
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QHelpEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from zcf_inspector.core.continuation.subjects import EdgeKind
+from zcf_inspector.gui.plain_tooltip import hide_tip, show_plain_tip
 from zcf_inspector.gui.plangraph import style
 from zcf_inspector.gui.plangraph.node_shapes import outline
+from zcf_inspector.gui.plangraph.palette import colours_for
 
 _ROW = 24.0
 _SWATCH_W = 46.0
@@ -19,28 +22,43 @@ _HEADING = 22.0
 Painter = Callable[[QPainter, QRectF], None]
 
 
-def _type_row(kind: style.TypeStyle) -> tuple[str, Painter]:
+def _type_row(kind: style.TypeStyle, colours: style.GraphColours) -> tuple[str, Painter]:
     def draw(painter: QPainter, rect: QRectF) -> None:
-        painter.setPen(QPen(QColor(kind.border), 1.4))
-        painter.setBrush(QBrush(QColor(kind.fill)))
+        painter.setPen(QPen(QColor(colours.border(kind)), 1.4))
+        painter.setBrush(QBrush(QColor(colours.fill(kind))))
         painter.drawPath(outline(kind.shape, rect))
 
     return f"{kind.badge} · {kind.label}", draw
 
 
-def _box(pen: QPen, fill: str = "#ffffff", double: bool = False, halo: bool = False) -> Painter:
+def _box(
+    pen: QPen,
+    colours: style.GraphColours,
+    *,
+    fill: str | None = None,
+    double: bool = False,
+    halo: bool = False,
+    badge: bool = False,
+) -> Painter:
     def draw(painter: QPainter, rect: QRectF) -> None:
         if halo:
-            painter.setPen(QPen(QColor(style.BLOCKING_COLOUR), 2.0))
-            painter.setBrush(QBrush(QColor(style.BLOCKING_GLOW)))
+            painter.setPen(QPen(QColor(colours.blocking), 2.0))
+            painter.setBrush(QBrush(QColor(colours.blocking_glow)))
             painter.drawRoundedRect(rect.adjusted(-3, -3, 3, 3), 7, 7)
         painter.setPen(pen)
-        painter.setBrush(QBrush(QColor(fill)))
+        painter.setBrush(QBrush(QColor(fill or colours.swatch_fill)))
         painter.drawRoundedRect(rect, 5, 5)
         if double:
-            painter.setPen(QPen(QColor("#555555"), 1.0))
+            painter.setPen(QPen(QColor(colours.outline), 1.0))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(rect.adjusted(3, 3, -3, -3), 3, 3)
+        if badge:
+            disc = QRectF(rect.right() - 9, rect.top() - 4, 12, 12)
+            painter.setPen(QPen(QColor("#ffffff"), 1.2))
+            painter.setBrush(QBrush(QColor(style.KNOWN_BLOCKER_COLOUR)))
+            painter.drawEllipse(disc)
+            painter.setPen(QColor("#ffffff"))
+            painter.drawText(disc, Qt.AlignmentFlag.AlignCenter, "!")
 
     return draw
 
@@ -58,11 +76,11 @@ def _line(colour: str, width: float, pen_style: Qt.PenStyle) -> Painter:
     return draw
 
 
-def _glyph(status: str) -> tuple[str, Painter]:
+def _glyph(status: str, colours: style.GraphColours) -> tuple[str, Painter]:
     look = style.status_style(status)
 
     def draw(painter: QPainter, rect: QRectF) -> None:
-        painter.setPen(QColor(look.colour))
+        painter.setPen(QColor(colours.status(status)))
         painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, look.glyph)
 
     return status, draw
@@ -74,38 +92,118 @@ def _dashed(colour: str, width: float) -> QPen:
     return pen
 
 
-def _sections() -> list[tuple[str, list[tuple[str, Painter]]]]:
-    grey = "#455a64"
+def _sections(
+    colours: style.GraphColours = style.LIGHT_COLOURS,
+) -> list[tuple[str, list[tuple[str, Painter]]]]:
+    grey = colours.outline
     seen: set[str] = set()
     types = []
     for kind in style.TYPE_STYLES.values():
         if kind.label not in seen:
             seen.add(kind.label)
-            types.append(_type_row(kind))
+            types.append(_type_row(kind, colours))
+    ghost = _dashed(colours.ghost_border, 1.4)
+    solid, dash_dot, dotted = Qt.PenStyle.SolidLine, Qt.PenStyle.DashDotLine, Qt.PenStyle.DotLine
     states = [
-        ("required (bold border)", _box(QPen(QColor(grey), 2.6))),
-        ("optional (thin border)", _box(QPen(QColor(grey), 1.0))),
-        ("selected by the plan (double border)", _box(QPen(QColor(grey), 1.0), double=True)),
-        ("missing (dashed ghost)", _box(_dashed(style.GHOST_BORDER, 1.4), style.GHOST_FILL)),
-        ("blocks the report (⚑, red halo)", _box(QPen(QColor(grey), 1.4), halo=True)),
-        ("needs (prerequisite edge)", _line(style.EDGE_COLOUR, 1.3, Qt.PenStyle.SolidLine)),
-        ("in a cycle (↻, red dash-dot)", _line(style.CYCLE_COLOUR, 2.2, Qt.PenStyle.DashDotLine)),
-        ("closure of the clicked node", _line(style.HIGHLIGHT_COLOUR, 2.5, Qt.PenStyle.SolidLine)),
-        ("path between two nodes", _line(style.PATH_COLOUR, 2.5, Qt.PenStyle.SolidLine)),
+        ("required (bold border)", _box(QPen(QColor(grey), 2.6), colours)),
+        (
+            "optional (thin border, paler fill)",
+            _box(
+                QPen(QColor(grey), 1.0),
+                colours,
+                fill=style.mix(colours.swatch_fill, colours.background, 0.6),
+            ),
+        ),
+        (
+            "selected by the plan (double border)",
+            _box(QPen(QColor(grey), 1.0), colours, double=True),
+        ),
+        ("missing (dashed ghost)", _box(ghost, colours, fill=colours.ghost_fill)),
+        ("blocks the report (⚑, red halo)", _box(QPen(QColor(grey), 1.4), colours, halo=True)),
+        (
+            f"known blocker ({style.KNOWN_BLOCKER_MARK}, ! badge): never supported",
+            _box(QPen(QColor(grey), 1.4), colours, badge=True),
+        ),
+        ("needs (prerequisite edge, solid)", _line(colours.edge, 1.3, solid)),
+        ("selects (selection edge, dotted)", _line(colours.selection, 1.2, dotted)),
+        ("in a cycle (↻, red dash-dot)", _line(colours.cycle, 2.2, dash_dot)),
+        ("why: the path from the plan (click)", _line(colours.path, 2.5, solid)),
+        ("what the clicked subject needs", _line(colours.highlight, 2.5, solid)),
     ]
-    statuses = [_glyph(s) for s in style.STATUS_STYLES]
-    return [("Types", types), ("States", states), ("Report status", statuses)]
+    relations = [
+        (
+            f"{kind.value} ({kind.label})",
+            _line(colours.edge, 1.3, solid)
+            if kind.prerequisite
+            else _line(colours.selection, 1.2, dotted),
+        )
+        for kind in EdgeKind
+    ]
+    statuses = [_glyph(s, colours) for s in style.STATUS_STYLES]
+    return [
+        ("Types", types),
+        ("States", states),
+        ("Relations (hover an edge for its field)", relations),
+        ("Report status", statuses),
+    ]
+
+
+def _meanings() -> dict[str, str]:
+    """Each relation row's label → what the relation says (the row's hover text)."""
+    return {
+        f"{kind.value} ({kind.label})": (
+            f"{kind.meaning}\n"
+            + (
+                "prerequisite: the required flag flows along it"
+                if kind.prerequisite
+                else "selection: inventoried, not thereby required"
+            )
+        )
+        for kind in EdgeKind
+    }
 
 
 class LegendWidget(QWidget):
+    """Painted with the colours of its palette (rebuilt when the palette changes)."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._sections = _sections()
+        self.colours = colours_for(self.palette())
+        self._sections = _sections(self.colours)
+        self._meanings = _meanings()
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self.setMinimumHeight(int(self._height()))
 
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt virtual)
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            self.colours = colours_for(self.palette())
+            self._sections = _sections(self.colours)
+            self.update()
+
     def entries(self) -> list[str]:
         return [label for _, rows in self._sections for label, _ in rows]
+
+    def tip_at(self, y: float) -> str:
+        """The hover text of the row at ``y`` (a relation's meaning; "" elsewhere)."""
+        top = 4.0
+        for _, rows in self._sections:
+            top += _HEADING
+            for label, _ in rows:
+                if top <= y < top + _ROW:
+                    return self._meanings.get(label, "")
+                top += _ROW
+        return ""
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            text = self.tip_at(event.pos().y())
+            if text:
+                show_plain_tip(text, event.globalPos())
+            else:
+                hide_tip()
+            return True
+        return super().event(event)
 
     def _height(self) -> float:
         return sum(_HEADING + len(rows) * _ROW for _, rows in self._sections) + 8

@@ -1,4 +1,6 @@
-"""The side pane's text for one node: its flags, neighbours, assessment, findings, object.
+"""The side pane's text for one node: whether it is required and why, its flags, the
+edge it entered by, neighbours, assessment and findings (the "why" chain is shown above
+it and its object as a tree below it: `detail_pane`).
 
 Plain text only (shown in a read-only ``QPlainTextEdit``); document strings go through
 `visible`, line by line, so bidi overrides and other invisible characters show as
@@ -7,13 +9,13 @@ escapes.
 
 from __future__ import annotations
 
-import json
-
-from zcf_inspector.core import pointer as json_pointer
 from zcf_inspector.core.continuation.reach import Reach
-from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.continuation.results import PlanResult
+from zcf_inspector.core.continuation.why import relation_label, subject_words
 from zcf_inspector.gui.plain_text import visible
+from zcf_inspector.gui.plangraph import style
 from zcf_inspector.gui.plangraph.plan_facts import NodeFacts
+from zcf_inspector.gui.plangraph.relations import requirement_line
 
 _LIST_LIMIT = 12
 
@@ -32,32 +34,37 @@ def _names(label: str, ids: tuple[str, ...]) -> list[str]:
     return lines
 
 
-def _object_lines(document: JsonValue | None, where: str | None) -> list[str]:
-    if where is None:
-        return ["Object: not declared anywhere in the document"]
-    if document is None:
-        return [f"Object: at {visible(where)} (the document was not given to the pane)"]
-    try:
-        value = json_pointer.resolve(document, where)
-    except (KeyError, ValueError):
-        return [f"Object: {visible(where)} does not resolve in the document"]
-    text = json.dumps(value, indent=2, ensure_ascii=False)
-    return [f"Object at {visible(where)}:", *(visible(line) for line in text.splitlines())]
-
-
-def node_details(facts: NodeFacts, reach: Reach, document: JsonValue | None) -> str:
+def node_details(plan: PlanResult, facts: NodeFacts, reach: Reach) -> str:
     node = facts.node
     lines = [
         visible(node.id),
+        requirement_line(plan, node),
         f"type: {visible(node.type)}",
         f"selected by the plan: {_yes(node.selected)}   required: {_yes(node.required)}"
         f"   missing: {_yes(node.missing)}   in a cycle: {_yes(facts.in_cycle)}",
+    ]
+    if node.via is not None:
+        lines.append(
+            f"entered by: {node.via.kind} ({relation_label(node.via.kind)}) from"
+            f" {visible(subject_words(node.via.source))}, field {visible(node.via.pointer)}"
+        )
+    lines += [
         "",
         *_names("needs", reach.needs.get(node.id, ())),
         *_names("needed by", reach.needed_by.get(node.id, ())),
     ]
     if node.missing:
         lines += ["", "Missing: " + ", ".join(visible(r) for r in node.referenced_by) + " need it"]
+    if facts.blockers:
+        lines += ["", f"Known blockers ({len(facts.blockers)}): no report may claim it supported"]
+        for blocker in facts.blockers:
+            where = "the report" if blocker.in_report else "the session"
+            lines.append(
+                f"  {style.KNOWN_BLOCKER_MARK} {blocker.code}: {visible(blocker.reason)}"
+                f"  ({where} at {visible(blocker.pointer)})"
+            )
+    for reason in facts.reasons:
+        lines += ["", f"The report's blocking reason: {visible(reason.reason)}"]
     assessment = facts.assessment
     if assessment is not None:
         lines += [
@@ -74,5 +81,4 @@ def node_details(facts: NodeFacts, reach: Reach, document: JsonValue | None) -> 
             f"  {finding.severity} {finding.code} at {visible(finding.pointer) or '(document)'}:"
             f" {visible(finding.message)}"
         )
-    lines += ["", *_object_lines(document, node.pointer)]
     return "\n".join(lines)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache
+from functools import cache, lru_cache
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
@@ -36,8 +36,8 @@ _MAX_TEXT = 300.0
 _MIN_WIDTH = 96.0
 
 
-_HALO_PEN = QPen(QColor(style.BLOCKING_COLOUR), 2.4)
-_HALO_BRUSH = QBrush(QColor(style.BLOCKING_GLOW))
+HALO_WIDTH = 2.4
+_BADGE_RADIUS = 8.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +46,7 @@ class _Paths:
     inner: QPainterPath  # the second border of a node the plan selects
     decoration: QPainterPath | None
     halo: QPainterPath | None  # the ring of a blocking subject
+    badge: QRectF | None  # the disc of a known blocker, on the top right corner
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +55,7 @@ class _Look:
     thin: QPen
     brush: QBrush
     status: QColor
+    colours: style.GraphColours  # what the look was made for (the scene's, at the time)
 
 
 class Emphasis(Enum):
@@ -81,7 +83,7 @@ def fonts() -> tuple[QFont, QFont, QFont]:
 class NodeText:
     """The lines a node shows, already escaped and elided, and the box they need."""
 
-    top: str  # badge and type, plus marks (↻ in a cycle)
+    top: str  # badge and type, plus marks (↻ in a cycle, ⊘ a known blocker)
     main: str  # subject ID, or "missing: TYPE:ID"
     extra: str | None  # assessment status, or what referenced a missing subject
     width: float
@@ -105,7 +107,15 @@ def node_text(facts: NodeFacts, has_report: bool) -> NodeText:
     node = facts.node
     kind = style.type_style(node.type)
     marks = "  ↻ cycle" if facts.in_cycle else ""
-    top = f"{kind.badge} · {visible(node.type)}{marks}"
+    if facts.blockers:
+        count = len(facts.blockers)
+        marks += f"  {style.KNOWN_BLOCKER_MARK} " + (
+            "blocker" if count == 1 else f"{count} blockers"
+        )
+    # The type's short name (its legend label), so boxes stay narrow enough for a public
+    # example to read at Fit; the full type is in the detail pane and the hover text.
+    name = kind.label if node.type in style.TYPE_STYLES else visible(node.type)
+    top = f"{kind.badge} · {name}{marks}"
     extra: str | None = None
     if node.missing:
         line = _elide("missing: " + visible(node.id), ghost)
@@ -125,6 +135,64 @@ def node_text(facts: NodeFacts, has_report: bool) -> NodeText:
     return NodeText(top, line, extra, round(width), height)
 
 
+_DASH, _SOLID = Qt.PenStyle.DashLine, Qt.PenStyle.SolidLine  # (enum look-ups are slow)
+_SQUARE, _ROUND = Qt.PenCapStyle.SquareCap, Qt.PenJoinStyle.RoundJoin
+
+
+@lru_cache(maxsize=1024)
+def _look(
+    colours: style.GraphColours, node_type: str, missing: bool, required: bool, status: str | None
+) -> _Look:
+    """Pens and brushes of a node: shared by every node of one type and state, so the
+    first paint of thousands of nodes makes a handful (a click far out paints them all)."""
+    kind = style.type_style(node_type)
+    border = QColor(colours.ghost_border if missing else colours.border(kind))
+    if missing:
+        fill = QColor(colours.ghost_fill)
+        fill.setAlpha(170)
+    elif required:
+        fill = QColor(colours.fill(kind))
+    else:
+        fill = QColor(colours.optional_fill(kind))
+    return _Look(
+        QPen(
+            QBrush(border), 2.6 if required else 1.0, _DASH if missing else _SOLID, _SQUARE, _ROUND
+        ),
+        QPen(border, 1.0),
+        QBrush(fill),
+        QColor(colours.status(status)),
+        colours,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _geometry(
+    shape: style.Shape, width: float, height: float, *, halo: bool, badge: bool
+) -> _Paths:
+    """A node's paths in its own coordinates: the same for every node of one shape and
+    size, so a column of thousands of equal boxes builds them once (zooming in past the
+    overview would otherwise build hundreds in one frame)."""
+    rect = QRectF(0, 0, width, height)
+    ring = None
+    if halo:
+        # A red ring around the node, clear of its border, so blocking stands
+        # out even where the type's own colour is red.
+        ring = outline(shape, rect.adjusted(-4.5, -4.5, 4.5, 4.5))
+    disc = None
+    if badge:
+        # Astride the top right corner, so it reads as a mark on the node and stays
+        # visible at zoom levels where labels are no longer drawn.
+        r = _BADGE_RADIUS
+        disc = QRectF(rect.right() - r - 2, rect.top() - r + 2, 2 * r, 2 * r)
+    return _Paths(
+        outline(shape, rect),
+        outline(shape, rect.adjusted(3.5, 3.5, -3.5, -3.5)),
+        decoration(shape, rect),
+        ring,
+        disc,
+    )
+
+
 class NodeItem(QGraphicsItem):
     """A node drawn in one paint call; its look is fixed at construction."""
 
@@ -134,6 +202,7 @@ class NodeItem(QGraphicsItem):
         self.node_id = facts.node.id
         self._text = text
         self._rect = QRectF(0, 0, rect.width(), rect.height())
+        self._bounds = self._rect.adjusted(-8, -8, 8, 8)
         self.setPos(rect.topLeft())
         self._shape = style.type_style(facts.node.type).shape
         self._paths: _Paths | None = None  # built on first paint: most nodes of a big plan
@@ -143,41 +212,30 @@ class NodeItem(QGraphicsItem):
 
     def _geometry(self) -> _Paths:
         if self._paths is None:
-            rect = self._rect
-            halo = None
-            if self.facts.blocking:
-                # A red ring around the node, clear of its border, so blocking stands
-                # out even where the type's own colour is red.
-                halo = outline(self._shape, rect.adjusted(-4.5, -4.5, 4.5, 4.5))
-            self._paths = _Paths(
-                outline(self._shape, rect),
-                outline(self._shape, rect.adjusted(3.5, 3.5, -3.5, -3.5)),
-                decoration(self._shape, rect),
-                halo,
+            self._paths = _geometry(
+                self._shape,
+                self._rect.width(),
+                self._rect.height(),
+                halo=self.facts.blocking,
+                badge=bool(self.facts.blockers),
             )
         return self._paths
 
+    def colours(self) -> style.GraphColours:
+        """The scene's colours (its palette's), light when not in a scene."""
+        colours = getattr(self.scene(), "colours", None)
+        return colours if isinstance(colours, style.GraphColours) else style.LIGHT_COLOURS
+
+    def restyle(self) -> None:
+        """The palette changed: make the look again on the next paint."""
+        self._look = None
+        self.update()
+
     def _pens(self) -> _Look:
         if self._look is None:
-            facts = self.facts
-            kind = style.type_style(facts.node.type)
-            missing = facts.node.missing
-            border = QColor(style.GHOST_BORDER if missing else kind.border)
-            fill = QColor(style.GHOST_FILL if missing else kind.fill)
-            if missing:
-                fill.setAlpha(170)
-            status = facts.status
-            self._look = _Look(
-                QPen(
-                    QBrush(border),
-                    2.6 if facts.node.required else 1.0,
-                    Qt.PenStyle.DashLine if missing else Qt.PenStyle.SolidLine,
-                    Qt.PenCapStyle.SquareCap,
-                    Qt.PenJoinStyle.RoundJoin,
-                ),
-                QPen(border, 1.0),
-                QBrush(fill),
-                QColor(style.status_style(status).colour if status else style.MUTED_TEXT),
+            node = self.facts.node
+            self._look = _look(
+                self.colours(), node.type, node.missing, node.required, self.facts.status
             )
         return self._look
 
@@ -193,6 +251,8 @@ class NodeItem(QGraphicsItem):
             out.add("selected")
         if paths.halo is not None:
             out.add("blocking")
+        if paths.badge is not None:
+            out.add("known-blocker")
         if "↻" in self._text.top:
             out.add("cycle")
         return frozenset(out)
@@ -202,7 +262,8 @@ class NodeItem(QGraphicsItem):
         return self._text
 
     def boundingRect(self) -> QRectF:  # noqa: N802 (Qt virtual)
-        return self._rect.adjusted(-8, -8, 8, 8)
+        # Made once: Qt asks thousands of times a frame on a large plan.
+        return self._bounds
 
     def shape(self) -> QPainterPath:
         return self._geometry().outline
@@ -227,8 +288,8 @@ class NodeItem(QGraphicsItem):
             return
         paths = self._geometry()
         if paths.halo is not None:
-            painter.setPen(_HALO_PEN)
-            painter.setBrush(_HALO_BRUSH)
+            painter.setPen(QPen(QColor(look.colours.blocking), HALO_WIDTH))
+            painter.setBrush(QBrush(QColor(look.colours.blocking_glow)))
             painter.drawPath(paths.halo)
             painter.setBrush(look.brush)
             painter.setPen(look.pen)
@@ -241,14 +302,30 @@ class NodeItem(QGraphicsItem):
         if paths.decoration is not None:
             painter.setPen(look.thin)
             painter.drawPath(paths.decoration)
-        self._paint_emphasis(painter)
+        self._paint_emphasis(painter, look.colours)
+        if paths.badge is not None:
+            self._paint_badge(painter, paths.badge, lod >= LABEL_LOD)
         if lod >= LABEL_LOD:
             self._paint_text(painter, look)
 
-    def _paint_emphasis(self, painter: QPainter) -> None:
+    def _paint_badge(self, painter: QPainter, disc: QRectF, labelled: bool) -> None:
+        # White on the blocker's own colour, like the verdict icons: legible on any canvas.
+        painter.setPen(QPen(QColor("#ffffff"), 1.5))
+        painter.setBrush(QBrush(QColor(style.KNOWN_BLOCKER_COLOUR)))
+        painter.drawEllipse(disc)
+        if labelled:
+            count = len(self.facts.blockers)
+            small, _, _ = fonts()
+            bold = QFont(small)
+            bold.setWeight(QFont.Weight.Bold)
+            painter.setFont(bold)
+            painter.setPen(QColor("#ffffff"))
+            painter.drawText(disc, Qt.AlignmentFlag.AlignCenter, "!" if count == 1 else str(count))
+
+    def _paint_emphasis(self, painter: QPainter, colours: style.GraphColours) -> None:
         if self.emphasis is Emphasis.NONE or self.emphasis is Emphasis.CLOSURE:
             return
-        colour = style.PATH_COLOUR if self.emphasis is Emphasis.PATH else style.HIGHLIGHT_COLOUR
+        colour = colours.path if self.emphasis is Emphasis.PATH else colours.highlight
         pen = QPen(QColor(colour), 3.0)
         pen.setStyle(Qt.PenStyle.SolidLine)
         painter.setPen(pen)
@@ -260,13 +337,14 @@ class NodeItem(QGraphicsItem):
         missing = self.facts.node.missing
         x = TEXT_INDENT.get(self._shape, DEFAULT_INDENT)
         baseline = TOP_EXTRA.get(self._shape, 0.0) + _PAD_Y + _LINE - 4
+        colours = look.colours
         painter.setFont(small)
-        painter.setPen(QColor(style.MUTED_TEXT))
+        painter.setPen(QColor(colours.muted))
         painter.drawText(QPointF(x, baseline), self._text.top)
         painter.setFont(ghost if missing else main)
-        painter.setPen(QColor(style.MUTED_TEXT if missing else style.TEXT_COLOUR))
+        painter.setPen(QColor(colours.muted if missing else colours.text))
         painter.drawText(QPointF(x, baseline + _LINE), self._text.main)
         if self._text.extra is not None:
             painter.setFont(small)
-            painter.setPen(look.status if not missing else QColor(style.MUTED_TEXT))
+            painter.setPen(look.status if not missing else QColor(colours.muted))
             painter.drawText(QPointF(x, baseline + 2 * _LINE), self._text.extra)

@@ -1,18 +1,23 @@
 """`PlanGraphPane`: the "Plan graph" tool pane of the inspector window.
 
-Shows one plan of an `InspectionResult` at a time: a plan selector and tools on top,
-the graph on the left, and on the right the clicked node (its object, findings and
-assessment), the plan's findings and the legend.
+Shows one plan of an `InspectionResult` at a time, the plan's node first and its
+inventory laid out from it by distance: a plan selector and tools on top, the graph on
+the left, and on the right the clicked subject (why it is in the plan, its facts,
+assessment and findings, its object as a tree), the plan's findings and the legend.
+Clicking a subject lights the path by which the plan reached it. Subjects of the
+document's other plans are drawn only when "All subjects" is on, set apart and dimmed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QModelIndex, Qt, QThreadPool, Signal, Slot
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtCore import QEvent, QModelIndex, QPointF, Qt, QThreadPool, Signal, Slot
+from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QCompleter,
     QFileDialog,
@@ -22,7 +27,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QMessageBox,
-    QPlainTextEdit,
     QScrollArea,
     QSplitter,
     QStackedWidget,
@@ -34,28 +38,72 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector.core.continuation.layout import GraphLayout, layout_plan
+from zcf_inspector.core.continuation.layout.rooted import TARGET_ASPECT
+from zcf_inspector.core.continuation.reach import Reach
 from zcf_inspector.core.continuation.results import InspectionResult, PlanResult
+from zcf_inspector.core.continuation.why import entry_path
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.gui.dialog_keys import add_submit_keys
+from zcf_inspector.gui.file_names import free_name, safe_part
 from zcf_inspector.gui.plain_text import visible
 from zcf_inspector.gui.plangraph import export
+from zcf_inspector.gui.plangraph.detail_pane import NodeDetailPane
 from zcf_inspector.gui.plangraph.findings_model import NODE_ROLE, FindingsModel
 from zcf_inspector.gui.plangraph.graph_view import GraphView
 from zcf_inspector.gui.plangraph.layout_worker import BACKGROUND_THRESHOLD, LayoutJob, LayoutSignals
 from zcf_inspector.gui.plangraph.legend import LegendWidget
 from zcf_inspector.gui.plangraph.navigation import next_node
-from zcf_inspector.gui.plangraph.node_details import node_details
 from zcf_inspector.gui.plangraph.node_item import SHAPE_LOD, NodeText, node_text
-from zcf_inspector.gui.plangraph.plan_facts import PlanFacts, plan_facts
+from zcf_inspector.gui.plangraph.palette import colours_for
+from zcf_inspector.gui.plangraph.picking import edge_at
+from zcf_inspector.gui.plangraph.plan_facts import NodeFacts, PlanFacts, plan_facts
 from zcf_inspector.gui.plangraph.plan_scene import PlanScene
+from zcf_inspector.gui.plangraph.relations import edge_text, requirement_line, why_line
 from zcf_inspector.gui.plangraph.summary import plan_summary, summary_line
 
 _EMPTY, _BUSY, _GRAPH = 0, 1, 2
+SIDE_SHARE = 0.29  # of the pane's width, for the side pane (Node, Findings, Legend)
 OVERVIEW_ZOOM = SHAPE_LOD  # below this zoom, nodes are drawn by the overview item
+
+
+def _ask_save_path(parent: QWidget, title: str, suggested: str, filters: str) -> str | None:
+    name, _ = QFileDialog.getSaveFileName(
+        parent,
+        title,
+        suggested,
+        filters,
+        options=QFileDialog.Option.DontConfirmOverwrite,  # asked below, as every export asks
+    )
+    return name or None
+
+
+def _confirm(parent: QWidget, title: str, text: str) -> bool:
+    box = QMessageBox(QMessageBox.Icon.Question, title, text, parent=parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+    box.setDefaultButton(QMessageBox.StandardButton.No)
+    add_submit_keys(box)
+    try:
+        return box.exec() == QMessageBox.StandardButton.Yes
+    finally:
+        box.deleteLater()
+
+
+def export_stem(document_path: str | None, plan_id: str) -> str:
+    """Named after the session and the plan: ``NAME.json`` and plan ``p`` give
+    ``NAME.plan-p`` (``plan-p`` with no document path)."""
+    plan_part = f"plan-{safe_part(plan_id) or 'graph'}"
+    if not document_path:
+        return plan_part
+    name = Path(document_path).name
+    session = safe_part(name.removesuffix(".json"))
+    return f"{session}.{plan_part}" if session else plan_part
 
 
 class PlanGraphPane(QWidget):
     plan_shown = Signal(str)  # a plan's graph is on screen (after any background layout)
     node_selected = Signal(str)  # "" when the selection is cleared
+    exported = Signal(str)  # the path of an export just written
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -68,14 +116,23 @@ class PlanGraphPane(QWidget):
         self._signals.finished.connect(self._layout_finished)
         self._result: InspectionResult | None = None
         self._document: JsonValue | None = None
-        self._layouts: dict[int, GraphLayout] = {}
+        self._layouts: dict[tuple[int, bool], GraphLayout] = {}  # (plan, all subjects)
         self._plan_index = -1
         self._facts: PlanFacts | None = None
         self._texts: dict[str, NodeText] = {}
+        # The small plan laid out before the canvas had a size (laid out again once it has).
+        self._unsized: tuple[int, bool] | None = None
+        self._outside: dict[str, NodeFacts] = {}  # other plans' subjects, when shown
+        self._outside_plan: dict[str, PlanResult] = {}  # ... and the plan each is from
         self._ticket = 0
         self._scene: PlanScene | None = None
         self._current: str | None = None
         self._matches: list[str] = []
+        # Exports are proposed beside the document (the host sets its path); the two
+        # questions are replaceable so tests answer them without native dialogs.
+        self.document_path: str | None = None
+        self.ask_save_path: Callable[[QWidget, str, str, str], str | None] = _ask_save_path
+        self.confirm: Callable[[QWidget, str, str], bool] = _confirm
         self._build()
 
     # ---- building the widgets -------------------------------------------------------
@@ -104,6 +161,12 @@ class PlanGraphPane(QWidget):
         tools.addWidget(self.plan_box)
         tools.addWidget(self.find_edit, 2)
         tools.addWidget(self.path_edit, 2)
+        self.show_all_box = QCheckBox("All subjects")
+        self.show_all_box.setToolTip(
+            "Also draw the subjects of the document's other plans, set apart and dimmed"
+        )
+        self.show_all_box.toggled.connect(self._show_all_toggled)
+        tools.addWidget(self.show_all_box)
         for text, tip, slot in (
             ("\N{MINUS SIGN}", "Zoom out (-)", self._zoom_out),
             ("+", "Zoom in (+)", self._zoom_in),
@@ -130,6 +193,7 @@ class PlanGraphPane(QWidget):
         self.view.escape_pressed.connect(self.clear_selection)
         self.view.move_requested.connect(self._move)
         self.view.zoom_changed.connect(self._zoomed)
+        self.view.tip_for = self._tip
         self.message = QLabel()
         self.message.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.message.setTextFormat(Qt.TextFormat.PlainText)
@@ -141,9 +205,7 @@ class PlanGraphPane(QWidget):
         if isinstance(empty, QLabel):
             empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
 
-        self.details = QPlainTextEdit()
-        self.details.setReadOnly(True)
-        self.details.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.details = NodeDetailPane()
         self.findings_model = FindingsModel()
         self.findings_view = QTableView()
         self.findings_view.setModel(self.findings_model)
@@ -170,8 +232,12 @@ class PlanGraphPane(QWidget):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.stack)
         self.splitter.addWidget(self.side)
-        self.splitter.setStretchFactor(0, 3)
+        # The side pane keeps a share of the width (room for the "why" line and the
+        # object's tree) until the user moves the splitter.
+        self.splitter.setStretchFactor(0, 2)
         self.splitter.setStretchFactor(1, 1)
+        self.splitter.splitterMoved.connect(self._split_moved)
+        self._side_share: float | None = SIDE_SHARE
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addLayout(tools)
@@ -182,8 +248,50 @@ class PlanGraphPane(QWidget):
         find.activated.connect(self.find_edit.setFocus)
         self._set_enabled(False)
 
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt virtual)
+        super().resizeEvent(event)
+        total = sum(self.splitter.sizes())
+        if self._side_share is not None and total > 0:
+            side = round(total * self._side_share)
+            self.splitter.setSizes([total - side, side])
+        self._fit_to_shape()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt virtual)
+        super().showEvent(event)
+        self._fit_to_shape()
+
+    def _fit_to_shape(self) -> None:
+        """A small plan laid out before the canvas had a size is laid out again for the
+        canvas's shape (tall columns fold to fit it), once, keeping the selection."""
+        key = self._unsized
+        if key is None or key != (self._plan_index, self.show_all_box.isChecked()):
+            return
+        if self._view_aspect() is None:
+            return
+        self._unsized = None
+        self._layouts.pop(key, None)
+        current = self._current
+        self._show_plan(self._plan_index)
+        if current is not None:
+            self.select_node(current, centre=False)
+
+    def _split_moved(self, _position: int, _index: int) -> None:
+        self._side_share = None  # the user's width from now on
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 (Qt virtual)
+        """A new theme: the canvas, nodes and edges take the new palette's colours."""
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange and self._scene is not None:
+            self._scene.restyle(colours_for(self.palette()))
+
     def _set_enabled(self, enabled: bool) -> None:
-        for widget in (self.plan_box, self.find_edit, self.path_edit, self.export_button):
+        for widget in (
+            self.plan_box,
+            self.find_edit,
+            self.path_edit,
+            self.show_all_box,
+            self.export_button,
+        ):
             widget.setEnabled(enabled)
 
     # ---- the host's interface ---------------------------------------------------------
@@ -206,7 +314,14 @@ class PlanGraphPane(QWidget):
         for plan in result.plans:
             self.plan_box.addItem(visible(plan.id))
         self.plan_box.blockSignals(False)
-        self._show_plan(0)
+        # A loaded report assesses one plan: open on it.
+        assessed = result.report.plan_id if result.report is not None else None
+        ids = [p.id for p in result.plans]
+        index = ids.index(assessed) if assessed in ids else 0
+        self.plan_box.blockSignals(True)
+        self.plan_box.setCurrentIndex(index)
+        self.plan_box.blockSignals(False)
+        self._show_plan(index)
 
     def clear(self) -> None:
         self._ticket += 1  # any layout still running is now stale
@@ -222,7 +337,9 @@ class PlanGraphPane(QWidget):
         self.plan_box.blockSignals(False)
         self._replace_scene(None)
         self.findings_model.set_findings(())
-        self.details.setPlainText("")
+        self.details.clear()
+        self._outside = {}
+        self._outside_plan = {}
         self.status.setText("")
         self._completer.model().setProperty("stringList", [])
         self._set_enabled(False)
@@ -259,6 +376,9 @@ class PlanGraphPane(QWidget):
         self._current = None
         self._facts = facts = plan_facts(self._result, plan)
         self._texts = {n: node_text(f, facts.has_report) for n, f in facts.nodes.items()}
+        show_all = self.show_all_box.isChecked()
+        self._outside, self._outside_plan = self._other_subjects(plan) if show_all else ({}, {})
+        self._texts.update({n: node_text(f, has_report=False) for n, f in self._outside.items()})
         self.findings_model.set_findings(facts.findings)
         # Findings past the document's budget are counted in the core: said, not listed.
         report = self._result.report
@@ -269,26 +389,66 @@ class PlanGraphPane(QWidget):
         self.side.setTabText(1, f"Findings ({len(facts.findings)}{more})")
         self.status.setText(summary_line(facts))
         model = self._completer.model()
-        model.setProperty("stringList", sorted(facts.nodes))
-        cached = self._layouts.get(index)
+        model.setProperty("stringList", sorted([*facts.nodes, *self._outside]))
+        cached = self._layouts.get((index, show_all))
         if cached is not None:
             self._show_layout(cached)
             return
         sizes = {n: (t.width, t.height) for n, t in self._texts.items()}
-        if len(plan.nodes) <= BACKGROUND_THRESHOLD:
-            self._layouts[index] = layout = layout_plan(plan, sizes)
+        others = sorted(self._outside)
+        aspect = self._view_aspect()
+        if len(plan.nodes) + len(others) <= BACKGROUND_THRESHOLD:
+            layout = layout_plan(plan, sizes, others=others, aspect=aspect or TARGET_ASPECT)
+            self._layouts[(index, show_all)] = layout
+            self._unsized = None if aspect else (index, show_all)
             self._show_layout(layout)
             return
         self._ticket += 1
         self._replace_scene(None)
-        self._show_message(f"Laying out {len(plan.nodes):,} subjects…")
-        self._pool.start(LayoutJob(self._ticket, plan, sizes, self._signals))
+        self._show_message(f"Laying out {len(plan.nodes) + len(others):,} subjects…")
+        job = LayoutJob(
+            self._ticket, plan, sizes, self._signals, others=others, aspect=aspect or TARGET_ASPECT
+        )
+        self._pool.start(job)
+
+    def _view_aspect(self) -> float | None:
+        """The canvas's width over its height, once it has a real size (None before)."""
+        area = self.stack.size()
+        if not self.isVisible() or area.width() < 200 or area.height() < 150:
+            return None
+        return area.width() / area.height()
+
+    def _other_subjects(
+        self, plan: PlanResult
+    ) -> tuple[dict[str, NodeFacts], dict[str, PlanResult]]:
+        """Subjects the document's other plans inventory and ``plan`` does not, each with
+        its facts in the first plan that has it."""
+        assert self._result is not None
+        own = {n.id for n in plan.nodes}
+        facts: dict[str, NodeFacts] = {}
+        source: dict[str, PlanResult] = {}
+        for other in self._result.plans:
+            if other is plan or other.id == plan.id:
+                continue
+            missing = [n.id for n in other.nodes if n.id not in own and n.id not in facts]
+            if not missing:
+                continue
+            other_facts = plan_facts(self._result, other)
+            for node_id in missing:
+                facts[node_id] = other_facts.nodes[node_id]
+                source[node_id] = other
+        return facts, source
+
+    @Slot(bool)
+    def _show_all_toggled(self, _checked: bool) -> None:
+        if self._result is not None and 0 <= self._plan_index < len(self._result.plans):
+            self._show_plan(self._plan_index)
 
     @Slot(int, object)
     def _layout_finished(self, ticket: int, layout: GraphLayout) -> None:
         if ticket != self._ticket or self._facts is None:
             return  # the user moved on to another plan or document
-        self._layouts[self._plan_index] = layout
+        self._layouts[(self._plan_index, self.show_all_box.isChecked())] = layout
         self._show_layout(layout)
 
     def wait_for_layout(self, msecs: int = 30_000) -> bool:
@@ -297,9 +457,11 @@ class PlanGraphPane(QWidget):
 
     def _show_layout(self, layout: GraphLayout) -> None:
         assert self._facts is not None
-        self._replace_scene(PlanScene(self._facts, self._texts, layout))
+        colours = colours_for(self.palette())
+        scene = PlanScene(self._facts, self._texts, layout, colours, self._outside)
+        self._replace_scene(scene)
         self.stack.setCurrentIndex(_GRAPH)
-        self.details.setPlainText(plan_summary(self._facts))
+        self.details.show_summary(plan_summary(self._facts))
         self.view.fit()
         self.plan_shown.emit(self._facts.plan.id)
 
@@ -317,18 +479,32 @@ class PlanGraphPane(QWidget):
     # ---- selection, closure and paths -----------------------------------------------------
 
     def select_node(self, node_id: str, centre: bool = True) -> frozenset[str]:
-        """Select ``node_id``: show it in the side pane and highlight its closure both ways."""
+        """Select ``node_id``: light the path by which the plan reached it and what it
+        needs, and say in the side pane why it is in the plan."""
         scene, facts = self._scene, self._facts
         if scene is None or facts is None or node_id not in scene.nodes:
             return frozenset()
         self._current = node_id
-        closure = scene.focus_closure(node_id)
-        self.details.setPlainText(node_details(facts.nodes[node_id], scene.reach, self._document))
+        plan = facts.plan
+        if node_id in facts.nodes:
+            path = entry_path(plan, node_id) or ()
+            lit = scene.focus_why(node_id, path, scene.reach.prerequisites(node_id))
+            self.details.show_node(plan, facts.nodes[node_id], scene.reach, self._document)
+        else:  # a subject of another plan, shown because All subjects is on
+            lit = scene.focus_closure(node_id)
+            other = self._outside_plan[node_id]
+            self.details.show_node(
+                other, self._outside[node_id], Reach.of_plan(other), self._document
+            )
+            self.details.why.setText(
+                f"Not in plan {visible(plan.id)}'s inventory. In plan {visible(other.id)}:"
+                f" {why_line(other, self._outside[node_id].node).removeprefix('Why: ')}"
+            )
         self.side.setCurrentIndex(0)
         if centre:
             self.view.centerOn(scene.nodes[node_id])
         self.node_selected.emit(node_id)
-        return closure
+        return lit
 
     def clear_selection(self) -> None:
         if self._scene is not None:
@@ -336,8 +512,28 @@ class PlanGraphPane(QWidget):
             self._zoomed(self.view.zoom)
         self._current = None
         if self._facts is not None:
-            self.details.setPlainText(plan_summary(self._facts))
+            self.details.show_summary(plan_summary(self._facts))
         self.node_selected.emit("")
+
+    def _tip(self, point: QPointF, reach: float) -> str:
+        """Hover text: a subject's why and requiredness, or an edge's relation and field."""
+        scene, facts = self._scene, self._facts
+        if scene is None or facts is None:
+            return ""
+        node = self.view.node_at(self.view.mapFromScene(point).toPointF())
+        if node is not None:
+            node_facts = facts.nodes.get(node.node_id)
+            if node_facts is None:
+                return f"{visible(node.node_id)}\nnot in plan {visible(facts.plan.id)}'s inventory"
+            return "\n".join(
+                (
+                    visible(node.node_id),
+                    why_line(facts.plan, node_facts.node),
+                    requirement_line(facts.plan, node_facts.node),
+                )
+            )
+        drawn = edge_at(scene, point, reach)
+        return "" if drawn is None else edge_text(drawn.edge)
 
     def show_path(self, start: str, end: str) -> tuple[str, ...] | None:
         """Highlight a shortest prerequisite chain between two nodes (either direction)."""
@@ -424,8 +620,8 @@ class PlanGraphPane(QWidget):
     @Slot(float)
     def _zoomed(self, zoom: float) -> None:
         # Far out, one overview item replaces thousands of node items (see OverviewItem);
-        # a highlighted closure keeps the node items, which carry the highlight.
-        if self._scene is not None and not self._scene.highlighted:
+        # it shows a lit path or closure too.
+        if self._scene is not None:
             self._scene.set_detailed(zoom >= OVERVIEW_ZOOM)
 
     @Slot()
@@ -455,25 +651,37 @@ class PlanGraphPane(QWidget):
         if plan is not None:
             export.export_dot(plan, path)
 
-    def _export_dialog(self, kind: str) -> None:
+    def _export_dialog(self, kind: str) -> str | None:
+        """Ask where (a free name beside the document), ask before replacing, write, and
+        say which file was written."""
         plan = self.current_plan
         if plan is None:
-            return
+            return None
         filters = {
             "svg": "SVG image (*.svg)",
             "png": "PNG image (*.png)",
             "dot": "Graphviz (*.dot)",
         }
-        suggested = export.suggested_name(plan.id, kind)
-        name, _ = QFileDialog.getSaveFileName(
-            self, f"Export plan as {kind.upper()}", suggested, filters[kind]
+        folder = Path(self.document_path).parent if self.document_path else Path.cwd()
+        stem = export_stem(self.document_path, plan.id)
+        suggested = free_name(folder, stem, f".{kind}")
+        name = self.ask_save_path(
+            self, f"Export plan as {kind.upper()}", str(suggested), filters[kind]
         )
         if not name:
-            return
+            return None
+        if Path(name).exists() and not self.confirm(
+            self, "Replace file?", f"{visible(name)} already exists. Replace it?"
+        ):
+            return None
         writers = {"svg": self.export_svg, "png": self.export_png, "dot": self.export_dot}
         try:
             writers[kind](Path(name))
         except export.ExportError as exc:
             box = QMessageBox(QMessageBox.Icon.Warning, "Export failed", str(exc), parent=self)
             box.setTextFormat(Qt.TextFormat.PlainText)
+            add_submit_keys(box)
             box.exec()
+            return None
+        self.exported.emit(name)
+        return name

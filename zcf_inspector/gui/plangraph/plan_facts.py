@@ -7,15 +7,24 @@ finding belongs to which node, what blocks) are tested without a window.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from zcf_inspector.core.continuation.results import (
+    Blocker,
+    BlockingReason,
     InspectionResult,
     PlanNode,
     PlanResult,
     SubjectAssessment,
 )
 from zcf_inspector.core.continuation.rules.report import BLOCKING_STATUSES
-from zcf_inspector.core.findings import Finding
+from zcf_inspector.core.findings import Finding, Severity
+
+
+class Note(StrEnum):
+    """A listed row that is not a finding of the checks: what the report itself says."""
+
+    BLOCKING_REASON = "blocking_reason"
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +32,7 @@ class ListedFinding:
     """One finding in the pane's list, and the node it selects (if any)."""
 
     finding: Finding
-    source: str  # "plan", "document" or "report"
+    source: str  # "plan", "document", "report", "known blocker" or "report reason"
     node_id: str | None
 
 
@@ -33,10 +42,16 @@ class NodeFacts:
     in_cycle: bool
     assessment: SubjectAssessment | None  # from a destination report for this plan
     findings: tuple[Finding, ...]
+    reasons: tuple[BlockingReason, ...] = ()  # the report's blocking reasons for this node
 
     @property
     def status(self) -> str | None:
         return None if self.assessment is None else self.assessment.status
+
+    @property
+    def blockers(self) -> tuple[Blocker, ...]:
+        """Known blockers: the session shows this subject cannot be claimed supported."""
+        return self.node.blockers
 
     @property
     def blocking(self) -> bool:
@@ -58,6 +73,10 @@ class PlanFacts:
     @property
     def blocking(self) -> tuple[str, ...]:
         return tuple(sorted(n for n, f in self.nodes.items() if f.blocking))
+
+    @property
+    def known_blockers(self) -> tuple[str, ...]:
+        return tuple(sorted(n for n, f in self.nodes.items() if f.blockers))
 
 
 def _within(pointer: str, prefix: str) -> bool:
@@ -101,14 +120,84 @@ def plan_facts(result: InspectionResult, plan: PlanResult) -> PlanFacts:
     for item in listed:
         if item.node_id is not None:
             per_node.setdefault(item.node_id, []).append(item.finding)
+    listed += [ListedFinding(f, "known blocker", node) for node, f in blocker_findings(plan)]
+    reasons: dict[str, list[BlockingReason]] = {}
+    if report is not None and assessed:
+        known = {n.id for n in plan.nodes}
+        for reason in report.blocking_reasons:
+            node_id = reason.node_id if reason.node_id in known else None
+            listed.append(ListedFinding(reason_finding(reason), "report reason", node_id))
+            reasons.setdefault(reason.node_id, []).append(reason)
     cyclic = {member for cycle in plan.cycles for member in cycle}
     cyclic |= {e.source for e in plan.edges if e.in_cycle}
     cyclic |= {e.target for e in plan.edges if e.in_cycle}
     nodes = {
-        n.id: NodeFacts(n, n.id in cyclic, by_subject.get(n.id), tuple(per_node.get(n.id, ())))
+        n.id: NodeFacts(
+            n,
+            n.id in cyclic,
+            by_subject.get(n.id),
+            tuple(per_node.get(n.id, ())),
+            tuple(reasons.get(n.id, ())),
+        )
         for n in plan.nodes
     }
     return PlanFacts(plan, nodes, tuple(listed), assessed)
+
+
+def blocker_finding(node: PlanNode, blocker: Blocker, plans: str = "") -> Finding:
+    """A known blocker as a row of a findings list: a warning when the subject is required
+    (the plan cannot be ready anywhere), otherwise information."""
+    need = "required" if node.required else "optional"
+    where = f" in plan {plans}" if plans else ""
+    return Finding(
+        blocker.code,
+        Severity.WARNING if node.required else Severity.INFO,
+        blocker.pointer,
+        f"known blocker: {node.id} ({need}{where}) cannot be claimed supported — {blocker.reason}",
+    )
+
+
+def blocker_findings(plan: PlanResult) -> list[tuple[str, Finding]]:
+    return [(n.id, blocker_finding(n, b)) for n in plan.nodes for b in n.blockers]
+
+
+def reason_finding(reason: BlockingReason) -> Finding:
+    return Finding(
+        Note.BLOCKING_REASON,
+        Severity.INFO,
+        reason.pointer,
+        f"the report's blocking reason for {reason.node_id}: {reason.reason}",
+    )
+
+
+def document_notes(result: InspectionResult) -> tuple[list[Finding], list[Finding]]:
+    """Rows for the window's findings pane: (pointing into the session, into the report).
+
+    Known blockers the session shows point into the session; the report's blocking reasons
+    and the blocker only a report shows (model fit) point into the report. A blocker
+    shared by several plans (a resource every plan inventories) is one row that names the
+    plans; it is a warning when any of them requires the subject.
+    """
+    merged: dict[tuple[str, str, str], tuple[PlanNode, Blocker, list[str]]] = {}
+    for plan in result.plans:
+        for node in plan.nodes:
+            for blocker in node.blockers:
+                key = (str(blocker.code), blocker.pointer, node.id)
+                if key in merged:
+                    first, _, plans = merged[key]
+                    plans.append(plan.id)
+                    if node.required and not first.required:
+                        merged[key] = (node, blocker, plans)
+                else:
+                    merged[key] = (node, blocker, [plan.id])
+    rows = [
+        (blocker.in_report, blocker_finding(node, blocker, ", ".join(plans)))
+        for node, blocker, plans in merged.values()
+    ]
+    report = result.report
+    reasons = [reason_finding(r) for r in report.blocking_reasons] if report is not None else []
+    in_session = [f for in_report, f in rows if not in_report]
+    return in_session, [*(f for in_report, f in rows if in_report), *reasons]
 
 
 def subject_text(node: PlanNode) -> str:

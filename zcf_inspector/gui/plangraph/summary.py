@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from zcf_inspector.gui.plain_text import visible
+from zcf_inspector.gui.plangraph import style
 from zcf_inspector.gui.plangraph.plan_facts import PlanFacts
 
 
@@ -19,6 +20,7 @@ def summary_line(facts: PlanFacts) -> str:
         f"{sum(n.required for n in nodes)} required",
         f"{sum(n.missing for n in nodes)} missing",
         f"{len(plan.cycles)} cycles",
+        f"{len(facts.known_blockers)} known blockers",
     ]
     if facts.has_report:
         parts.append(f"{len(facts.blocking)} blocking")
@@ -37,11 +39,26 @@ def plan_summary(facts: PlanFacts) -> str:
     ]
     for cycle in plan.cycles:
         lines.append("cycle: " + " → ".join(visible(m) for m in cycle))
+    known = facts.known_blockers
+    lines.append("")
+    lines.append(
+        f"known blockers ({len(known)}), which no report may claim supported:"
+        if known
+        else "known blockers: none"
+    )
+    for node_id in known:
+        node = facts.nodes[node_id]
+        need = "required" if node.node.required else "optional"
+        codes = ", ".join(str(b.code) for b in node.blockers)
+        lines.append(f"  {style.KNOWN_BLOCKER_MARK} {visible(node_id)} ({need}): {codes}")
     if facts.has_report:
         blocking = facts.blocking
         lines.append("")
         lines.append(f"blocking subjects ({len(blocking)}):" if blocking else "blocking: none")
-        lines += [f"  ⚑ {visible(b)} ({facts.nodes[b].status})" for b in blocking]
+        for node_id in blocking:
+            reasons = facts.nodes[node_id].reasons
+            said = f" — {visible(reasons[0].reason)}" if reasons else ""
+            lines.append(f"  ⚑ {visible(node_id)} ({facts.nodes[node_id].status}){said}")
     lines += ["", "Click a node to see its object, findings and assessment."]
     lines.append("Shift+click a second node for the path between them. Arrows move, F fits.")
     return "\n".join(lines)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QGroupBox,
     QPlainTextEdit,
+    QSplitter,
+    QTabWidget,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -38,24 +40,38 @@ def evidence_counts(packet: Mapping[str, JsonValue]) -> dict[str, int]:
 
 
 class BeliefDetail(QWidget):
+    """The selected belief below the table, across the pane's whole width: its content
+    in full (wrapped) gets most of it; evidence and history share a tab beside it."""
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._packet: Mapping[str, JsonValue] = {}
         self.title = plain_label(wrap=True, selectable=True)
         self.content = QPlainTextEdit()
         self.content.setReadOnly(True)  # a plain-text editor never interprets markup
+        self.content.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.content.setAccessibleName("Content of the selected belief")
         self.evidence = QTreeWidget()
         self.evidence.setHeaderLabels(["Anchor", "Source", "Kind", "Locator", "Excerpt"])
         self.evidence.setRootIsDecorated(False)
         self.history = QTreeWidget()
         self.history.setHeaderLabels(["At", "Reviewer", "From", "To", "Note", "Where"])
         self.history.setRootIsDecorated(False)
+        self.side = QTabWidget()
+        self.side.setDocumentMode(True)
+        self.side.addTab(self.evidence, "Evidence")
+        self.side.addTab(self.history, "History")
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("reviewDetailSplitter")
+        self.splitter.addWidget(self.content)
+        self.splitter.addWidget(self.side)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.title)
-        layout.addWidget(self.content, 2)
-        layout.addWidget(_boxed("Evidence anchors", self.evidence), 2)
-        layout.addWidget(_boxed("History", self.history), 2)
+        layout.addWidget(self.splitter, 1)
 
     def set_packet(self, packet: Mapping[str, JsonValue]) -> None:
         self._packet = packet
@@ -106,6 +122,8 @@ class BeliefDetail(QWidget):
                     )
                 )
         self._add_local_history(ref, decisions)
+        self.side.setTabText(0, f"Evidence ({self.evidence.topLevelItemCount()})")
+        self.side.setTabText(1, f"History ({self.history.topLevelItemCount()})")
 
     def _add_local_history(self, ref: str, decisions: Sequence[Decision]) -> None:
         before = "unreviewed"
@@ -121,10 +139,3 @@ class BeliefDetail(QWidget):
                 )
             )
             before = str(decision.state)
-
-
-def _boxed(title: str, widget: QWidget) -> QGroupBox:
-    box = QGroupBox(title)
-    layout = QVBoxLayout(box)
-    layout.addWidget(widget)
-    return box

@@ -8,7 +8,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator, Sequence
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QEvent, QObject, QSettings, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -26,12 +27,16 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector.core.formats import is_id
+from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.plain_text import one_line, plain_label, visible, visible_lines
 from zcf_inspector.gui.review.settings import load_identity, save_identity
 
 
 class NoteDialog(QDialog):
-    """A note for a decision; OK stays disabled while a required note is blank."""
+    """A note for a decision; OK stays disabled while a required note is blank.
+
+    Keys: type the note (Enter is a new line), Ctrl+Enter submits, Esc cancels.
+    """
 
     def __init__(
         self, parent: QWidget | None, title: str, prompt: str, initial: str, *, required: bool
@@ -49,8 +54,12 @@ class NoteDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(plain_label(prompt, wrap=True, selectable=True))
         layout.addWidget(self.editor)
+        layout.addWidget(plain_label("Ctrl+Enter records it, Esc cancels."))
         layout.addWidget(self.buttons)
         self.editor.textChanged.connect(self._update)
+        self.editor.moveCursor(self.editor.textCursor().MoveOperation.End)
+        self.editor.setFocus()
+        add_submit_keys(self)
         self._update()
 
     def note(self) -> str:
@@ -62,7 +71,11 @@ class NoteDialog(QDialog):
 
 
 class SupersedeDialog(QDialog):
-    """Pick the belief that replaces ``ref`` from the packet, and say why (required)."""
+    """Pick the belief that replaces ``ref`` from the packet, and say why (required).
+
+    Keys: type to filter, Up/Down pick a belief (from the filter too), Tab to the note,
+    Ctrl+Enter submits, Esc cancels.
+    """
 
     def __init__(
         self,
@@ -95,11 +108,37 @@ class SupersedeDialog(QDialog):
         layout.addWidget(self.choices)
         layout.addWidget(plain_label("Note (required):", wrap=True, selectable=True))
         layout.addWidget(self.editor)
+        layout.addWidget(plain_label("Ctrl+Enter records it, Esc cancels."))
         layout.addWidget(self.buttons)
         self.search.textChanged.connect(self._filter)
+        self.search.installEventFilter(self)
         self.choices.currentItemChanged.connect(self._update)
         self.editor.textChanged.connect(self._update)
+        self.setTabOrder(self.search, self.choices)
+        self.setTabOrder(self.choices, self.editor)
+        self.search.setFocus()
+        add_submit_keys(self)
         self._update()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        """Up and Down in the filter move the pick in the list, as in a completer."""
+        if watched is self.search and event.type() == QEvent.Type.KeyPress:
+            assert isinstance(event, QKeyEvent)
+            if event.key() in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+                self._step(-1 if event.key() == Qt.Key.Key_Up else 1)
+                return True
+        return super().eventFilter(watched, event)
+
+    def _step(self, delta: int) -> None:
+        shown = [r for r in range(self.choices.count()) if not self.choices.item(r).isHidden()]
+        if not shown:
+            return
+        current = self.choices.currentRow()
+        if current not in shown:
+            self.choices.setCurrentRow(shown[0] if delta > 0 else shown[-1])
+            return
+        position = min(max(shown.index(current) + delta, 0), len(shown) - 1)
+        self.choices.setCurrentRow(shown[position])
 
     def replacement(self) -> str | None:
         item = self.choices.currentItem()
@@ -121,11 +160,22 @@ class SupersedeDialog(QDialog):
         for row in range(self.choices.count()):
             item = self.choices.item(row)
             item.setHidden(needle not in item.text().casefold())
+        current = self.choices.currentItem()
+        if needle and (current is None or current.isHidden()):
+            self._step(1)  # the first match, so Tab and Ctrl+Enter need no arrow key
         self._update()
 
     def _update(self) -> None:
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         ok.setEnabled(self.replacement() is not None and bool(self.note().strip()))
+
+
+KEY_FILE_LABEL = "Your public key file (optional)"
+KEY_FILE_HELP = (
+    "Only used to warn you when you review a packet signed with this key (self-review). "
+    "Receipts are not signed with it: the destination's signingKey signs them "
+    "(Settings shows that key)."
+)
 
 
 class ReviewerSettingsDialog(QDialog):
@@ -151,14 +201,18 @@ class ReviewerSettingsDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         form = QFormLayout(self)
         form.addRow("Reviewer name", self.name)
-        form.addRow("Signing key file (optional)", key_row)
+        form.addRow(KEY_FILE_LABEL, key_row)
+        form.addRow(plain_label(KEY_FILE_HELP, wrap=True))
         form.addRow(self.problem)
         form.addRow(self.buttons)
         self.name.textChanged.connect(self._update)
+        add_submit_keys(self)
         self._update()
 
     def _browse(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Reviewer key file", "", "Key files (*.json)")
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Your public key file (for the self-review warning)", "", "Key files (*.json)"
+        )
         if path:
             self.key_file.setText(path)
 
@@ -184,6 +238,7 @@ def message_box(
     if question:
         box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         box.setDefaultButton(QMessageBox.StandardButton.No)
+    add_submit_keys(box)  # Ctrl+Enter: Yes (or OK); Esc: No
     return box
 
 

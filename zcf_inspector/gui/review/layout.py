@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -29,6 +30,7 @@ from zcf_inspector.gui.review.table_model import (
     ReviewFilterModel,
     ReviewTableModel,
 )
+from zcf_inspector.gui.theme import Tone, ToneLabel
 
 ANY = "any"
 BULK_LABELS = {
@@ -43,6 +45,9 @@ class PaneWidgets:
     problem: QLabel
     set_aside: QPushButton
     self_review: QLabel
+    admission: QLabel  # what admission dropped, cut, demoted: never hidden
+    dropped_button: QPushButton
+    stale: QLabel  # the exported receipt is out of date
     reviewer: QLabel
     settings_button: QToolButton
     state_filter: QComboBox
@@ -54,8 +59,10 @@ class PaneWidgets:
     model: ReviewTableModel
     proxy: ReviewFilterModel
     detail: BeliefDetail
+    splitter: QSplitter  # table above, the selected belief below
     note_field: QLineEdit
     summary: QLabel
+    signer: QLabel  # which key signs the receipt
     status: QLabel
     receipt_status: QLabel
     undo_button: QToolButton
@@ -81,35 +88,40 @@ def _combo(items: Sequence[tuple[str, object]]) -> QComboBox:
     return combo
 
 
-# The widest word each narrow column shows: it gets that much room, and Content the rest.
+# The widest word each narrow column shows: it gets that much room, Content the rest.
 _COLUMN_SAMPLES = {
     Column.REF: "portableRef",
-    Column.INCOMING: "superseded",
-    Column.DEMOTED: "demoted",
     Column.CURRENT: "superseded",
+    Column.ARRIVED: "confirmed",
     Column.EVIDENCE: "Evidence",
-    Column.NOTE: "Note",
 }
+NOTE_SAMPLE = "a short note"
+ROW_LINES = 3  # a row shows this many lines of content, wrapped; the detail shows all
 
 
 def _size_columns(table: QTableView) -> None:
-    """One line per belief, narrow columns sized to their words, Content stretched.
+    """Rows three lines high with Content (and Note) wrapped, narrow columns sized to
+    their words, Content stretched.
 
-    Measured from a sample, not from the rows: sizing to contents reads every row, and a
-    packet admits up to 10,000 beliefs.
+    Rows have one fixed height and columns are measured from samples, not from the
+    rows: sizing to contents reads every row, and a packet admits up to 10,000 beliefs.
     """
-    table.setWordWrap(False)
+    table.setWordWrap(True)
+    table.setTextElideMode(Qt.TextElideMode.ElideRight)
     table.verticalHeader().hide()
     rows = table.verticalHeader()
     rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-    rows.setDefaultSectionSize(table.fontMetrics().height() + 8)
-    header = table.horizontalHeader()
     metrics = table.fontMetrics()
+    rows.setDefaultSectionSize(metrics.lineSpacing() * ROW_LINES + 12)
+    header = table.horizontalHeader()
+    header.setTextElideMode(Qt.TextElideMode.ElideRight)
     for column, sample in _COLUMN_SAMPLES.items():
         header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-        header.resizeSection(column, metrics.horizontalAdvance(sample) + 24)
+        header.resizeSection(column, metrics.horizontalAdvance(sample) + 20)
+    header.setSectionResizeMode(Column.NOTE, QHeaderView.ResizeMode.Interactive)
+    header.resizeSection(Column.NOTE, metrics.horizontalAdvance(NOTE_SAMPLE) + 20)
     header.setSectionResizeMode(Column.CONTENT, QHeaderView.ResizeMode.Stretch)
-    header.setMinimumSectionSize(metrics.horizontalAdvance("Demoted") + 16)
+    header.setMinimumSectionSize(metrics.horizontalAdvance("Decision") + 12)
 
 
 def build_widgets(pane: QWidget) -> PaneWidgets:
@@ -122,14 +134,18 @@ def build_widgets(pane: QWidget) -> PaneWidgets:
     table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.setTabKeyNavigation(False)
+    table.setAccessibleName("Admitted beliefs")
     _size_columns(table)
     note_field = QLineEdit()
     note_field.setPlaceholderText("Note for the next decision (Enter returns to the table)")
     w = PaneWidgets(
-        problem=plain_label(wrap=True, selectable=True),
+        problem=ToneLabel(Tone.BAD, wrap=True),
         set_aside=QPushButton("Set the saved review aside and start over"),
-        self_review=plain_label(wrap=True, selectable=True),
-        reviewer=plain_label(selectable=True),
+        self_review=ToneLabel(Tone.BAD, wrap=True, bold=True),
+        admission=ToneLabel(Tone.CAUTION, wrap=True),
+        dropped_button=QPushButton("Show dropped beliefs…"),
+        stale=ToneLabel(Tone.CAUTION, wrap=True, bold=True),
+        reviewer=plain_label(wrap=True, selectable=True),
         settings_button=QToolButton(),
         state_filter=_combo([("Any state", ANY)] + [(str(s), str(s)) for s in ReviewState]),
         demoted_filter=_combo(
@@ -144,8 +160,10 @@ def build_widgets(pane: QWidget) -> PaneWidgets:
         model=model,
         proxy=proxy,
         detail=BeliefDetail(),
+        splitter=QSplitter(Qt.Orientation.Vertical),
         note_field=note_field,
         summary=plain_label(wrap=True, selectable=True),
+        signer=plain_label(wrap=True, selectable=True),
         status=plain_label(wrap=True, selectable=True),
         receipt_status=plain_label(wrap=True, selectable=True),
         undo_button=QToolButton(),
@@ -153,9 +171,16 @@ def build_widgets(pane: QWidget) -> PaneWidgets:
         export_button=QToolButton(),
     )
     w.text_filter.setPlaceholderText("Filter: ref, content or note")
-    w.self_review.setStyleSheet("QLabel { color: #a40000; font-weight: bold; }")
-    w.problem.setStyleSheet("QLabel { color: #a40000; }")
-    for hidden in (w.problem, w.set_aside, w.self_review, w.receipt_status):
+    w.splitter.setObjectName("reviewSplitter")
+    for hidden in (
+        w.problem,
+        w.set_aside,
+        w.self_review,
+        w.admission,
+        w.dropped_button,
+        w.stale,
+        w.receipt_status,
+    ):
         hidden.hide()
     _lay_out(pane, w)
     return w
@@ -172,29 +197,45 @@ def _row(*widgets: QWidget, stretch_after: bool = True) -> QHBoxLayout:
 
 def _lay_out(pane: QWidget, w: PaneWidgets) -> None:
     layout = QVBoxLayout(pane)
+    layout.setSpacing(4)
     layout.addWidget(w.problem)
     layout.addLayout(_row(w.set_aside))
     layout.addWidget(w.self_review)
-    layout.addLayout(_row(w.reviewer, w.settings_button))
+    admission = QHBoxLayout()
+    admission.addWidget(w.admission, 1)
+    admission.addWidget(w.dropped_button, 0, Qt.AlignmentFlag.AlignTop)
+    layout.addLayout(admission)
+    layout.addWidget(w.stale)
+    top = QHBoxLayout()
+    top.addWidget(w.reviewer, 1)
+    top.addWidget(w.settings_button)
+    top.addSpacing(12)
+    bulk = plain_label("Bulk:")
+    bulk.setToolTip("Decide the selected rows at once, or every row shown when one is selected")
+    top.addWidget(bulk)
+    for button in w.bulk_buttons.values():
+        button.setToolTip("The selected rows, or every row shown")
+        top.addWidget(button)
+    layout.addLayout(top)
     filters = _row(w.state_filter, w.demoted_filter, w.evidence_filter, stretch_after=False)
     filters.addWidget(w.text_filter, 1)
     layout.addLayout(filters)
-    bulk_label = plain_label("Bulk (selected rows, or all shown):", selectable=True)
-    layout.addLayout(_row(bulk_label, *w.bulk_buttons.values()))
-    right = QWidget()
-    right_layout = QVBoxLayout(right)
-    right_layout.setContentsMargins(0, 0, 0, 0)
-    right_layout.addWidget(w.detail, 1)
-    right_layout.addWidget(w.note_field)
-    splitter = QSplitter()
-    splitter.addWidget(w.table)
-    splitter.addWidget(right)
-    splitter.setStretchFactor(0, 3)
-    splitter.setStretchFactor(1, 2)
-    layout.addWidget(splitter, 1)
+    below = QWidget()
+    below_layout = QVBoxLayout(below)
+    below_layout.setContentsMargins(0, 0, 0, 0)
+    below_layout.addWidget(w.detail, 1)
+    below_layout.addWidget(w.note_field)
+    w.splitter.addWidget(w.table)
+    w.splitter.addWidget(below)
+    w.splitter.setStretchFactor(0, 3)
+    w.splitter.setStretchFactor(1, 2)
+    w.splitter.setChildrenCollapsible(False)
+    layout.addWidget(w.splitter, 1)
     layout.addWidget(w.receipt_status)
-    bottom = _row(w.summary)
-    for button in (w.undo_button, w.redo_button, w.export_button):
-        bottom.addWidget(button)
+    bottom = QHBoxLayout()
+    bottom.addWidget(w.summary, 1)
+    for tool in (w.undo_button, w.redo_button, w.export_button):
+        bottom.addWidget(tool)
     layout.addLayout(bottom)
+    layout.addWidget(w.signer)
     layout.addWidget(w.status)

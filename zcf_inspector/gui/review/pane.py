@@ -2,13 +2,27 @@
 
 Keyboard: C confirm, R reject, S supersede, U back to unreviewed (each decides and moves on),
 J/K next/previous, Ctrl+Z / Ctrl+Shift+Z undo/redo until the receipt is exported.
+
+What admission changed (beliefs dropped, cut, demoted) is said above the table; a receipt
+exported before the latest decisions is said to be out of date until it is exported again.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSettings, QStandardPaths, Qt
+from PySide6.QtCore import (
+    QByteArray,
+    QCoreApplication,
+    QItemSelectionModel,
+    QModelIndex,
+    QSettings,
+    QStandardPaths,
+    Qt,
+    QTimer,
+    Signal,
+)
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QTableView, QWidget
 
@@ -23,6 +37,8 @@ from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.receipt import receipt_bytes
+from zcf_inspector.core.packet.receipt_keys import ReceiptSigner, receipt_signer
+from zcf_inspector.core.packet.trust import short_fingerprint
 from zcf_inspector.core.review.decisions import (
     DecisionRequest,
     ReviewError,
@@ -36,18 +52,23 @@ from zcf_inspector.core.review.journal import (
     journal_path,
     set_aside,
 )
-from zcf_inspector.gui.plain_text import visible_lines
+from zcf_inspector.core.review.journal_move import JournalMove, move_journals
+from zcf_inspector.gui.header_drag import UserResizes
+from zcf_inspector.gui.plain_text import visible, visible_lines
 from zcf_inspector.gui.review.detail import evidence_counts
 from zcf_inspector.gui.review.dialogs import Prompter
+from zcf_inspector.gui.review.dropped import DroppedBeliefsDialog
 from zcf_inspector.gui.review.layout import PaneWidgets, build_widgets
 from zcf_inspector.gui.review.receipts import (
     ReceiptCheck,
     check_receipt_file,
+    export_summary_text,
     suggested_receipt_path,
     summary_text,
 )
 from zcf_inspector.gui.review.settings import ReviewerIdentity, load_identity
 from zcf_inspector.gui.review.table_model import REF_ROLE
+from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION
 
 JOURNAL_FOLDER = "review-journals"
 KEY_FOLDER = "review-journal-keys"
@@ -58,11 +79,43 @@ DECISION_KEYS = {
     ReviewState.UNREVIEWED: ("Back to unreviewed", "U"),
 }
 BULK_STATES = (ReviewState.CONFIRMED, ReviewState.REJECTED, ReviewState.UNREVIEWED)
+# Where the pane's splitters and columns are remembered (the window's settings store).
+LAYOUT_KEYS = {
+    "splitter": "layout/reviewSplitter",
+    "detail": "layout/reviewDetailSplitter",
+    "columns": "layout/reviewColumns",
+}
+SAVE_DELAY_MS = 400
 
 
 def default_data_dir() -> Path:
-    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-    return Path(location) / JOURNAL_FOLDER
+    """``<user data>/zcf-inspector/review-journals`` (e.g. ~/.local/share/zcf-inspector/…)."""
+    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
+    return Path(location) / APPLICATION / JOURNAL_FOLDER
+
+
+def old_data_dirs() -> list[Path]:
+    """Where journals were kept before: QStandardPaths' application folder, which named
+    zcf-inspector twice (organisation and application)."""
+    generic = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
+    folders = [Path(generic) / ORGANIZATION / APPLICATION / JOURNAL_FOLDER]
+    app = QCoreApplication.instance()
+    if app is not None and (app.organizationName(), app.applicationName()) == (
+        ORGANIZATION,
+        APPLICATION,
+    ):  # where the platform put it (Windows: the roaming folder)
+        location = QStandardPaths.StandardLocation.AppDataLocation
+        folders.append(Path(QStandardPaths.writableLocation(location)) / JOURNAL_FOLDER)
+    return list(dict.fromkeys(folders))
+
+
+def move_old_journals() -> JournalMove:
+    """Bring journals from the old folder(s) to `default_data_dir` (nothing is lost)."""
+    new = default_data_dir()
+    moves = [move_journals(old, new) for old in old_data_dirs()]
+    return JournalMove(
+        tuple(n for m in moves for n in m.moved), tuple(k for m in moves for k in m.kept)
+    )
 
 
 def default_key_dir(settings: QSettings) -> Path:
@@ -77,6 +130,8 @@ def default_key_dir(settings: QSettings) -> Path:
 
 class ReviewPane(QWidget):
     """Hosted by the window: ``set_packet`` on open, ``export_receipt`` from File → Export."""
+
+    statusMessage = Signal(str)  # noqa: N815 - a short note for the window's status bar
 
     def __init__(
         self,
@@ -103,8 +158,14 @@ class ReviewPane(QWidget):
         self.model = self.ui.model
         self.proxy = self.ui.proxy
         self.detail = self.ui.detail
+        self.dropped_dialog: DroppedBeliefsDialog | None = None
+        self._save_timer = QTimer(self)
+        self._save_timer.setSingleShot(True)
+        self._save_timer.setInterval(SAVE_DELAY_MS)
+        self._save_timer.timeout.connect(self.save_layout)
         self._make_actions()
         self._connect()
+        self.restore_layout()
         self._show_identity()
         self._refresh()
 
@@ -126,6 +187,8 @@ class ReviewPane(QWidget):
         self.packet_path, self.destination = path, destination
         self.target, self.review = None, None
         self.ui.set_aside.hide()
+        self._close_dropped()
+        self._show_admission()
         self._problem("")
         self.model.reset((), {}, {})
         if destination is None:
@@ -143,11 +206,16 @@ class ReviewPane(QWidget):
             self._refresh()
             return
         self.target = prepared.target
+        self._show_admission()
         self.model.reset(self.target.beliefs, evidence_counts(self.target.packet), {})
         self.detail.set_packet(self.target.packet)
         self._open_journal()
         self._show_identity()
-        self._select_proxy_row(0)
+        self.select_next_unreviewed()
+
+    @property
+    def signer(self) -> ReceiptSigner | None:
+        return None if self.destination is None else receipt_signer(self.destination)
 
     def export_receipt(self) -> None:
         """Summary, confirmation if beliefs are left, then an atomic, signed receipt."""
@@ -156,8 +224,11 @@ class ReviewPane(QWidget):
             self.prompter.inform(self, "Export receipt", "There is no review to export.")
             return
         summary = review.session.summary()
+        assert self.target is not None
+        signer = receipt_signer(destination)
+        text = export_summary_text(summary, self.target.notice, signer)
         if not self.prompter.confirm(
-            self, "Export receipt", summary_text(summary) + "\n\nExport the transfer receipt?"
+            self, "Export receipt", text + "\n\nExport the transfer receipt?"
         ):
             return
         if summary.unreviewed and not self.prompter.confirm(
@@ -167,7 +238,8 @@ class ReviewPane(QWidget):
             "unreviewed in the receipt. Export anyway?",
         ):
             return
-        path = self.prompter.ask_save_path(self, suggested_receipt_path(self.packet_path))
+        suggested = suggested_receipt_path(self.packet_path, self.target.receipt_text("packetId"))
+        path = self.prompter.ask_save_path(self, suggested)
         if path is None:
             return
         overwrite = Path(path).exists()
@@ -199,10 +271,78 @@ class ReviewPane(QWidget):
         except ReviewError as exc:
             self.prompter.warn(self, "Export not journalled", f"The receipt was written, but {exc}")
         self._refresh()
-        signed = "signed by the destination" if "signature" in receipt else "unsigned"
+        self.statusMessage.emit(f"Receipt written to {visible(path)}")
+        if signer.fingerprint is None:
+            signed = f"UNSIGNED (destination {signer.destination_id} has no signingKey)"
+        else:
+            signed = f"signed by destination {signer.destination_id}'s key {signer.fingerprint}"
         self.prompter.inform(
             self, "Receipt exported", f"Receipt written to {path}\n{signed}\nreceiptDigest {digest}"
         )
+
+    def confirm_close(self) -> bool:
+        """Closing is fine unless the exported receipt is out of date: then ask."""
+        stale = self.review.stale_export if self.review is not None else None
+        if stale is None:
+            return True
+        return self.prompter.confirm(
+            self,
+            "Receipt out of date",
+            f"The receipt exported at {stale.completed_at} to {stale.path} is out of date: "
+            "decisions were taken after it. They are kept in the review journal, but the "
+            "receipt on disk does not have them.\n\nClose without exporting again?",
+        )
+
+    def focus_table(self) -> None:
+        """Alt+4: the keyboard goes to the beliefs, where C, R, S, U, J and K work."""
+        self.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if not self.table.currentIndex().isValid():
+            self._select_proxy_row(0)
+
+    def show_dropped(self) -> DroppedBeliefsDialog | None:
+        """The beliefs admission left out, read-only, in a window beside the pane."""
+        dropped = self.target.dropped if self.target is not None else None
+        notice = self.target.notice if self.target is not None else None
+        if dropped is None or not len(dropped) or notice is None:
+            return None
+        self._close_dropped()
+        self.dropped_dialog = DroppedBeliefsDialog(
+            dropped,
+            f"{notice.lines[0]}. These beliefs were not admitted: they are not reviewed and "
+            "not in the receipt. Shown as the packet wrote them.",
+            self,
+        )
+        self.dropped_dialog.show()
+        return self.dropped_dialog
+
+    def _close_dropped(self) -> None:
+        if self.dropped_dialog is not None:
+            self.dropped_dialog.close()
+            self.dropped_dialog.deleteLater()
+            self.dropped_dialog = None
+
+    # -- layout remembered -----------------------------------------------------------
+
+    def restore_layout(self) -> None:
+        for key, state in self._layout_parts().items():
+            value = self.settings.value(LAYOUT_KEYS[key])
+            if isinstance(value, QByteArray) and not value.isEmpty():
+                state[1](value)
+
+    def save_layout(self) -> None:
+        for key, state in self._layout_parts().items():
+            self.settings.setValue(LAYOUT_KEYS[key], state[0]())
+        self.settings.sync()
+
+    def _layout_parts(
+        self,
+    ) -> dict[str, tuple[Callable[[], QByteArray], Callable[[QByteArray], object]]]:
+        header = self.table.horizontalHeader()
+        return {
+            "splitter": (self.ui.splitter.saveState, self.ui.splitter.restoreState),
+            "detail": (self.detail.splitter.saveState, self.detail.splitter.restoreState),
+            "columns": (header.saveState, header.restoreState),
+        }
 
     # -- more for the window to wire -----------------------------------------------------
 
@@ -277,8 +417,13 @@ class ReviewPane(QWidget):
             combo.currentIndexChanged.connect(self._apply_filters)
         ui.text_filter.textChanged.connect(self._apply_filters)
         ui.note_field.returnPressed.connect(self.table.setFocus)
+        ui.dropped_button.clicked.connect(self.show_dropped)
         selection = self.table.selectionModel()
         selection.currentRowChanged.connect(lambda *_: self._show_current())
+        for splitter in (ui.splitter, self.detail.splitter):
+            splitter.splitterMoved.connect(lambda *_: self._save_timer.start())
+        # Only the user's own resizing is remembered, not the stretch that follows the pane.
+        self._user_resizes = UserResizes(self.table.horizontalHeader(), self._save_timer.start)
 
     # -- decisions ------------------------------------------------------------------------
 
@@ -451,7 +596,7 @@ class ReviewPane(QWidget):
         identity = load_identity(self.settings)
         text = f"Reviewer: {identity.name}" if identity.usable else "Reviewer: not set"
         if identity.fingerprint:
-            text += f"  (key {identity.fingerprint})"
+            text += f"  (your key {identity.fingerprint}, for the self-review warning)"
         if identity.key_problem:
             text += f"  (key file not usable: {identity.key_problem})"
         self.ui.reviewer.setText(text)
@@ -508,6 +653,27 @@ class ReviewPane(QWidget):
         )
         self.table.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
 
+    def select_next_unreviewed(self) -> None:
+        """The first unreviewed belief after the last one decided (wrapping), so a restored
+        review continues where it stopped; the first row when nothing was decided."""
+        review = self.review
+        count = self.proxy.rowCount()
+        decisions = review.session.decisions if review is not None else ()
+        if not decisions or count == 0:
+            self._select_proxy_row(0)
+            return
+        last = self.proxy.mapFromSource(
+            self.model.index(self.model.row_of(decisions[-1].portable_ref), 0)
+        )
+        start = last.row() + 1 if last.isValid() else 0
+        for offset in range(count):
+            row = (start + offset) % count
+            ref = self.proxy.index(row, 0).data(REF_ROLE)
+            if isinstance(ref, str) and self.model.state(ref) is ReviewState.UNREVIEWED:
+                self._select_proxy_row(row)
+                return
+        self._select_proxy_row(last.row() if last.isValid() else 0)
+
     def _select_ref(self, ref: str) -> None:
         here = self.proxy.mapFromSource(self.model.index(self.model.row_of(ref), 0))
         if here.isValid():
@@ -537,10 +703,42 @@ class ReviewPane(QWidget):
         self.export_action.setEnabled(active)
         self.undo_action.setEnabled(review is not None and review.session.can_undo)
         self.redo_action.setEnabled(review is not None and review.session.can_redo)
+        signer = self.signer
+        described = "" if signer is None else signer.describe()
+        self.ui.signer.setToolTip(described)
+        if signer is not None and signer.fingerprint is not None:
+            # A wrapped label cannot break a 71-character fingerprint: shortened here,
+            # in full in the tooltip, the export summary and Settings.
+            described = described.replace(signer.fingerprint, short_fingerprint(signer.fingerprint))
+        self.ui.signer.setText(described[:1].upper() + described[1:])
+        stale = review.stale_export if review is not None else None
+        self.ui.stale.setVisible(stale is not None)
+        if stale is not None:
+            self.ui.stale.setText(
+                f"The receipt exported at {stale.completed_at} ({visible(stale.path)}) is out "
+                "of date — export again (Ctrl+E)."
+            )
         if review is None:
             self.ui.summary.setText("")
             return
         self.model.update_decisions(review.session.last_decisions())
-        sealed = " — receipt exported" if review.session.sealed else ""
+        exported = review.last_export
+        sealed = ""
+        if exported is not None and stale is None:
+            sealed = f" — receipt exported at {exported.completed_at}"
+        elif review.session.sealed and stale is None:
+            sealed = " — receipt exported"
         self.ui.summary.setText(summary_text(review.session.summary()).replace("\n", " ") + sealed)
         self._show_current()
+
+    def _show_admission(self) -> None:
+        notice = self.target.notice if self.target is not None else None
+        changed = notice is not None and notice.changed
+        self.ui.admission.setVisible(changed)
+        self.ui.admission.setText(notice.text if notice is not None and changed else "")
+        dropped = self.target.dropped if self.target is not None else None
+        count = len(dropped) if dropped is not None else 0
+        self.ui.dropped_button.setVisible(count > 0)
+        self.ui.dropped_button.setText(
+            f"Show the {count:,} dropped belief{'s' if count != 1 else ''}…"
+        )

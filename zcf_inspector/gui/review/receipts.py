@@ -8,14 +8,17 @@ from pathlib import Path
 from zcf_inspector.core.crypto import public_key_fingerprint
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.formats import ReviewState
+from zcf_inspector.core.packet.admission import AdmissionNotice
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.receipt import ReceiptStatus, verify_receipt
+from zcf_inspector.core.packet.receipt_keys import ReceiptSigner
 from zcf_inspector.core.reading import ReadError, read_json
 from zcf_inspector.core.review.decisions import (
     ReviewSummary,
     ReviewTarget,
     match_receipt,
 )
+from zcf_inspector.gui.file_names import free_name, safe_part
 
 RECEIPT_MAX_BYTES = 64 * 1024 * 1024
 
@@ -28,11 +31,41 @@ def summary_text(summary: ReviewSummary) -> str:
     )
 
 
-def suggested_receipt_path(packet_path: str) -> str:
-    """``NAME.json`` → ``NAME.receipt.json`` beside it, as the goldens are named."""
+def export_summary_text(
+    summary: ReviewSummary, notice: AdmissionNotice | None, signer: ReceiptSigner
+) -> str:
+    """What the reviewer confirms before an export: the decisions, everything admission
+    changed, and which key will sign the receipt (and how to check it)."""
+    parts = [summary_text(summary)]
+    if notice is not None and notice.changed:
+        parts.append(
+            "Admission (the receipt records it):\n"
+            + "\n".join(f"• {line}" for line in notice.lines)
+        )
+    if signer.fingerprint is None:
+        parts.append(
+            f"The receipt will be UNSIGNED: destination {signer.destination_id} has no "
+            "signingKey, so nothing proves who wrote it."
+        )
+    else:
+        parts.append(
+            f"The receipt will be signed by destination {signer.destination_id}'s signingKey\n"
+            f"{signer.fingerprint}\n"
+            "(not by your reviewer key). Check it with: zcf-inspector receipt verify "
+            "--destination DESTINATION.json, or --key with the public key from Settings."
+        )
+    return "\n\n".join(parts)
+
+
+def suggested_receipt_path(packet_path: str, packet_id: str = "") -> str:
+    """Beside the packet, named after it and its packet id, never a name already there:
+    ``NAME.json`` with id ``pkt-1`` → ``NAME.pkt-1.receipt.json`` (``-2``, ``-3``… if taken).
+    """
     path = Path(packet_path)
     stem = path.name.removesuffix(".json") if path.name.endswith(".json") else path.name
-    return str(path.with_name(stem + ".receipt.json"))
+    safe_id = safe_part(packet_id)
+    base = stem if not safe_id or safe_id in stem else f"{stem}.{safe_id}"
+    return str(free_name(path.parent, f"{base}.receipt", ".json"))
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,22 +28,24 @@ STATE_ROLE = Qt.ItemDataRole.UserRole + 2  # its current ReviewState
 class Column(IntEnum):
     REF = 0
     CONTENT = 1
-    INCOMING = 2
-    DEMOTED = 3
-    CURRENT = 4
+    CURRENT = 2
+    NOTE = 3
+    ARRIVED = 4
     EVIDENCE = 5
-    NOTE = 6
 
 
 HEADERS = {
     Column.REF: "portableRef",
     Column.CONTENT: "Content",
-    Column.INCOMING: "Incoming",
-    Column.DEMOTED: "Demoted",
-    Column.CURRENT: "Current",
-    Column.EVIDENCE: "Evidence",
+    Column.CURRENT: "Decision",
     Column.NOTE: "Note",
+    Column.ARRIVED: "Arrived",
+    Column.EVIDENCE: "Evidence",
 }
+# A cell shows this much of a belief's content, wrapped over the row's lines; the detail
+# below the table shows all of it.
+CONTENT_CHARS = 1000
+NOTE_CHARS = 400
 
 
 class ReviewTableModel(QAbstractTableModel):
@@ -109,8 +111,10 @@ class ReviewTableModel(QAbstractTableModel):
             return ref
         if role == STATE_ROLE:
             return str(self.state(ref))
-        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() == Column.EVIDENCE:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            if index.column() == Column.EVIDENCE:
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop)
+            return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         return self._display(belief, Column(index.column()))
@@ -121,18 +125,17 @@ class ReviewTableModel(QAbstractTableModel):
         if column is Column.REF:
             return one_line(ref)
         if column is Column.CONTENT:
-            return one_line(belief.content)
-        if column is Column.INCOMING:
-            return one_line(belief.incoming_state)
-        if column is Column.DEMOTED:
-            return "demoted" if belief.demoted else ""
+            return one_line(belief.content, CONTENT_CHARS)
+        if column is Column.ARRIVED:
+            arrived = one_line(belief.incoming_state)
+            return f"{arrived}, demoted" if belief.demoted else arrived
         if column is Column.CURRENT:
             if last is not None and last.superseded_by is not None:
                 return f"superseded by {one_line(last.superseded_by)}"
             return str(self.state(ref))
         if column is Column.EVIDENCE:
             return str(self.evidence_count(ref))
-        return one_line(self.note(ref))
+        return one_line(self.note(ref), NOTE_CHARS)
 
     def headerData(  # noqa: N802
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole

@@ -1,5 +1,8 @@
 """Graphviz DOT of a plan graph: missing nodes dashed, required bold, cycle edges red.
 
+Prerequisite edges are solid, selection edges dashed grey; each edge is labelled with its
+relation and carries the JSON pointer of the field that makes it as its tooltip.
+
 Ids and labels come from the document, and DOT is read by Graphviz and shown in
 terminals, so each is quoted for what it is:
 
@@ -8,9 +11,9 @@ terminals, so each is quoted for what it is:
   ``\\uXXXX`` — unambiguous, since every backslash of the id itself is doubled. An id
   longer than `ID_CHARS` keeps its start and gets a digest of the whole, so that two
   long ids stay two nodes;
-* a label is for reading: `shown` (escaped, cut with its length said), then quoted so
-  that Graphviz shows those escapes as written (its ``\\N``, ``\\G``, ``\\l`` and line
-  breaks never come from the document).
+* a label or a tooltip is for reading: `shown` (escaped, cut with its length said), then
+  quoted so that Graphviz shows those escapes as written (its ``\\N``, ``\\G``, ``\\l``
+  and line breaks never come from the document).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from zcf_inspector.core.visible_text import shown, visible
 
 ID_CHARS = 200
 LABEL_CHARS = 80
+POINTER_CHARS = 200  # of an edge's pointer in its tooltip
 
 
 def _id_text(text: str) -> str:
@@ -39,9 +43,9 @@ def _quote(text: str) -> str:
     return f'"{_id_text(text)}"'
 
 
-def _label(text: str) -> str:
+def _label(text: str, limit: int = LABEL_CHARS) -> str:
     """A label: escaped and cut for reading, then quoted for Graphviz's escape strings."""
-    readable = shown(text, LABEL_CHARS)
+    readable = shown(text, limit)
     return '"' + readable.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
@@ -64,7 +68,12 @@ def plan_dot(plan: PlanResult) -> str:
             attrs.append("peripheries=2")
         lines.append(f"  {_quote(node.id)} [{', '.join(attrs)}];")
     for edge in plan.edges:
-        attrs = [f"label={_label(edge.kind)}"]
+        attrs = [
+            f"label={_label(edge.kind)}",
+            f"tooltip={_label(edge.pointer, POINTER_CHARS)}",
+        ]
+        if not edge.prerequisite:  # a selection: inventoried, not thereby required
+            attrs.append('style="dashed", color="gray40", fontcolor="gray40"')
         if edge.in_cycle:
             attrs.append("color=red")
         lines.append(f"  {_quote(edge.source)} -> {_quote(edge.target)} [{', '.join(attrs)}];")

@@ -31,10 +31,24 @@ def plan_json(plan: PlanResult) -> dict[str, JsonValue]:
                 "selected": n.selected,
                 "required": n.required,
                 "missing": n.missing,
+                "blockers": [{"code": str(b.code), "reason": b.reason} for b in n.blockers],
+                # The edge by which the §10a walk reached it (null for the plan itself).
+                "via": None
+                if n.via is None
+                else {"from": n.via.source, "kind": n.via.kind, "pointer": n.via.pointer},
             }
             for n in plan.nodes
         ],
-        "edges": [{"from": e.source, "to": e.target, "kind": e.kind} for e in plan.edges],
+        "edges": [
+            {
+                "from": e.source,
+                "to": e.target,
+                "kind": e.kind,
+                "pointer": e.pointer,
+                "prerequisite": e.prerequisite,
+            }
+            for e in plan.edges
+        ],
         "closure": {
             "dependencies": list(plan.closure.dependencies),
             "missing": list(plan.closure.missing),
@@ -46,9 +60,21 @@ def plan_json(plan: PlanResult) -> dict[str, JsonValue]:
 
 
 def report_json(report: ReportResult) -> dict[str, JsonValue]:
+    times = report.times
     return {
         "outcome": report.outcome,
         "recomputedOutcome": report.recomputed_outcome,
+        "blockingReasons": [
+            {"subject": r.node_id, "reason": r.reason} for r in report.blocking_reasons
+        ],
+        "times": None
+        if times is None
+        else {
+            "assessedAt": times.assessed_at,
+            "expiresAt": times.expires_at,
+            "checkedAt": times.checked_at,
+            "expired": times.expired,
+        },
         "findings": _findings(report.findings),
         "findingsOmitted": _omitted(report.omitted),
     }

@@ -131,3 +131,17 @@ def _place_alone(vertex: int, near: list[tuple[int, float]], centre: list[float]
     if near:
         weight = sum(w for _, w in near)
         centre[vertex] = sum(w * centre[other] for other, w in near) / weight
+
+
+def stack_centred(
+    graph: LayeredGraph, heights: Sequence[float], *, node_gap: float, dummy_gap: float
+) -> list[float]:
+    """Each layer packed tight and centred on 0, in its order: for a plan's columns, whose
+    many edges run as orthogonal buses, compactness matters more than straight edges."""
+    centre = [0.0] * len(graph.layer_of)
+    for members in graph.layers:
+        offsets = _offsets(members, heights, _gaps(graph, members, node_gap, dummy_gap))
+        shift = offsets[-1] / 2 if offsets else 0.0
+        for vertex, offset in zip(members, offsets, strict=False):
+            centre[vertex] = offset - shift
+    return centre

@@ -1,10 +1,10 @@
-"""Layered (Sugiyama-style) layout of a plan's prerequisite graph, as plain frozen data.
+"""Layered (Sugiyama-style) layout of a plan's graph, as plain frozen data.
 
 Left to right, like `plan --dot` (``rankdir=LR``): a subject sits left of what it
 needs. Steps, each in its own module: cycle breaking and layering
-(`layers`), dummy vertices and crossing reduction (`order`), positions
-across layers (`coords`), edge routes (`routes`) and the packing of
-connected components (`pack`).
+(`layers`, or `rooted` for a plan: columns by distance from the plan node), dummy
+vertices and crossing reduction (`order`), positions across layers (`coords`), edge
+routes (`routes`) and the packing of connected components (`pack`).
 
 Deterministic: nodes are indexed by sorted ID and every step walks indices in order,
 so the same graph always gets the same picture. Written here rather than taken from a
@@ -18,10 +18,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from zcf_inspector.core.continuation.layout.coords import assign_across
+from zcf_inspector.core.continuation.layout.coords import assign_across, stack_centred
 from zcf_inspector.core.continuation.layout.layers import longest_path_layers, reversed_edges
-from zcf_inspector.core.continuation.layout.order import build_layered, reduce_crossings
+from zcf_inspector.core.continuation.layout.order import (
+    LayeredGraph,
+    build_layered,
+    reduce_crossings,
+)
 from zcf_inspector.core.continuation.layout.pack import shelf_pack
+from zcf_inspector.core.continuation.layout.rooted import (
+    BUS_MIN,
+    SUB_GAP,
+    TARGET_ASPECT,
+    Column,
+    bus_routes,
+    columns_to_wrap,
+    distances,
+    flat_route,
+    trunk_x,
+    wrap_height,
+)
 from zcf_inspector.core.continuation.layout.routes import (
     Columns,
     Geometry,
@@ -53,6 +69,11 @@ class Spacing:
     component_gap: float = 48.0
 
 
+# A plan's picture: tighter than a general graph's (its edges run as buses and short arcs),
+# so that a public example reads at Fit in a 1400x900 window.
+PLAN_SPACING = Spacing(layer_gap=48.0, node_gap=12.0)
+
+
 @dataclass(frozen=True, slots=True)
 class NodeBox:
     id: str
@@ -60,7 +81,7 @@ class NodeBox:
     y: float
     width: float
     height: float
-    layer: int  # column within its component (0 = leftmost)
+    layer: int  # column within its component (0 = leftmost; a plan's: distance from it)
     component: int  # index of its connected component in packing order
 
     @property
@@ -74,8 +95,12 @@ class EdgeRoute:
     source: str
     target: str
     points: tuple[Point, ...]  # from the source's border to the target's border
-    reversed: bool  # laid out against its direction to break a cycle
+    reversed: bool  # laid out against its direction (a cycle, or to a nearer subject)
     self_loop: bool
+    flat: bool = False  # both ends in one column: drawn as an arc beside it
+    # The part the base picture draws when the edge shares a bus trunk with its siblings
+    # (empty: all of ``points``); a highlight draws all of ``points``.
+    drawn: tuple[Point, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,12 +117,16 @@ def default_size(node_id: str) -> Size:
     return (width, _DEFAULT_HEIGHT)
 
 
+# (edge index, points, reversed, self-loop, flat, drawn part)
+_Route = tuple[int, tuple[Point, ...], bool, bool, bool, tuple[Point, ...]]
+
+
 @dataclass(slots=True)
 class _Placed:
     """One component laid out at its own origin."""
 
     boxes: list[tuple[int, float, float, int]]  # (node index, x, y, layer)
-    routes: list[tuple[int, tuple[Point, ...], bool, bool]]  # (edge index, points, rev, loop)
+    routes: list[_Route]
     width: float
     height: float
     crossings: int
@@ -128,42 +157,87 @@ def _coordinate_rounds(vertex_count: int) -> int:
     return max(1, min(_COORDINATE_ROUNDS, _COORDINATE_BUDGET // max(vertex_count, 1)))
 
 
+def _rooted_layers(
+    count: int, root: int, edges: Sequence[tuple[int, int]]
+) -> tuple[list[int], list[bool], list[bool]]:
+    """Columns by distance from ``root``; which edges run backwards, which are flat.
+
+    A node the root does not reach (never in a plan's graph) goes one column past the
+    farthest one, so the picture stays whole whatever the input.
+    """
+    layer = distances(count, root, edges)
+    beyond = max(layer) + 1
+    layer = [beyond if d < 0 else d for d in layer]
+    back = [layer[t] < layer[s] for s, t in edges]
+    flat = [s != t and layer[t] == layer[s] for s, t in edges]
+    return layer, back, flat
+
+
 def _layout_component(
     members: list[int],
     edges: Sequence[tuple[int, int]],
     edge_ids: list[int],
     sizes: Sequence[Size],
     spacing: Spacing,
+    *,
+    root: int | None = None,
+    aspect: float = TARGET_ASPECT,
 ) -> _Placed:
     local = {node: i for i, node in enumerate(members)}
     local_edges = [(local[edges[e][0]], local[edges[e][1]]) for e in edge_ids]
     count = len(members)
-    back = reversed_edges(count, local_edges)
+    rooted = root is not None and root in local
+    if root is None or root not in local:
+        back = reversed_edges(count, local_edges)
+        flat = [False] * len(local_edges)
+        layer: list[int] | None = None
+    else:
+        layer, back, flat = _rooted_layers(count, local[root], local_edges)
     layered: list[tuple[int, int]] = []
     layered_ids: list[int] = []
     loops: list[int] = []
+    flats: list[int] = []
     for position, (source, target) in enumerate(local_edges):
         if source == target:
             loops.append(position)
             continue
+        if flat[position]:
+            flats.append(position)
+            continue
         layered.append((target, source) if back[position] else (source, target))
         layered_ids.append(position)
-    graph = build_layered(count, longest_path_layers(count, layered), layered)
+    if layer is None:
+        layer = longest_path_layers(count, layered)
+    graph = build_layered(count, layer, layered)
     crossing_count = reduce_crossings(graph)
     vertex_count = len(graph.layer_of)
     widths = [sizes[m][0] for m in members] + [0.0] * (vertex_count - count)
     heights = [sizes[m][1] for m in members] + [0.0] * (vertex_count - count)
-    centre_y = assign_across(
-        graph,
-        heights,
-        node_gap=spacing.node_gap,
-        dummy_gap=spacing.dummy_gap,
-        rounds=_coordinate_rounds(vertex_count),
-    )
+    wrapped = _wrapped(graph, widths, heights, spacing, aspect) if rooted else set()
+    spaced = heights[:]
+    for depth in wrapped:
+        folded = wrap_height(heights, graph.layers[depth], spacing.node_gap)
+        for member in graph.layers[depth]:
+            spaced[member] = folded
+    if rooted:
+        centre_y = stack_centred(
+            graph, spaced, node_gap=spacing.node_gap, dummy_gap=spacing.dummy_gap
+        )
+    else:
+        centre_y = assign_across(
+            graph,
+            spaced,
+            node_gap=spacing.node_gap,
+            dummy_gap=spacing.dummy_gap,
+            rounds=_coordinate_rounds(vertex_count),
+        )
     column_width = [0.0] * len(graph.layers)
     for node in range(count):
         depth = graph.layer_of[node]
         column_width[depth] = max(column_width[depth], widths[node])
+    half = column_width[:]  # a wrapped column: two halves of this width
+    for depth in wrapped:
+        column_width[depth] = 2 * half[depth] + SUB_GAP
     column_left: list[float] = []
     cursor = 0.0
     for width in column_width:
@@ -173,16 +247,52 @@ def _layout_component(
         column_left[graph.layer_of[n]] + (column_width[graph.layer_of[n]] - widths[n]) / 2
         for n in range(count)
     ]
+    for depth in wrapped:  # alternate members go to the second half
+        for rank, member in enumerate(graph.layers[depth]):
+            offset = (half[depth] + SUB_GAP) * (rank % 2)
+            box_x[member] = column_left[depth] + offset + (half[depth] - widths[member]) / 2
     geometry = Geometry(Columns(column_left, column_width), centre_y, box_x, widths, heights)
-    routes: list[tuple[int, tuple[Point, ...], bool, bool]] = []
+    routes: list[_Route] = []
     out_port, in_port = port_offsets(graph, geometry)
+    if wrapped:  # edges meet a wrapped column's members mid-height, between the others
+        for chain_index, chain in enumerate(graph.chains):
+            if graph.layer_of[chain[0]] in wrapped:
+                out_port[chain_index] = 0.0
+            if graph.layer_of[chain[-1]] in wrapped:
+                in_port[chain_index] = 0.0
+    buses = _buses(graph, geometry, in_port, layered_ids, back, spacing=spacing) if rooted else {}
     for chain_index, position in enumerate(layered_ids):
+        bus = buses.get(chain_index)
+        if bus is not None:
+            routes.append((edge_ids[position], bus[0], False, False, False, bus[1]))
+            continue
         points = chain_route(
             graph, geometry, graph.chains[chain_index], out_port[chain_index], in_port[chain_index]
         )
         if back[position]:
             points = points[::-1]
-        routes.append((edge_ids[position], points, back[position], False))
+        routes.append((edge_ids[position], points, back[position], False, False, ()))
+    for position in flats:
+        source, target = local_edges[position]
+        depth = graph.layer_of[source]
+        points = flat_route(
+            (
+                box_x[source],
+                centre_y[source] - heights[source] / 2,
+                widths[source],
+                heights[source],
+            ),
+            (
+                box_x[target],
+                centre_y[target] - heights[target] / 2,
+                widths[target],
+                heights[target],
+            ),
+            column_left[depth] + column_width[depth],
+            spacing.layer_gap,
+            narrow=depth in wrapped,
+        )
+        routes.append((edge_ids[position], points, False, False, True, ()))
     for position in loops:
         node = local_edges[position][0]
         top = centre_y[node] - heights[node] / 2
@@ -192,6 +302,8 @@ def _layout_component(
                 self_loop_route(box_x[node], top, widths[node], heights[node]),
                 False,
                 True,
+                False,
+                (),
             )
         )
     boxes = [
@@ -201,9 +313,70 @@ def _layout_component(
     return _normalised(boxes, routes, widths, heights, crossing_count)
 
 
+def _wrapped(
+    graph: LayeredGraph,
+    widths: Sequence[float],
+    heights: Sequence[float],
+    spacing: Spacing,
+    aspect: float,
+) -> set[int]:
+    columns = [
+        Column(
+            [v for v in members if v < graph.real],
+            any(v >= graph.real for v in members),
+        )
+        for members in graph.layers
+    ]
+    return columns_to_wrap(
+        columns,
+        widths,
+        heights,
+        node_gap=spacing.node_gap,
+        layer_gap=spacing.layer_gap,
+        aspect=aspect,
+    )
+
+
+def _buses(
+    graph: LayeredGraph,
+    geometry: Geometry,
+    in_port: Sequence[float],
+    layered_ids: Sequence[int],
+    back: Sequence[bool],
+    *,
+    spacing: Spacing,
+) -> dict[int, tuple[tuple[Point, ...], tuple[Point, ...]]]:
+    """Routes of the edges leaving a node with many subjects in the next column, by chain."""
+    fans: dict[int, list[int]] = {}
+    for chain_index, position in enumerate(layered_ids):
+        chain = graph.chains[chain_index]
+        if not back[position] and len(chain) == 2:  # one column forward
+            fans.setdefault(chain[0], []).append(chain_index)
+    sources = sorted(
+        (graph.layer_of[v], geometry.centre_y[v], v) for v, c in fans.items() if len(c) >= BUS_MIN
+    )
+    per_layer: dict[int, list[int]] = {}
+    for depth, _, vertex in sources:
+        per_layer.setdefault(depth, []).append(vertex)
+    columns = geometry.columns
+    out: dict[int, tuple[tuple[Point, ...], tuple[Point, ...]]] = {}
+    for depth, members in per_layer.items():
+        gap_left = columns.left[depth] + columns.width[depth]
+        for rank, vertex in enumerate(members):
+            trunk = trunk_x(gap_left, spacing.layer_gap, rank, len(members))
+            start = (geometry.box_x[vertex] + geometry.widths[vertex], geometry.centre_y[vertex])
+            ends = []
+            for chain_index in fans[vertex]:
+                target = graph.chains[chain_index][1]
+                end = (geometry.box_x[target], geometry.centre_y[target] + in_port[chain_index])
+                ends.append((chain_index, end))
+            out.update(bus_routes(start, trunk, ends))
+    return out
+
+
 def _normalised(
     boxes: list[tuple[int, float, float, int]],
-    routes: list[tuple[int, tuple[Point, ...], bool, bool]],
+    routes: list[_Route],
     widths: Sequence[float],
     heights: Sequence[float],
     crossing_count: int,
@@ -223,11 +396,16 @@ def layout_graph(
     edges: Sequence[tuple[str, str]],
     sizes: Mapping[str, Size] | None = None,
     spacing: Spacing = Spacing(),
+    *,
+    root: str | None = None,
+    aspect: float = TARGET_ASPECT,
 ) -> GraphLayout:
     """Lay out a directed graph; an edge endpoint not in ``node_ids`` becomes a node too.
 
     ``sizes`` maps a node ID to its box (width, height); missing entries get
     :func:`default_size`. Every edge, self-loops and cycle edges included, gets a route.
+    With ``root``, its component is laid out in columns by distance from it
+    (:mod:`rooted`); other components, and every component without it, by longest path.
     """
     ids = sorted({*node_ids, *(s for s, _ in edges), *(t for _, t in edges)})
     index = {node_id: i for i, node_id in enumerate(ids)}
@@ -244,8 +422,17 @@ def layout_graph(
             component_of[node] = number
     for position, (source, _) in enumerate(indexed):
         edges_of.setdefault(component_of[source], []).append(position)
+    root_index = index.get(root) if root is not None else None
     placed = [
-        _layout_component(members, indexed, edges_of.get(number, []), box_sizes, spacing)
+        _layout_component(
+            members,
+            indexed,
+            edges_of.get(number, []),
+            box_sizes,
+            spacing,
+            root=root_index,
+            aspect=aspect,
+        )
         for number, members in enumerate(components)
     ]
     corners = shelf_pack([(p.width, p.height) for p in placed], spacing.component_gap)
@@ -258,9 +445,12 @@ def layout_graph(
             nodes[node] = NodeBox(
                 ids[node], x + left, y + top, box_width, box_height, depth, number
             )
-        for edge, points, rev, loop in part.routes:
+        for edge, points, rev, loop, flat, drawn in part.routes:
             moved = tuple((px + left, py + top) for px, py in points)
-            routes[edge] = EdgeRoute(edge, edges[edge][0], edges[edge][1], moved, rev, loop)
+            moved_drawn = tuple((px + left, py + top) for px, py in drawn)
+            routes[edge] = EdgeRoute(
+                edge, edges[edge][0], edges[edge][1], moved, rev, loop, flat, moved_drawn
+            )
     width = max((left + p.width for p, (left, _) in zip(placed, corners, strict=True)), default=0)
     height = max((top + p.height for p, (_, top) in zip(placed, corners, strict=True)), default=0)
     return GraphLayout(
@@ -273,9 +463,52 @@ def layout_graph(
 
 
 def layout_plan(
-    plan: PlanResult, sizes: Mapping[str, Size] | None = None, spacing: Spacing = Spacing()
+    plan: PlanResult,
+    sizes: Mapping[str, Size] | None = None,
+    spacing: Spacing = PLAN_SPACING,
+    *,
+    others: Sequence[str] = (),
+    aspect: float = TARGET_ASPECT,
 ) -> GraphLayout:
-    """The layout of one plan's prerequisite graph (the nodes and edges `plan --json` lists)."""
-    return layout_graph(
-        [n.id for n in plan.nodes], [(e.source, e.target) for e in plan.edges], sizes, spacing
+    """The layout of one plan's graph (the nodes and edges `plan --json` lists): the plan
+    node in the first column, every subject in the column of its distance from it.
+
+    ``others`` (subjects outside this plan's inventory, shown on request) are set apart
+    in a grid below the plan's graph, as component 1; they have no edges. ``aspect`` is
+    the view's width over its height: tall columns fold in two to come close to it.
+    """
+    main = layout_graph(
+        [n.id for n in plan.nodes],
+        [(e.source, e.target) for e in plan.edges],
+        sizes,
+        spacing,
+        root=f"plan:{plan.id}",
+        aspect=aspect,
+    )
+    known = {b.id for b in main.nodes}
+    extra = sorted({o for o in others if o not in known})
+    if not extra:
+        return main
+    return _with_others(main, extra, sizes, spacing)
+
+
+def _with_others(
+    main: GraphLayout, extra: list[str], sizes: Mapping[str, Size] | None, spacing: Spacing
+) -> GraphLayout:
+    box_sizes = [(sizes.get(o) if sizes is not None else None) or default_size(o) for o in extra]
+    cell_w = max(w for w, _ in box_sizes) + spacing.node_gap
+    cell_h = max(h for _, h in box_sizes) + spacing.node_gap
+    columns = max(1, int(max(main.width, cell_w) // cell_w))
+    top = main.height + 2 * spacing.component_gap
+    boxes = list(main.nodes)
+    for i, (other, (w, h)) in enumerate(zip(extra, box_sizes, strict=True)):
+        row, column = divmod(i, columns)
+        boxes.append(NodeBox(other, column * cell_w, top + row * cell_h, w, h, 0, 1))
+    rows = -(-len(extra) // columns)
+    return GraphLayout(
+        tuple(sorted(boxes, key=lambda b: b.id)),
+        main.edges,
+        max(main.width, min(columns, len(extra)) * cell_w),
+        top + rows * cell_h,
+        main.crossings,
     )

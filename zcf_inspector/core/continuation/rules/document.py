@@ -14,6 +14,7 @@ from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
 from zcf_inspector.core.continuation.models.profile import Operation
 from zcf_inspector.core.continuation.models.session import Part, Requirement
+from zcf_inspector.core.continuation.rules.git_state import check_git
 from zcf_inspector.core.continuation.rules.paths import link_target_problem, path_problem
 from zcf_inspector.core.continuation.walks import cycles
 from zcf_inspector.core.findings import Finding, Severity, error
@@ -179,6 +180,7 @@ def check_profile(profile: ProfileIndex, core: CoreIndex | None, findings: list[
             _path(deletion, f"{at}/deletions/{j}", findings)
         if ws.git is not None:
             git = ws.git
+            check_git(git, at + "/git", core.resource_bytes if core else None, findings)
             refs.many(
                 resources, git.bundle_resource_ids, at + "/git/bundle_resource_ids", "resource"
             )

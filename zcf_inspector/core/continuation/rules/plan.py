@@ -6,7 +6,9 @@ from zcf_inspector.core import pointer
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
 from zcf_inspector.core.continuation.models.profile import ContinuationPlan
-from zcf_inspector.core.continuation.models.session import Checkpoint
+from zcf_inspector.core.continuation.models.session import Checkpoint, Requirement
+from zcf_inspector.core.continuation.rules.bindings import check_rule_roots
+from zcf_inspector.core.continuation.rules.contexts import check_open_calls, context_calls
 from zcf_inspector.core.continuation.rules.paths import path_problem
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonValue
@@ -33,7 +35,7 @@ class PlanRules:
     def add(self, code: PlanCode, field: str, message: str) -> None:
         self.findings.append(error(code, self.where + field, message))
 
-    def run(self) -> list[Finding]:
+    def run(self, inventoried_environments: list[str] | None = None) -> list[Finding]:
         self._selection()
         checkpoint = self._checkpoint()
         self._workspaces(checkpoint)
@@ -42,7 +44,9 @@ class PlanRules:
         if self.core is not None and checkpoint is not None:
             self._accounting(self.core, checkpoint)
             self._open_calls(checkpoint)
-        self._secrets(checkpoint)
+            self._plan_context(self.core, checkpoint)
+        self._secrets(checkpoint, inventoried_environments or [])
+        self._binding_roots()
         return self.findings
 
     def _dangling(self, present: bool, field: str, what: str, ident: str) -> None:
@@ -132,6 +136,21 @@ class PlanRules:
                     f"{ctx.branch_id!r}@{ctx.at_event_id!r}, the checkpoint boundary at "
                     f"{checkpoint.branch_id!r}@{checkpoint.at_event_id!r}",
                 )
+            if ctx.configuration_id != plan.configuration_id:
+                self.add(
+                    PlanCode.CONTEXT_CONFIGURATION_MISMATCH,
+                    "/context_id",
+                    f"context {ctx.id!r} carries configuration {ctx.configuration_id!r}, the "
+                    f"plan {plan.configuration_id!r}",
+                )
+        branch = core.branches.get(checkpoint.branch_id)
+        if branch is not None and branch.head_event_id != checkpoint.at_event_id:
+            self.add(
+                PlanCode.CHECKPOINT_NOT_HEAD,
+                "/checkpoint_id",
+                f"checkpoint {checkpoint.id!r} stands at {checkpoint.at_event_id!r}; the head "
+                f"of branch {branch.id!r} is {branch.head_event_id!r}",
+            )
         return checkpoint
 
     def _workspaces(self, checkpoint: Checkpoint | None) -> None:
@@ -315,6 +334,52 @@ class PlanRules:
                     f"event {event_id!r} of branch {branch.id!r} has no accounting entry",
                 )
 
+    def _bound_calls(self) -> dict[str, str]:
+        """Call ID → the selected operation bound to it (the first one)."""
+        bound: dict[str, str] = {}
+        for i, op_id in enumerate(self.plan.operation_ids):
+            operation = self.profile.operations.get(op_id)
+            if operation is None or operation.call_id is None:
+                continue
+            if operation.call_id in bound:
+                self.add(
+                    PlanCode.OPEN_CALL_STATE_MISMATCH,
+                    f"/operation_ids/{i}",
+                    f"operations {bound[operation.call_id]!r} and {op_id!r} are both bound to "
+                    f"call {operation.call_id!r}",
+                )
+                continue
+            bound[operation.call_id] = op_id
+        return bound
+
+    def _plan_context(self, core: CoreIndex, checkpoint: Checkpoint) -> None:
+        """§9 over the selected context: its open calls and the operations' calls.
+
+        The §4 correlation of the context's inputs with their sources is about the context
+        and is reported once for it (inspection), however many plans select it.
+        """
+        if core.history is None:
+            return
+        found = context_calls(core.history, self.plan.context_id)
+        if found is None:
+            return
+        self.findings.extend(
+            check_open_calls(
+                found,
+                self.plan.context_id,
+                [c.call_id for c in checkpoint.open_calls],
+                self._bound_calls(),
+                self.where,
+            )
+        )
+
+    def _binding_roots(self) -> None:
+        binding = self.profile.bindings.get(self.plan.configuration_id)
+        if binding is None:
+            return
+        where = self.profile.bindings.at(self.plan.configuration_id)
+        self.findings.extend(check_rule_roots(binding, where, self._selected_roots(), self.plan.id))
+
     def _open_calls(self, checkpoint: Checkpoint) -> None:
         """§9: each open call at the checkpoint has a selected operation binding."""
         bound = set()
@@ -330,8 +395,8 @@ class PlanRules:
                     f"open call {call.call_id!r} has no selected operation",
                 )
 
-    def _secrets(self, checkpoint: Checkpoint | None) -> None:
-        """§8/§10a: secret handles are declared by the selected configuration."""
+    def _secrets(self, checkpoint: Checkpoint | None, environments: list[str]) -> None:
+        """§8/§10a: secret handles and capabilities are declared by the plan's configuration."""
         core = self.core
         if core is None:
             return
@@ -353,9 +418,16 @@ class PlanRules:
                             f"{config.id!r}",
                         )
                     )
+        owners: list[tuple[str, list[Requirement]]] = []
         if checkpoint is not None:
-            base = core.checkpoints.at(checkpoint.id)
-            for j, item in enumerate(checkpoint.requirements):
+            owners.append((core.checkpoints.at(checkpoint.id), checkpoint.requirements))
+        for env_id in environments:
+            env = core.environments.get(env_id)
+            if env is not None:
+                owners.append((core.environments.at(env_id), env.requirements))
+        capabilities = {c.id for c in config.capabilities}
+        for base, requirements in owners:
+            for j, item in enumerate(requirements):
                 if item.secret_handle is not None and item.secret_handle not in declared:
                     self.findings.append(
                         error(
@@ -365,9 +437,22 @@ class PlanRules:
                             f"configuration {config.id!r}",
                         )
                     )
+                if item.capability_id is not None and item.capability_id not in capabilities:
+                    self.findings.append(
+                        error(
+                            PlanCode.DANGLING_REFERENCE,
+                            f"{base}/requirements/{j}/capability_id",
+                            f"capability {item.capability_id!r} is not a capability of "
+                            f"configuration {config.id!r}",
+                        )
+                    )
 
 
 def check_plan_rules(
-    plan: ContinuationPlan, where: str, profile: ProfileIndex, core: CoreIndex | None
+    plan: ContinuationPlan,
+    where: str,
+    profile: ProfileIndex,
+    core: CoreIndex | None,
+    inventoried_environments: list[str] | None = None,
 ) -> list[Finding]:
-    return PlanRules(plan, where, profile, core).run()
+    return PlanRules(plan, where, profile, core).run(inventoried_environments)

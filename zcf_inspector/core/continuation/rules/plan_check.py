@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.blockers import Blockers
 from zcf_inspector.core.continuation.graph_build import Edge, PlanGraph, build_plan_graph
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
 from zcf_inspector.core.continuation.models.profile import ContinuationPlan
 from zcf_inspector.core.continuation.results import Closure, PlanEdge, PlanNode, PlanResult
 from zcf_inspector.core.continuation.rules.plan import check_plan_rules
 from zcf_inspector.core.continuation.rules.workspace_state import WorkspaceTree
-from zcf_inspector.core.continuation.subjects import SubjectKey, active_scopes
+from zcf_inspector.core.continuation.subjects import SELECTIONS, SubjectKey, active_scopes
 from zcf_inspector.core.continuation.walks import cycles
 from zcf_inspector.core.findings import Finding, error
+from zcf_inspector.core.gc_pause import paused_gc
 
 
 def _incoming(edges: list[Edge]) -> dict[SubjectKey, list[Edge]]:
+    """The prerequisite edges into each subject (selection edges need nothing)."""
     into: dict[SubjectKey, list[Edge]] = {}
     for edge in edges:
-        into.setdefault(edge.target, []).append(edge)
+        if edge.kind not in SELECTIONS:
+            into.setdefault(edge.target, []).append(edge)
     return into
 
 
@@ -57,9 +61,12 @@ def _cycles(
     cycle_edges: set[tuple[SubjectKey, SubjectKey]] = set()
     # One pass over the edges for all cycles (cycles are disjoint): one pass per cycle
     # cost cycles times edges, the square of the plan's size for many small cycles.
+    # Selection edges never close a cycle: only prerequisites are needs.
     cycle_of = {member: index for index, members in enumerate(found) for member in members}
     first_edge: dict[int, Edge] = {}
     for edge in graph.edges:
+        if edge.kind in SELECTIONS:
+            continue
         index = cycle_of.get(edge.source)
         if index is not None and cycle_of.get(edge.target) == index:
             cycle_edges.add((edge.source, edge.target))
@@ -89,15 +96,44 @@ def check_plan(
 
 
 def plan_result(
-    graph: PlanGraph, where: str, profile: ProfileIndex, core: CoreIndex | None
+    graph: PlanGraph,
+    where: str,
+    profile: ProfileIndex,
+    core: CoreIndex | None,
+    blockers: Blockers | None = None,
 ) -> PlanResult:
     """The frozen result of an already built plan graph, with the plan rules' findings."""
+    with paused_gc():
+        return _plan_result(graph, where, profile, core, blockers)
+
+
+def _plan_result(
+    graph: PlanGraph,
+    where: str,
+    profile: ProfileIndex,
+    core: CoreIndex | None,
+    blockers: Blockers | None,
+) -> PlanResult:
     plan = graph.plan
     scopes = active_scopes(plan.next_action.kind)
-    findings = check_plan_rules(plan, where, profile, core)
+    environments = [k.id for k in graph.nodes if k.kind == "environment"]
+    findings = check_plan_rules(plan, where, profile, core, environments)
     into = _incoming(graph.edges)
     closure = _closure(graph, into, findings)
     found, cycle_edges = _cycles(graph, findings)
+    # Keyed by identity: the walk's edges are distinct objects, and hashing 20,000
+    # dataclasses by value would cost more than the rest of this function.
+    edges: dict[int, PlanEdge] = {}
+    for e in graph.edges:
+        needs = e.kind not in SELECTIONS
+        edges[id(e)] = PlanEdge(
+            e.source.node_id,
+            e.target.node_id,
+            str(e.kind),
+            e.pointer,
+            needs and (e.source, e.target) in cycle_edges,
+            needs,
+        )
     nodes = tuple(
         PlanNode(
             id=key.node_id,
@@ -109,18 +145,10 @@ def plan_result(
             missing=state.missing,
             pointer=state.pointer,
             referenced_by=tuple(dict.fromkeys(e.source.node_id for e in into.get(key, []))),
+            blockers=tuple(blockers.get(key, ())) if blockers else (),
+            via=None if state.via is None else edges[id(state.via)],
         )
         for key, state in graph.nodes.items()
-    )
-    edges = tuple(
-        PlanEdge(
-            e.source.node_id,
-            e.target.node_id,
-            str(e.kind),
-            e.pointer,
-            (e.source, e.target) in cycle_edges,
-        )
-        for e in graph.edges
     )
     return PlanResult(
         id=plan.id,
@@ -128,7 +156,7 @@ def plan_result(
         next_action=plan.next_action.kind,
         active_scopes=scopes,
         nodes=nodes,
-        edges=edges,
+        edges=tuple(edges.values()),
         closure=closure,
         cycles=tuple(tuple(m.node_id for m in members) for members in found),
         findings=tuple(findings),

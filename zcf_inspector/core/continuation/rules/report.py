@@ -14,8 +14,18 @@ from datetime import datetime
 
 from zcf_inspector.core import pointer
 from zcf_inspector.core.codes import PlanCode
-from zcf_inspector.core.continuation.models.report import DestinationReport, Subject
-from zcf_inspector.core.continuation.results import ReportResult, SubjectAssessment
+from zcf_inspector.core.continuation.blockers import Blockers, model_fit_blocker
+from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
+from zcf_inspector.core.continuation.models.profile import ContinuationPlan
+from zcf_inspector.core.continuation.models.report import DestinationReport
+from zcf_inspector.core.continuation.results import (
+    BlockingReason,
+    ReportResult,
+    ReportTimes,
+    SubjectAssessment,
+)
+from zcf_inspector.core.continuation.rules.report_claims import ReportClaims, subject_key
+from zcf_inspector.core.continuation.rules.workspace_state import WorkspaceTree
 from zcf_inspector.core.continuation.subjects import SubjectKey
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
 from zcf_inspector.core.findings import Finding, error
@@ -24,17 +34,26 @@ BLOCKING_STATUSES = frozenset({"omitted", "unresolved", "unsupported"})
 
 
 @dataclass(frozen=True, slots=True)
+class PlanFacts:
+    """One plan as the session defines it: its inventory and known blockers."""
+
+    plan: ContinuationPlan
+    pointer: str
+    inventory: dict[SubjectKey, bool]  # subject → computed required
+    blockers: Blockers
+
+
+@dataclass(frozen=True, slots=True)
 class SessionBinding:
-    """What a report is checked against: the session's exact bytes and computed inventories."""
+    """What a report is checked against: the session's exact bytes and what they define."""
 
     raw: bytes
     session_id: str
     capture_id: str
-    inventories: dict[str, dict[SubjectKey, bool]]  # plan ID → subject → computed required
-
-
-def subject_key(subject: Subject) -> SubjectKey:
-    return SubjectKey(subject.kind, subject.owner_id, subject.id)
+    plans: dict[str, PlanFacts]  # by plan ID (the first plan of an ID)
+    profile: ProfileIndex
+    core: CoreIndex
+    trees: dict[str, WorkspaceTree]
 
 
 def recompute_outcome(
@@ -71,11 +90,22 @@ class _ReportChecker:
         self.findings.append(error(code, where, message))
 
     def run(self) -> ReportResult:
-        inventory = self._binding()
-        self._times()
+        facts = self._binding()
+        inventory = facts.inventory if facts is not None else None
+        times = self._times()
         subjects = self._inventory(inventory)
         self._evidence()
         self._claims()
+        claims = ReportClaims(self.report)
+        self.findings.extend(claims.run_alone())
+        if facts is not None and self.binding is not None:
+            blockers = dict(facts.blockers)
+            fit = model_fit_blocker(facts.plan.id, self.report.model_assessment.fit)
+            if fit is not None:
+                blockers[fit[0]] = [*blockers.get(fit[0], []), fit[1]]
+            claims.findings = []
+            claims.run_against(self.binding, facts, blockers)
+            self.findings.extend(claims.findings)
         recomputed = recompute_outcome(self.report, inventory)
         if recomputed != self.report.outcome:
             self.add(
@@ -90,9 +120,15 @@ class _ReportChecker:
             recomputed_outcome=recomputed,
             subjects=subjects,
             findings=tuple(self.findings),
+            blocking_reasons=tuple(
+                BlockingReason(subject_key(r.subject).node_id, r.reason, f"/blocking_reasons/{i}")
+                for i, r in enumerate(self.report.blocking_reasons)
+            ),
+            times=times,
+            model_fit=self.report.model_assessment.fit,
         )
 
-    def _binding(self) -> dict[SubjectKey, bool] | None:
+    def _binding(self) -> PlanFacts | None:
         binding, source = self.binding, self.report.source
         if binding is None:
             return None
@@ -117,22 +153,22 @@ class _ReportChecker:
                 "/source/capture_id",
                 f"the capture is {binding.capture_id!r}, the report binds {source.capture_id!r}",
             )
-        inventory = binding.inventories.get(source.plan_id)
-        if inventory is None:
+        facts = binding.plans.get(source.plan_id)
+        if facts is None:
             self.add(code, "/source/plan_id", f"the session has no plan {source.plan_id!r}")
-        return inventory
+        return facts
 
-    def _times(self) -> None:
+    def _times(self) -> ReportTimes | None:
         try:
             assessed = parse_datetime(self.report.assessed_at)
         except TimestampError as exc:
             self.add(PlanCode.REPORT_TIME_INVALID, "/assessed_at", str(exc))
-            return
+            return None
         try:
             expires = parse_datetime(self.report.expires_at)
         except TimestampError as exc:
             self.add(PlanCode.REPORT_TIME_INVALID, "/expires_at", str(exc))
-            return
+            return None
         if expires <= assessed:
             self.add(
                 PlanCode.REPORT_TIME_INVALID,
@@ -152,6 +188,13 @@ class _ReportChecker:
                 "/assessed_at",
                 f"the report is assessed at {self.report.assessed_at}, after the clock",
             )
+        return ReportTimes(
+            assessed_at=self.report.assessed_at,
+            expires_at=self.report.expires_at,
+            checked_at=self.now.isoformat().replace("+00:00", "Z"),
+            expired=self.now >= expires,
+            premature=self.now < assessed,
+        )
 
     def _inventory(self, inventory: dict[SubjectKey, bool] | None) -> tuple[SubjectAssessment, ...]:
         first: dict[SubjectKey, int] = {}

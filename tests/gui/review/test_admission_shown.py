@@ -1,0 +1,103 @@
+"""Issue 12, point 2: every drop, cut, demotion and degradation is visible — in the
+header, the review pane and the export summary — and dropped beliefs can be read."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from goldens import generate as g
+from tests.gui.driving import drop_and_wait
+from tests.gui.review.conftest import OFFSCREEN_NOISE, PaneFactory, ScriptedPrompter
+from zcf_inspector.gui.main_window import MainWindow
+from zcf_inspector.gui.verdicts import ADMISSION_CHECK, CheckState
+
+pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)
+
+
+def test_pane_says_what_was_dropped_and_cut(
+    make_pane: PaneFactory, prompter: ScriptedPrompter, tmp_path: Path
+) -> None:
+    pane = make_pane("truncation")
+    assert pane.ui.admission.isVisible()
+    assert pane.ui.admission.text() == (
+        "8 of 10 beliefs admitted — 2 dropped by maxBeliefs 8\n"
+        "2 admitted beliefs cut to maxBeliefBytes 160 (the rest of the content is not admitted)"
+    )
+    assert pane.ui.dropped_button.isVisible()
+    assert pane.ui.dropped_button.text() == "Show the 2 dropped beliefs…"
+    QTest.mouseClick(pane.ui.dropped_button, Qt.MouseButton.LeftButton)
+    dialog = pane.dropped_dialog
+    assert dialog is not None
+    assert dialog.isVisible()
+    assert dialog.model.rowCount() == 2
+    cells = [dialog.model.index(0, c).data() for c in range(4)]
+    assert cells == ["8", "b-6", "unreviewed", "Belief number 6."]
+    assert dialog.content.isReadOnly()
+    assert dialog.content.toPlainText().endswith("\n\nBelief number 6.")
+    QTest.keyClick(dialog.table, Qt.Key.Key_Down)
+    assert dialog.content.toPlainText().endswith("\n\nBelief number 7.")
+    # and the export summary says it again, before anything is written
+    out = tmp_path / "r.json"
+    prompter.script(("confirm", True), ("confirm", True), ("path", str(out)))
+    pane.export_receipt()
+    summary = prompter.messages("confirm")[0]
+    assert (
+        "Admission (the receipt records it):\n"
+        "• 8 of 10 beliefs admitted — 2 dropped by maxBeliefs 8\n"
+        "• 2 admitted beliefs cut to maxBeliefBytes 160" in summary
+    )
+    assert json.loads(out.read_bytes())["truncatedBeliefCount"] == 4
+
+
+def test_demotion_is_said_and_nothing_else(make_pane: PaneFactory) -> None:
+    pane = make_pane("demotion")
+    assert pane.ui.admission.text() == (
+        "all 5 beliefs admitted\n3 beliefs arrived already reviewed and were demoted to unreviewed"
+    )
+    assert not pane.ui.dropped_button.isVisible()
+
+
+def test_nothing_changed_shows_no_banner(make_pane: PaneFactory) -> None:
+    pane = make_pane("full-handoff")
+    assert not pane.ui.admission.isVisible()
+    assert not pane.ui.dropped_button.isVisible()
+
+
+def many_beliefs_packet(tmp_path: Path, count: int) -> Path:
+    packet: Any = g.handoff("many")
+    packet["content"]["beliefs"] = [g.belief(f"b-{i:05d}", f"belief {i}") for i in range(count)]
+    path = tmp_path / "many.json"
+    path.write_text(json.dumps(g.unsigned(packet)), encoding="utf-8")
+    return path
+
+
+def test_header_shows_the_drop_in_the_reviewers_case(
+    qtbot: Any, window: MainWindow, tmp_path: Path
+) -> None:
+    dest = copy.deepcopy(g.DESTINATION)
+    dest["maxBeliefs"] = 40
+    dest_path = tmp_path / "dest.json"
+    dest_path.write_text(json.dumps(dest), encoding="utf-8")
+    window.apply_destination(str(dest_path))
+    tab = drop_and_wait(qtbot, window, [many_beliefs_packet(tmp_path, 2_000)])
+    row = next(r for r in tab.header.model.rows if r.check == ADMISSION_CHECK)
+    assert row.state is CheckState.CHANGED
+    assert row.summary == "40 of 2,000 beliefs admitted — 1,960 dropped by maxBeliefs 40"
+    chip = next(c for c in tab.header.chips if c.text().startswith("admission"))
+    assert "1,960 dropped by maxBeliefs 40" in chip.text()
+    assert tab.verdict.headline == "VALID · UNSIGNED"  # validity is one thing, admission another
+    pane = tab.review_pane
+    assert pane is not None
+    assert pane.model.rowCount() == 40
+    dialog = pane.show_dropped()
+    assert dialog is not None
+    assert dialog.model.rowCount() == 1_960
+    assert dialog.model.index(1_959, 1).data() == "b-01999"
+    dialog.close()

@@ -1,0 +1,187 @@
+"""`zcf-inspector diff A B [--json]`: what changed between two packets.
+
+Exit 0 when A and B are canonically identical, 1 when they differ, 2 for a usage
+error or an input that cannot be read (a missing file, or a packet refused at the
+byte stage). Packets refused at a later stage are compared as far as they read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Final, TextIO
+
+from zcf_inspector.cli import exitcodes
+from zcf_inspector.cli.commands import help_of
+from zcf_inspector.cli.output import fail
+from zcf_inspector.cli.terminal_text import quoted, safe
+from zcf_inspector.core.compare.model import (
+    Change,
+    ChangeKind,
+    Comparison,
+    PartComparison,
+    PartStatus,
+    SideSummary,
+)
+from zcf_inspector.core.compare.packets import compare
+from zcf_inspector.core.compare.render import field_line
+from zcf_inspector.core.files import read_bounded
+
+VALUE_CHARS: Final = 160  # of a field's value on a detail line
+DIGEST_HEX: Final = 16  # hex digits of a digest in the text output (--json has them all)
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = sub.add_parser(
+        "diff",
+        help=help_of("diff"),
+        description="Compare packet A with packet B. Every covered section is compared by "
+        "its digest, then inside each changed section every element by its identity "
+        "(beliefs by portableRef, other items by id, archive refs by ref, tools by name, "
+        "objects by key). Fields outside the manifest root are compared too and marked "
+        "not integrity-protected. Exit 0 when A and B are canonically identical, 1 when "
+        "they differ, 2 for a usage error or an unreadable input (no file, or a packet "
+        "refused at the byte stage).",
+    )
+    parser.add_argument("a", metavar="A", help="the earlier packet")
+    parser.add_argument("b", metavar="B", help="the later packet")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"a", "b", "sections", "changes"} as JSON (ASCII, escapes for the rest)',
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    result = compare(read_bounded(args.a), read_bounded(args.b))
+    for path, side in ((args.a, result.a), (args.b, result.b)):
+        if not side.readable:
+            fail(f"{safe(path)} cannot be compared: {_refusal(side)}")
+    if not result.readable:
+        return exitcodes.USAGE
+    if args.json:
+        # ASCII: a bidi or control character in a value reaches the terminal as an escape.
+        sys.stdout.write(json.dumps(result.to_json(args.a, args.b), indent=2) + "\n")
+    else:
+        write_text(result, args.a, args.b, sys.stdout)
+    if result.omitted:
+        fail(
+            f"{result.omitted:,} further changes are counted but not listed "
+            f"(listing budget {result.budget:,}, proportional to the inputs' size)"
+        )
+    return exitcodes.OK if result.identical else exitcodes.REFUSED
+
+
+def _refusal(side: SideSummary) -> str:
+    refusal = side.refusal
+    if refusal is None:
+        return "refused at the byte stage"
+    where = f" at byte {refusal.offset}" if refusal.offset is not None else ""
+    return f"refused at the byte stage — {refusal.code}{where}: {safe(refusal.message)}"
+
+
+def _short(digest: str | None) -> str:
+    if digest is None:
+        return "(none)"
+    algorithm, _, hexdigits = digest.partition(":")
+    return f"{algorithm}:{hexdigits[:DIGEST_HEX]}…"
+
+
+def _verdict(label: str, path: str, side: SideSummary) -> str:
+    if side.valid:
+        return f"{label}: {safe(path)} — valid — {safe(side.auth)}"
+    return f"{label}: {safe(path)} — REFUSED at {', '.join(side.failed_stages)}"
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n:,} {one if n == 1 else (many or one + 's')}"
+
+
+def _summary(result: Comparison) -> str:
+    if result.identical:
+        return "identical: A and B are canonically the same, section by section"
+    sections = sum(1 for p in result.sections if p.status is not PartStatus.SAME)
+    outside = sum(1 for p in result.uncovered if p.status is not PartStatus.SAME)
+    kinds = dict.fromkeys(ChangeKind, 0)
+    for part in result.parts:
+        kinds[ChangeKind.ADDED] += part.added
+        kinds[ChangeKind.REMOVED] += part.removed
+        kinds[ChangeKind.CHANGED] += part.changed
+    total = sum(kinds.values())
+    detail = ", ".join(f"{n:,} {kind}" for kind, n in kinds.items() if n)
+    return (
+        f"DIFFERENT: {sections} of {len(result.sections)} covered sections, "
+        f"{_count(outside, 'field')} outside the root; {_count(total, 'change')} ({detail})"
+    )
+
+
+def _part_line(part: PartComparison) -> str:
+    digests = (
+        _short(part.digest_a)
+        if part.status is PartStatus.SAME
+        else f"{_short(part.digest_a)} → {_short(part.digest_b)}"
+    )
+    counts = ", ".join(
+        f"{n:,} {kind}"
+        for kind, n in (("added", part.added), ("removed", part.removed), ("changed", part.changed))
+        if n
+    )
+    line = f"  {part.status:<8} {safe(part.name):<24} {digests}"
+    return f"{line}   {counts}" if counts else line
+
+
+def _change_line(change: Change) -> str:
+    where = change.section or f"{change.part} (not integrity-protected)"
+    words = [f"  {change.change:<8}", safe(where)]
+    if change.id is not None:
+        words.append(quoted(change.id))
+    words.append(safe(change.pointer))
+    if change.occurrence is not None:
+        words.append(f"(occurrence {change.occurrence} of a repeated identity)")
+    if change.moved is not None:
+        words.append(f"moved from {change.moved[0]} to {change.moved[1]}")
+    if change.review_state is not None:
+        before, after = (
+            "unreviewed (absent)" if s is None else safe(s) for s in change.review_state
+        )
+        words.append(f"review state {before} → {after}")
+    return "  ".join(words)
+
+
+def _detail_lines(change: Change) -> list[str]:
+    lines = []
+    for field in change.fields:
+        line = field_line(field, VALUE_CHARS)
+        where = line.path or "(value)"
+        note = f"  ({line.note})" if line.note else ""
+        lines.append(f"      {where}  {line.a} → {line.b}{note}")
+    if change.fields_omitted:
+        lines.append(f"      … {_count(change.fields_omitted, 'more field')}")
+    if change.change is ChangeKind.CHANGED:
+        lines.append(f"      digest  {_short(change.digest_a)} → {_short(change.digest_b)}")
+    else:
+        digest = change.digest_b if change.change is ChangeKind.ADDED else change.digest_a
+        lines.append(f"      digest  {_short(digest)}")
+    return lines
+
+
+def write_text(result: Comparison, path_a: str, path_b: str, out: TextIO) -> None:
+    out.write(_verdict("A", path_a, result.a) + "\n")
+    out.write(_verdict("B", path_b, result.b) + "\n")
+    out.write(_summary(result) + "\n")
+    out.write("\nsections (covered by the manifest root):\n")
+    for part in result.sections:
+        out.write(_part_line(part) + "\n")
+    differing = [p for p in result.uncovered if p.status is not PartStatus.SAME]
+    same = len(result.uncovered) - len(differing)
+    out.write(f"\noutside the root (not integrity-protected): {same} identical\n")
+    for part in differing:
+        out.write(_part_line(part) + "\n")
+    if result.changes:
+        out.write("\nchanges:\n")
+    for change in result.changes:
+        out.write(_change_line(change) + "\n")
+        for line in _detail_lines(change):
+            out.write(line + "\n")

@@ -1,0 +1,525 @@
+"""`compare(a, b)`: two packets, section by section, then element by element.
+
+Both packets are read and checked strictly (every stage, as `validate` runs them). One
+refused at the byte stage cannot be compared: the result says so and holds nothing
+else. One refused at a later stage is compared as far as it can be read.
+
+**Parts.** Every covered section (profile §4) is compared by its computed digest —
+``same``, ``changed``, ``added`` (only B has it) or ``removed``. So is every field the
+manifest root does not cover (``format``, ``authentication``, ``manifest``, unknown
+top-level keys, and content members an archive's root leaves out), compared by value
+and marked as not integrity-protected.
+
+**Elements.** Inside a part that is not the same, each element is found by identity:
+beliefs by ``portableRef``; evidence sources and anchors, receipts, review events and
+verification by ``id``; archive refs by ``ref``; ``allowedTools`` by the tool name;
+object members (capsule, sourceHandoff, the envelope sections, uncovered objects) by
+key. An array without identity (a malformed section) knows its items by content.
+Elements lacking their identity are paired in order among themselves; a repeated
+identity pairs its n-th occurrences (see `matching`). Each element is then ``added``,
+``removed`` or ``changed`` — changed when its canonical bytes differ or when it moved
+relative to the others — with each side's canonical digest and, for a change, the
+fields that differ. A belief whose ``reviewState`` differs carries both states.
+
+**Bounds.** Listing costs one unit per change plus one per field; ``budget`` units are
+listed (by default proportional to the two packets' size) and further changes are
+counted, not kept. Digests and fields are computed for listed changes only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import Final
+
+from zcf_inspector.core import pointer as jpointer
+from zcf_inspector.core.canonical import canonical_chunked
+from zcf_inspector.core.compare.fields import (
+    MAX_FIELDS,
+    content_key,
+    differing_pairs,
+    field_changes,
+    same,
+)
+from zcf_inspector.core.compare.matching import Matching, match
+from zcf_inspector.core.compare.model import (
+    ABSENT,
+    Change,
+    ChangeKind,
+    Comparison,
+    FieldChange,
+    PartComparison,
+    PartStatus,
+    SideSummary,
+)
+from zcf_inspector.core.digest import sha256_digest
+from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
+from zcf_inspector.core.packet.destination import Destination
+from zcf_inspector.core.packet.inspection import PacketInspection, StageStatus, inspect_bytes
+from zcf_inspector.core.packet.manifest import ARCHIVE_SECTION, uncovered_fields
+from zcf_inspector.core.packet.structure_models import ARRAY_SECTIONS
+from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
+from zcf_inspector.core.value_digest import value_digest
+
+# Listed units per byte of input, and a floor so that small packets list everything.
+BUDGET_BYTES_PER_UNIT: Final = 256
+BUDGET_FLOOR: Final = 1_000
+TOOLS_SECTION: Final = "allowedTools"
+BELIEFS_SECTION: Final = "beliefs"
+_BREATHE_EVERY: Final = 4096
+
+
+def budget_for(size_a: int, size_b: int) -> int:
+    """The default listing budget for packets of these sizes (in bytes)."""
+    return BUDGET_FLOOR + (size_a + size_b) // BUDGET_BYTES_PER_UNIT
+
+
+class ScaledMonitor(Monitor):
+    """One stretch [start, end] of an outer monitor's progress; cancelling either stops it."""
+
+    def __init__(self, outer: Monitor, start: float, end: float, prefix: str = "") -> None:
+        super().__init__()
+        self._outer = outer
+        self._start = start
+        self._end = end
+        self._prefix = prefix
+
+    def step(self, what: str, fraction: float) -> None:
+        self._outer.step(self._prefix + what, self._start + (self._end - self._start) * fraction)
+
+    def breathe(self) -> None:
+        self._outer.breathe()
+
+
+def compare(
+    a: bytes,
+    b: bytes,
+    *,
+    destination: Destination | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    budget: int | None = None,
+    monitor: Monitor = NULL_MONITOR,
+) -> Comparison:
+    """Read, check and compare two packets' bytes; `Cancelled` only if ``monitor`` was."""
+    first = inspect_bytes(
+        a, destination, max_bytes=max_bytes, monitor=ScaledMonitor(monitor, 0.0, 0.4, "A: ")
+    )
+    second = inspect_bytes(
+        b, destination, max_bytes=max_bytes, monitor=ScaledMonitor(monitor, 0.4, 0.8, "B: ")
+    )
+    return compare_inspections(
+        first,
+        second,
+        budget=budget_for(len(a), len(b)) if budget is None else budget,
+        monitor=ScaledMonitor(monitor, 0.8, 1.0),
+    )
+
+
+def summarize(inspection: PacketInspection) -> SideSummary:
+    failed = tuple(str(s.stage) for s in inspection.stages if s.status is StageStatus.FAILED)
+    auth = inspection.auth.reason if inspection.auth is not None else ""
+    if inspection.value is None:
+        refusal = inspection.read_error.to_finding() if inspection.read_error else None
+        return SideSummary(False, False, failed, None, auth, refusal)
+    root = inspection.manifest.root_computed if inspection.manifest is not None else None
+    return SideSummary(True, inspection.valid, failed, root, auth)
+
+
+def compare_inspections(
+    a: PacketInspection,
+    b: PacketInspection,
+    *,
+    budget: int = BUDGET_FLOOR,
+    monitor: Monitor = NULL_MONITOR,
+) -> Comparison:
+    """Compare two packets already inspected (the window has one of them open)."""
+    side_a, side_b = summarize(a), summarize(b)
+    if a.value is None or b.value is None:
+        return Comparison(side_a, side_b, (), (), (), 0, budget)
+    monitor.step("comparing sections", 0.0)
+    parts_a, parts_b = _parts(a, monitor), _parts(b, monitor)
+    collector = _Collector(budget, monitor)
+    results: list[PartComparison] = []
+    keys = [*parts_a, *(k for k in parts_b if k not in parts_a)]
+    keys.sort(key=lambda k: (not k[0], k[1]))  # covered (by name), then uncovered (by pointer)
+    for n, key in enumerate(keys):
+        monitor.step(f"comparing {key[1]}", n / max(len(keys), 1))
+        results.append(collector.part(parts_a.get(key), parts_b.get(key)))
+    monitor.step("compared", 1.0)
+    return Comparison(
+        side_a,
+        side_b,
+        tuple(r for r in results if r.covered),
+        tuple(r for r in results if not r.covered),
+        tuple(collector.changes),
+        collector.omitted,
+        budget,
+    )
+
+
+# --- parts ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Part:
+    name: str
+    covered: bool
+    pointer: str
+    value: JsonValue
+    digest: str | None
+
+
+def _parts(inspection: PacketInspection, monitor: Monitor) -> dict[tuple[bool, str], _Part]:
+    """Covered sections by (True, name); fields outside the root by (False, pointer)."""
+    packet = inspection.value
+    assert packet is not None
+    found: dict[tuple[bool, str], _Part] = {}
+    if inspection.manifest is not None:
+        for section in inspection.manifest.sections:
+            if section.pointer is not None:  # listed sections the packet lacks cover nothing
+                value = jpointer.resolve(packet, section.pointer)
+                found[True, section.name] = _Part(
+                    section.name, True, section.pointer, value, section.computed
+                )
+    for pointer in _uncovered_pointers(packet):
+        value = jpointer.resolve(packet, pointer)
+        found[False, pointer] = _Part(
+            pointer[1:], False, pointer, value, _digest(value, monitor.breathe)
+        )
+    return found
+
+
+def _uncovered_pointers(packet: dict[str, JsonValue]) -> Iterator[str]:
+    yield from (jpointer.join(key) for key in uncovered_fields(packet))
+    if "content" not in packet:
+        return
+    content = packet["content"]
+    if not isinstance(content, dict):
+        yield "/content"  # no section is found in it, so none of it is covered
+    elif packet.get("artifactKind") == "continuity-archive":
+        # An archive's root covers archiveRefs only (manifest.covered_sections).
+        yield from (jpointer.join("content", k) for k in content if k != ARCHIVE_SECTION)
+
+
+def _digest(value: JsonValue, between: Callable[[], None]) -> str | None:
+    """A part's digest, made in pieces (a field outside the root may be megabytes)."""
+    try:
+        return sha256_digest(canonical_chunked(value, between=between))
+    except ValueError:  # not a value the strict reader makes (a caller-built inspection)
+        return None
+
+
+# --- elements ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Element:
+    pointer: str
+    id: str | None
+    value: JsonValue
+    index: int  # position in its array (or among its object's members)
+
+
+def _keys(part: _Part, items: list[JsonValue]) -> list[Hashable]:
+    """How the elements of an array-valued part are known (see the module docstring)."""
+    if part.covered and part.name in ARRAY_SECTIONS:
+        field = ARRAY_SECTIONS[part.name].id_field
+        try:  # the common case, in C: every element an object with a string identity
+            keys: list[Hashable] = list(map(itemgetter(field), items))  # type: ignore[arg-type]
+        except (KeyError, TypeError):
+            pass
+        else:
+            if set(map(type, keys)) <= {str}:
+                return keys
+        # None: paired in order with the other elements lacking an identity.
+        return [
+            key if type(item) is dict and type(key := item.get(field)) is str else None
+            for item in items
+        ]
+    if part.covered and part.name == TOOLS_SECTION:
+        return [item if type(item) is str else content_key(item) for item in items]
+    return [content_key(item) for item in items]
+
+
+def _shown_id(part: _Part, key: Hashable) -> str | None:
+    if isinstance(key, str) and (part.name in ARRAY_SECTIONS or part.name == TOOLS_SECTION):
+        return key
+    return None  # a content key is not an identity worth showing
+
+
+class _Collector:
+    """Gathers the changes of every part within the listing budget."""
+
+    def __init__(self, budget: int, monitor: Monitor) -> None:
+        self.left = budget
+        self.monitor = monitor
+        self.changes: list[Change] = []
+        self.omitted = 0
+
+    def part(self, a: _Part | None, b: _Part | None) -> PartComparison:
+        here = b if b is not None else a
+        assert here is not None
+        digest_a = None if a is None else a.digest
+        digest_b = None if b is None else b.digest
+        if a is None:
+            status = PartStatus.ADDED
+        elif b is None:
+            status = PartStatus.REMOVED
+        elif a.covered:
+            status = PartStatus.SAME if a.digest == b.digest else PartStatus.CHANGED
+        else:
+            status = PartStatus.SAME if same(a.value, b.value) else PartStatus.CHANGED
+        counts = dict.fromkeys(ChangeKind, 0)
+        if status is not PartStatus.SAME:
+            before = len(self.changes) + self.omitted
+            for kind in self._elements(a, b, here):
+                counts[kind] += 1
+            if len(self.changes) + self.omitted == before:
+                # Nothing element-wise (a scalar, an empty container, another type):
+                # the part itself is the change.
+                kind = {
+                    PartStatus.ADDED: ChangeKind.ADDED,
+                    PartStatus.REMOVED: ChangeKind.REMOVED,
+                }.get(status, ChangeKind.CHANGED)
+                self._whole(a, b, here, kind)
+                counts[kind] += 1
+        return PartComparison(
+            here.name,
+            here.covered,
+            here.pointer,
+            digest_a,
+            digest_b,
+            status,
+            counts[ChangeKind.ADDED],
+            counts[ChangeKind.REMOVED],
+            counts[ChangeKind.CHANGED],
+        )
+
+    def _elements(self, a: _Part | None, b: _Part | None, here: _Part) -> Iterator[ChangeKind]:
+        values = [p.value for p in (a, b) if p is not None]  # a part's value may be null
+        if all(isinstance(v, list) for v in values):
+            yield from self._array(a, b, here)
+        elif all(isinstance(v, dict) for v in values):
+            yield from self._object(a, b, here)
+
+    def _array(self, a: _Part | None, b: _Part | None, here: _Part) -> Iterator[ChangeKind]:
+        items_a: list[JsonValue] = a.value if a is not None else []  # type: ignore[assignment]
+        items_b: list[JsonValue] = b.value if b is not None else []  # type: ignore[assignment]
+        # Each of these is one long C call on a large section: a window repaints between.
+        keys_a = _keys(here, items_a)
+        self.monitor.breathe()
+        keys_b = _keys(here, items_b)
+        self.monitor.breathe()
+        found = match(keys_a, keys_b)
+        self.monitor.breathe()
+        pointer_a = a.pointer if a is not None else here.pointer
+        pointer_b = b.pointer if b is not None else here.pointer
+
+        def element_a(index: int) -> _Element:
+            return _Element(
+                jpointer.child(pointer_a, index),
+                _shown_id(here, keys_a[index]),
+                items_a[index],
+                index,
+            )
+
+        def element_b(index: int) -> _Element:
+            return _Element(
+                jpointer.child(pointer_b, index),
+                _shown_id(here, keys_b[index]),
+                items_b[index],
+                index,
+            )
+
+        # Most pairs of a large section are equal: they are skipped before any element,
+        # pointer or digest is made for them.
+        differing = differing_pairs(items_a, items_b, found, self.monitor.breathe)
+        for n, (kind, index_a, index_b) in enumerate(_in_order(found, differing)):
+            if n % _BREATHE_EVERY == 0:
+                self.monitor.breathe()
+            if self.left <= 0:  # past the budget: counted, and nothing is made for it
+                self.omitted += 1
+                yield kind
+                continue
+            old = None if index_a is None else element_a(index_a)
+            new = None if index_b is None else element_b(index_b)
+            occurrence = None
+            if index_a is not None and index_a in found.occurrence_a:
+                occurrence = found.occurrence_a[index_a]
+            elif index_b is not None and index_b in found.occurrence_b:
+                occurrence = found.occurrence_b[index_b]
+            if kind is ChangeKind.CHANGED:
+                assert old is not None
+                assert new is not None
+                moved = (old.index, new.index) if new.index in found.moved else None
+                self._changed(here, old, new, moved, occurrence)
+            else:
+                element = old if new is None else new
+                assert element is not None
+                self._one_sided(here, kind, element, occurrence)
+            yield kind
+
+    def _object(self, a: _Part | None, b: _Part | None, here: _Part) -> Iterator[ChangeKind]:
+        members_a: dict[str, JsonValue] = a.value if a is not None else {}  # type: ignore[assignment]
+        members_b: dict[str, JsonValue] = b.value if b is not None else {}  # type: ignore[assignment]
+        pointer_a = a.pointer if a is not None else here.pointer
+        pointer_b = b.pointer if b is not None else here.pointer
+        positions_a = {key: n for n, key in enumerate(members_a)}
+        positions_b = {key: n for n, key in enumerate(members_b)}
+        for n, key in enumerate(sorted(members_a.keys() | members_b.keys())):
+            if n % _BREATHE_EVERY == 0:
+                self.monitor.breathe()
+            if self.left <= 0 and key in members_a and key in members_b:
+                if same(members_a[key], members_b[key]):
+                    continue
+                self.omitted += 1  # past the budget: counted, and nothing is made for it
+                yield ChangeKind.CHANGED
+                continue
+            old = new = None
+            if key in members_a:
+                old = _Element(
+                    jpointer.child(pointer_a, key), key, members_a[key], positions_a[key]
+                )
+            if key in members_b:
+                new = _Element(
+                    jpointer.child(pointer_b, key), key, members_b[key], positions_b[key]
+                )
+            if old is not None and new is not None:
+                if same(old.value, new.value):
+                    continue
+                self._changed(here, old, new, None, None)
+                yield ChangeKind.CHANGED
+            elif new is not None:
+                self._one_sided(here, ChangeKind.ADDED, new, None)
+                yield ChangeKind.ADDED
+            else:
+                assert old is not None
+                self._one_sided(here, ChangeKind.REMOVED, old, None)
+                yield ChangeKind.REMOVED
+
+    # --- listing, within the budget -----------------------------------------------
+
+    def _room(self) -> bool:
+        if self.left > 0:
+            return True
+        self.omitted += 1
+        return False
+
+    def _changed(
+        self,
+        here: _Part,
+        old: _Element,
+        new: _Element,
+        moved: tuple[int, int] | None,
+        occurrence: int | None,
+    ) -> None:
+        if not self._room():
+            return
+        fields, omitted = field_changes(old.value, new.value, min(MAX_FIELDS, self.left))
+        self.left -= 1 + len(fields)
+        self.changes.append(
+            Change(
+                ChangeKind.CHANGED,
+                here.name if here.covered else None,
+                here.name,
+                new.id if new.id is not None else old.id,
+                old.pointer,
+                new.pointer,
+                value_digest(old.value),
+                value_digest(new.value),
+                fields,
+                omitted,
+                moved,
+                occurrence,
+                _review_state(here, old.value, new.value),
+            )
+        )
+
+    def _one_sided(
+        self, here: _Part, kind: ChangeKind, element: _Element, occurrence: int | None
+    ) -> None:
+        if not self._room():
+            return
+        self.left -= 1
+        digest = value_digest(element.value)
+        added = kind is ChangeKind.ADDED
+        self.changes.append(
+            Change(
+                kind,
+                here.name if here.covered else None,
+                here.name,
+                element.id,
+                None if added else element.pointer,
+                element.pointer if added else None,
+                None if added else digest,
+                digest if added else None,
+                occurrence=occurrence,
+            )
+        )
+
+    def _whole(self, a: _Part | None, b: _Part | None, here: _Part, kind: ChangeKind) -> None:
+        if not self._room():
+            return
+        fields: tuple[FieldChange, ...] = ()
+        omitted = 0
+        if a is not None and b is not None:
+            fields, omitted = field_changes(a.value, b.value, min(MAX_FIELDS, self.left))
+        self.left -= 1 + len(fields)
+        self.changes.append(
+            Change(
+                kind,
+                here.name if here.covered else None,
+                here.name,
+                None,
+                None if a is None else a.pointer,
+                None if b is None else b.pointer,
+                None if a is None else a.digest,
+                None if b is None else b.digest,
+                fields,
+                omitted,
+            )
+        )
+
+
+def _in_order(
+    found: Matching, differing: list[tuple[int, int]]
+) -> list[tuple[ChangeKind, int | None, int | None]]:
+    """The added, removed and ``differing`` paired elements in B's order, a removed one
+    just after the element that preceded it in A (so the list reads like the packet)."""
+    # (position in B, tier, tiebreak): a removed element sorts after the B element of
+    # A's previous paired one, and before what B added right after that.
+    anchored: list[tuple[int, int, int, ChangeKind, int | None, int | None]] = []
+    if found.removed:
+        partner_b = dict(found.pairs)  # index in A -> index in B
+        removed = set(found.removed)
+        previous_b = -1
+        for index_a in range(max(*found.removed, *partner_b, -1) + 1):
+            if index_a in removed:
+                anchored.append((previous_b, 2, index_a, ChangeKind.REMOVED, index_a, None))
+            elif index_a in partner_b:
+                previous_b = partner_b[index_a]
+    for index_a, index_b in differing:
+        anchored.append((index_b, 1, index_b, ChangeKind.CHANGED, index_a, index_b))
+    for index_b in found.added:
+        anchored.append((index_b, 1, index_b, ChangeKind.ADDED, None, index_b))
+    anchored.sort(key=lambda t: (t[0], t[1], t[2]))
+    return [(kind, index_a, index_b) for _, _, _, kind, index_a, index_b in anchored]
+
+
+def _review_state(here: _Part, a: JsonValue, b: JsonValue) -> tuple[str | None, str | None] | None:
+    if not (here.covered and here.name == BELIEFS_SECTION):
+        return None
+    if not (isinstance(a, dict) and isinstance(b, dict)):
+        return None
+    state_a, state_b = a.get("reviewState", ABSENT), b.get("reviewState", ABSENT)
+    if state_a is ABSENT or state_b is ABSENT:
+        if state_a is state_b:
+            return None
+    elif same(state_a, state_b):
+        return None
+    return (
+        state_a if isinstance(state_a, str) else None,
+        state_b if isinstance(state_b, str) else None,
+    )

@@ -1,0 +1,104 @@
+"""A value shown on one line, in bounded time, and the two sides of a field lined up.
+
+`preview` writes JSON (members in code-point order, as canonical bytes have them) and
+stops after ``limit`` characters, so a 50 MB value costs no more than a short one;
+strings are cut before they are escaped. The text is visible (`visible_text`): no
+control or bidi character of the document reaches a terminal or a text view.
+
+`field_lines` pairs, for each difference of a change, A's and B's text with the
+character ranges to highlight — the CLI prints them, the window colours them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Final
+
+from zcf_inspector.core.compare.model import Absent, Change, FieldChange, Side
+from zcf_inspector.core.compare.text_spans import Span, changed_spans
+from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.visible_text import visible
+
+ABSENT_TEXT: Final = "(absent)"
+MORE: Final = "…"
+_WIDE: Final = 10_000  # members of a huge object shown in source order (no sort)
+
+
+def preview(value: Side, limit: int) -> str:
+    """``value`` as at most about ``limit`` characters of visible JSON."""
+    if isinstance(value, Absent):
+        return ABSENT_TEXT
+    parts: list[str] = []
+    _write(value, parts, [limit])
+    return visible("".join(parts))
+
+
+def _write(value: JsonValue, parts: list[str], left: list[int]) -> None:
+    if left[0] <= 0:
+        return
+    if isinstance(value, dict):
+        keys = sorted(value) if len(value) <= _WIDE else list(value)
+        _put("{", parts, left)
+        for n, key in enumerate(keys):
+            if left[0] <= 0:
+                _put(MORE + "}", parts, left, force=True)
+                return
+            _put(("," if n else "") + _string(key, left[0]) + ":", parts, left)
+            _write(value[key], parts, left)
+        _put("}", parts, left, force=True)
+    elif isinstance(value, list):
+        _put("[", parts, left)
+        for n, item in enumerate(value):
+            if left[0] <= 0:
+                _put(MORE + "]", parts, left, force=True)
+                return
+            if n:
+                _put(",", parts, left)
+            _write(item, parts, left)
+        _put("]", parts, left, force=True)
+    elif isinstance(value, str):
+        _put(_string(value, left[0]), parts, left, force=True)
+    else:
+        _put(json.dumps(value), parts, left, force=True)
+
+
+def _string(text: str, room: int) -> str:
+    if len(text) > room:
+        return json.dumps(text[: max(room, 0)], ensure_ascii=False)[:-1] + MORE + '"'
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _put(text: str, parts: list[str], left: list[int], *, force: bool = False) -> None:
+    if left[0] > 0 or force:
+        parts.append(text)
+        left[0] -= len(text)
+
+
+@dataclass(frozen=True, slots=True)
+class FieldLine:
+    """One difference of a change as text: where, A's and B's value, what to highlight."""
+
+    path: str  # relative to the element, "" for the element itself
+    a: str
+    b: str
+    a_spans: tuple[Span, ...]
+    b_spans: tuple[Span, ...]
+    note: str = ""  # e.g. "moved from 3 to 0"
+
+
+def field_line(field: FieldChange, limit: int) -> FieldLine:
+    a, b = preview(field.a, limit), preview(field.b, limit)
+    a_spans: tuple[Span, ...]
+    b_spans: tuple[Span, ...]
+    if isinstance(field.a, Absent) or isinstance(field.b, Absent):
+        a_spans = () if isinstance(field.a, Absent) else ((0, len(a)),)
+        b_spans = () if isinstance(field.b, Absent) else ((0, len(b)),)
+    else:
+        a_spans, b_spans = changed_spans(a, b)
+    note = "" if field.moved is None else f"moved from {field.moved[0]} to {field.moved[1]}"
+    return FieldLine(visible(field.path), a, b, a_spans, b_spans, note)
+
+
+def field_lines(change: Change, limit: int) -> tuple[FieldLine, ...]:
+    return tuple(field_line(f, limit) for f in change.fields)

@@ -1,0 +1,188 @@
+"""Embedded resources: their bytes, checked against the declared length and SHA-256.
+
+An embedded resource carries its bytes as `text` (UTF-8), `data` (base64) or `path` (a
+file beside the session). `plan` reads the session's bytes only, so a `path` resource is
+checked for a portable, contained, non-colliding path and reported as not checked; the
+other two are decoded (bounded) and must match `bytes` and `sha256` exactly. The verified
+bytes feed the checks that look inside resources (Git blobs, streams, source locators).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import cast
+
+from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.rules.paths import path_problem
+from zcf_inspector.core.findings import Finding, Severity, error
+from zcf_inspector.core.jsontypes import JsonObject, JsonValue
+
+MAX_RESOURCE = 64 * 1024 * 1024
+MAX_TOTAL = 256 * 1024 * 1024
+MAX_JSON_DEPTH = 128
+
+
+@dataclass(slots=True)
+class ResourceBytes:
+    """The session's resources by ID (first wins), with the verified bytes of inline ones."""
+
+    records: dict[str, JsonObject] = field(default_factory=dict)
+    pointers: dict[str, str] = field(default_factory=dict)
+    verified: dict[str, bytes] = field(default_factory=dict)
+    refused: set[str] = field(default_factory=set)  # declared inline bytes that failed
+
+    def __contains__(self, ident: str) -> bool:
+        return ident in self.records
+
+
+def _decoded(resource: JsonObject) -> bytes | str:
+    """The inline bytes of ``resource``, or why they cannot be had."""
+    if "text" in resource:
+        try:
+            return cast(str, resource["text"]).encode("utf-8")
+        except UnicodeEncodeError:
+            return "its text is not encodable as UTF-8 (a lone surrogate)"
+    data = cast(str, resource["data"])
+    if len(data) > ((MAX_RESOURCE + 2) // 3) * 4:
+        return f"its base64 data is longer than a {MAX_RESOURCE}-byte resource can be"
+    try:
+        return base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError) as exc:
+        return f"its data is not valid base64 ({exc})"
+
+
+def resource_bytes(raw_resources: list[JsonValue], findings: list[Finding]) -> ResourceBytes:
+    """Every embedded resource checked against its declared length and digest."""
+    out = ResourceBytes()
+    total = 0
+    folded_paths: dict[str, str] = {}
+    for i, item in enumerate(raw_resources):
+        resource = cast(JsonObject, item)
+        ident = cast(str, resource["id"])
+        where = f"/resources/{i}"
+        if ident in out.records:
+            continue  # a duplicate ID is reported with the other collections
+        out.records[ident] = resource
+        out.pointers[ident] = where
+        if resource.get("availability") != "embedded":
+            continue
+        if "path" in resource:
+            _path_resource(resource, where, folded_paths, findings)
+            continue
+        raw = _decoded(resource)
+        if isinstance(raw, str):
+            out.refused.add(ident)
+            field_name = "text" if "text" in resource else "data"
+            findings.append(error(PlanCode.RESOURCE_INTEGRITY, f"{where}/{field_name}", raw))
+            continue
+        total += len(raw)
+        problem = None
+        if len(raw) > MAX_RESOURCE:
+            problem = f"{len(raw)} bytes exceed the {MAX_RESOURCE}-byte resource limit"
+        elif total > MAX_TOTAL:
+            problem = f"inline resources exceed {MAX_TOTAL} bytes in total"
+        if problem is not None:
+            out.refused.add(ident)
+            findings.append(error(PlanCode.RESOURCE_INTEGRITY, where, problem))
+            continue
+        declared = resource["bytes"]
+        digest = hashlib.sha256(raw).hexdigest()
+        if len(raw) != declared:
+            out.refused.add(ident)
+            findings.append(
+                error(
+                    PlanCode.RESOURCE_INTEGRITY,
+                    where + "/bytes",
+                    f"resource {ident!r} declares {declared} bytes; its content has {len(raw)}",
+                )
+            )
+        elif digest != resource["sha256"]:
+            out.refused.add(ident)
+            findings.append(
+                error(
+                    PlanCode.RESOURCE_INTEGRITY,
+                    where + "/sha256",
+                    f"resource {ident!r} declares SHA-256 {resource['sha256']}; its content "
+                    f"hashes to {digest}",
+                )
+            )
+        else:
+            out.verified[ident] = raw
+    return out
+
+
+def _path_resource(
+    resource: JsonObject, where: str, folded: dict[str, str], findings: list[Finding]
+) -> None:
+    path = cast(str, resource["path"])
+    problem = path_problem(path)
+    if problem is not None:
+        findings.append(error(PlanCode.UNSAFE_PATH, where + "/path", f"{path!r}: {problem}"))
+        return
+    key = path.casefold()
+    if key in folded and folded[key] != path:
+        findings.append(
+            error(
+                PlanCode.UNSAFE_PATH,
+                where + "/path",
+                f"{path!r} and {folded[key]!r} name one file on a case-insensitive filesystem",
+            )
+        )
+    folded.setdefault(key, path)
+    findings.append(
+        Finding(
+            PlanCode.RESOURCE_NOT_CHECKED,
+            Severity.INFO,
+            where + "/path",
+            f"resource {resource['id']!r} is the file {path!r} beside the session; plan reads "
+            "the session's bytes only, so its length and SHA-256 were not checked",
+        )
+    )
+
+
+def _no_duplicates(pairs: list[tuple[str, JsonValue]]) -> JsonObject:
+    out: JsonObject = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate key {key!r}")
+        out[key] = value
+    return out
+
+
+def _refuse_constant(name: str) -> JsonValue:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _depth(value: JsonValue) -> int:
+    deepest = 0
+    stack: list[tuple[JsonValue, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return deepest
+
+
+def decode_json(raw: bytes) -> JsonValue | str:
+    """The JSON inside a resource's bytes, or why it is not JSON (duplicate keys refused)."""
+    try:
+        value = cast(
+            JsonValue,
+            json.loads(
+                raw.decode("utf-8"),
+                object_pairs_hook=_no_duplicates,
+                parse_constant=_refuse_constant,
+            ),
+        )
+    except (ValueError, RecursionError) as exc:
+        return f"not JSON ({exc})"
+    if _depth(value) > MAX_JSON_DEPTH:
+        return f"nested deeper than {MAX_JSON_DEPTH} levels"
+    return value

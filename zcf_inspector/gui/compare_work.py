@@ -1,0 +1,110 @@
+"""Comparing an open packet with a file, on a worker: read B once, check it, compare.
+
+The open packet (A) was read and checked when its tab opened; only B is read here,
+with the same file checks as any open (folders, pipes, empty or binary files get one
+plain message), then `compare_inspections` runs over both. A selected change's field
+texts and highlights are made here too (`change_detail`): a field may be megabytes.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from zcf_inspector.core.compare.model import Change, Comparison
+from zcf_inspector.core.compare.packets import ScaledMonitor, budget_for, compare_inspections
+from zcf_inspector.core.compare.render import FieldLine, field_lines
+from zcf_inspector.core.files import UnreadableFileError, read_bounded
+from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.monitor import Monitor
+from zcf_inspector.core.packet.destination import Destination
+from zcf_inspector.core.packet.inspection import inspect_read
+from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadDocument, ReadError, read_document
+from zcf_inspector.core.visible_text import visible
+from zcf_inspector.gui.documents import PacketDocument, UnreadableDocument
+from zcf_inspector.gui.file_checks import content_problem, unreadable_message
+
+DETAIL_CHARS: Final = 4_000  # of each side of a field in the detail view
+RELEASE_SLICE: Final = 4_096  # array elements freed at a time
+
+
+@dataclass(frozen=True)
+class CompareRequest:
+    a: PacketDocument  # the open tab's packet
+    path_b: str
+    destination: Destination | None = None
+    max_bytes: int = DEFAULT_MAX_BYTES
+
+
+@dataclass(frozen=True)
+class ComparedPackets:
+    path_a: str
+    path_b: str
+    comparison: Comparison
+
+    @property
+    def title(self) -> str:
+        return visible(f"{Path(self.path_a).name} ↔ {Path(self.path_b).name}")
+
+
+def compare_with(request: CompareRequest, monitor: Monitor) -> ComparedPackets | UnreadableDocument:
+    path = request.path_b
+    name = Path(path).name
+    monitor.step(f"reading {name}", 0.0)
+    try:
+        # One bounded, non-blocking read (a FIFO never blocks the worker); what it refuses
+        # is phrased from its reason, as for any open.
+        data = read_bounded(path, request.max_bytes, refuse_larger=True)
+    except UnreadableFileError as exc:
+        return UnreadableDocument(path, unreadable_message(exc, request.max_bytes))
+    problem = content_problem(path, data, request.max_bytes)
+    if problem is not None:
+        return UnreadableDocument(path, problem)
+    monitor.step(f"parsing {name}", 0.05)
+    read: ReadDocument | ReadError
+    try:
+        read = read_document(data, max_bytes=request.max_bytes)
+    except ReadError as exc:
+        read = exc
+    inspection = inspect_read(
+        read, data, request.destination, monitor=ScaledMonitor(monitor, 0.3, 0.7, f"{name}: ")
+    )
+    comparison = compare_inspections(
+        request.a.inspection,
+        inspection,
+        budget=budget_for(len(request.a.data), len(data)),
+        monitor=ScaledMonitor(monitor, 0.7, 0.95),
+    )
+    monitor.step(f"letting go of {name}", 0.95)
+    if inspection.value is not None:
+        release_in_slices(inspection.value, monitor.breathe)
+    return ComparedPackets(request.a.path, path, comparison)
+
+
+def release_in_slices(packet: dict[str, JsonValue], between: Callable[[], None]) -> None:
+    """Free B's long arrays a slice at a time, breathing in between.
+
+    Only the comparison is kept, so B's parsed packet is freed when this work ends, on
+    the worker, holding the GIL: 200,000 beliefs take 50-100 ms, a stall the window
+    would feel. An array still held by anything but its section (a change's field may
+    hold one) is left alone: only this packet's own references are dropped.
+    """
+    content = packet.get("content")
+    if not isinstance(content, dict):
+        return
+    for key in list(content):
+        items = content[key]
+        # Held by the content object, ``items`` and getrefcount's argument only.
+        if isinstance(items, list) and len(items) > RELEASE_SLICE and sys.getrefcount(items) <= 3:
+            while items:
+                del items[-RELEASE_SLICE:]
+                between()
+        del items
+
+
+def change_detail(change: Change, monitor: Monitor) -> tuple[FieldLine, ...]:
+    monitor.step("highlighting", 0.0)
+    return field_lines(change, DETAIL_CHARS)
