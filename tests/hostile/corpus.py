@@ -129,6 +129,28 @@ def _plan_without_dependencies(session: dict[str, Any]) -> None:
     del plans[1:]
 
 
+def _one_dependency_selected(session: dict[str, Any]) -> None:
+    continuation = session["continuation"]
+    plans = continuation["plans"]
+    plans[0]["dependency_ids"] = ["d0"]
+    del plans[1:]
+    continuation["dependencies"] = []
+
+
+@cache
+def _dependency_template() -> dict[str, Any]:
+    session = json.loads(_session())
+    template: dict[str, Any] = session["continuation"]["dependencies"][0]
+    return template
+
+
+def _paired_dependency(i: int) -> bytes:
+    """Dependency ``d{i}``: each pair needs each other (a cycle of two), and the odd one
+    of a pair the next pair too, so one selected dependency reaches them all."""
+    needs = [f"d{i + 1}"] if i % 2 == 0 else [f"d{i - 1}", f"d{i + 1}"]
+    return _dump({**_dependency_template(), "id": f"d{i}", "depends_on": needs})
+
+
 @cache
 def _report() -> bytes:
     report = json.loads((EXAMPLES / "another-computer.report.json").read_bytes())
@@ -293,6 +315,14 @@ CORPUS: Final[tuple[Hostile, ...]] = (
         lambda: _session_with(_plan_without_dependencies),
         (b'"dependency_ids":[',),
         lambda i: b'"d%d"' % i,
+    ),
+    Hostile(
+        "dependency-cycles",
+        "session",
+        "dependencies in cycles of two, all reached from one selected: one cycle per pair",
+        lambda: _session_with(_one_dependency_selected),
+        (b'"dependencies":[',),
+        _paired_dependency,
     ),
     _fixed("terminal-plan", "session", "plan ids with escapes and bidi", _terminal_session),
     Hostile(

@@ -36,6 +36,7 @@ COMMANDS = {
     "unknown-keys": ["validate"],
     "listed-sections": ["validate"],
     "empty-plans": ["plan"],
+    "dependency-cycles": ["plan"],
     "empty-decisions": ["receipt", "verify"],
     "halves": ["canonicalize"],
 }
