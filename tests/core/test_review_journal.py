@@ -412,6 +412,33 @@ def test_tampering_is_refused_as_corrupt(tmp_path: Path, case: str) -> None:
     assert "Traceback" not in str(caught.value)
 
 
+EXPORT_TAMPERING: dict[str, Damage] = {
+    # The record of the last export says whether a receipt is out of date (the window's
+    # stale-receipt warning): moving it to another file, or dropping it so that no
+    # warning is given, must be caught like any other change.
+    "export record pointed elsewhere": lambda p: sql(
+        p, "UPDATE entry SET detail = replace(detail, 'r.json', 'x.json') WHERE op = 'export'"
+    ),
+    "export record emptied": lambda p: sql(p, "UPDATE entry SET detail = NULL WHERE op = 'export'"),
+    "export row deleted": lambda p: sql(p, "DELETE FROM entry WHERE op = 'export'"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EXPORT_TAMPERING))
+def test_the_export_record_is_under_the_checksums_too(tmp_path: Path, case: str) -> None:
+    t, path = made_journal(tmp_path)
+    review = open_review(tmp_path, t)
+    review.mark_exported(NOW, "sha256:" + "0" * 64, "r.json")
+    review.decide(confirm("b-bench"), "carol", NOW)  # after the export: its receipt is stale
+    reopened = open_review(tmp_path, t)
+    assert reopened.stale_export is not None
+    assert reopened.stale_export.path == "r.json"
+    EXPORT_TAMPERING[case](path)
+    with pytest.raises(ReviewError) as caught:
+        open_review(tmp_path, t)
+    assert caught.value.code is ReviewCode.JOURNAL_CORRUPT, caught.value
+
+
 def test_the_key_lives_outside_the_journal_and_only_its_owner_reads_it(tmp_path: Path) -> None:
     t, path = made_journal(tmp_path)
     key_file = JournalKeys(keys_of(tmp_path)).path_for(t.correlation_id)
