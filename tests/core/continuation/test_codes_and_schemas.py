@@ -163,7 +163,7 @@ def test_schema_violations_past_the_budget_are_counted_not_dropped() -> None:
 
 def test_a_failing_value_is_quoted_in_a_few_characters_however_large() -> None:
     check = compile_schema({"type": "string"})
-    huge = {"k" * 1_000_000: [list(range(1000))] * 1000}
+    huge: Json = {"k" * 1_000_000: [list(range(1000))] * 1000}
     budget = FindingBudget()
     assert not check(huge, "", budget)
     (finding,) = budget.kept
