@@ -61,7 +61,15 @@ def test_validate_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 1
     results = json.loads(out)
     assert [r["valid"] for r in results] == [True, False]
-    assert set(results[0]) == {"path", "valid", "findings", "manifest", "authenticity"}
+    assert set(results[0]) == {
+        "path",
+        "valid",
+        "findings",
+        "findingsOmitted",
+        "manifest",
+        "authenticity",
+    }
+    assert results[0]["findingsOmitted"] == []  # always there: nothing was cut
     assert results[0]["authenticity"] == {
         "state": "unsigned",
         "kind": "unsigned",
@@ -468,9 +476,10 @@ def test_validating_an_unsigned_packet_loads_no_crypto_and_no_destination_model(
         "import sys\n"
         "from zcf_inspector.cli import main\n"
         f"code = main(['validate', {str(PUB / 'minimal.json')!r}])\n"
+        "from zcf_inspector.core.bounded_validation import built as done\n"
         "from zcf_inspector.core.packet import structure_models as m\n"
-        "built = sorted(k for k, a in m.ENVELOPE_ADAPTERS.items() if a.pydantic_complete)\n"
-        "unused = m.ARRAY_SECTIONS['beliefs'].chunk_adapter.pydantic_complete\n"
+        "built = sorted(k for k, t in m.ENVELOPE_TYPES.items() if done(t))\n"
+        "unused = done(m.ARRAY_SECTIONS['beliefs'].list_type)\n"
         "loaded = sorted(x for x in sys.modules if x.startswith(('cryptography',"
         " 'zcf_inspector.core.packet.destination_file', 'difflib')))\n"
         "sys.stderr.write(repr((loaded, built, unused)))\n"
@@ -492,3 +501,37 @@ def test_a_command_imports_only_its_own_module() -> None:
     )
     assert loaded == []
     assert ": VALID · UNSIGNED" in out
+
+
+def test_keygen_writes_both_files_or_neither(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    private = tmp_path / "signer.json"
+    # The public half cannot be written (no such folder): the private one is taken back.
+    code, _, err = run(
+        capsys, "keygen", "--out", str(private), "--public-out", str(tmp_path / "no" / "p.json")
+    )
+    assert code == 2
+    assert "removed again" in err
+    assert list(tmp_path.iterdir()) == []
+    # The public file exists already: nothing is written at all.
+    taken = tmp_path / "taken.pub.json"
+    taken.write_bytes(b"theirs")
+    assert run(capsys, "keygen", "--out", str(private), "--public-out", str(taken))[0] == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken.pub.json"]
+    assert taken.read_bytes() == b"theirs"
+    # The same file twice is a usage error before anything is written.
+    assert run(capsys, "keygen", "--out", str(private), "--public-out", str(private))[0] == 2
+    assert not private.exists()
+    # Seed on stdout: the public file is written first, so a failure prints no seed.
+    code, out, _ = run(capsys, "keygen", "--public-out", str(taken))
+    assert (code, out) == (2, "")
+    code, out, _ = run(capsys, "keygen", "--public-out", str(tmp_path / "p.json"))
+    assert code == 0
+    assert "seed" in json.loads(out)
+    assert "seed" not in json.loads((tmp_path / "p.json").read_text())
+    assert run(capsys, "keygen", "--out", str(private), "--public-out", str(tmp_path / "q"))[0] == 0
+    assert (private.stat().st_mode & 0o777, (tmp_path / "q").stat().st_mode & 0o777) == (
+        0o600,
+        0o600,
+    )

@@ -48,7 +48,8 @@ def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert code == exitcodes.OK
     doc = json.loads(out)
-    assert set(doc) == {"kind", "findings", "plans", "report"}
+    assert set(doc) == {"kind", "findings", "findingsOmitted", "plans", "report"}
+    assert doc["findingsOmitted"] == []
     assert doc["kind"] == "asif-session"
     plan = doc["plans"][3]
     assert set(plan) == {
@@ -60,6 +61,7 @@ def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
         "closure",
         "cycles",
         "findings",
+        "findingsOmitted",
     }
     assert plan["nextAction"] == "model_request"
     assert set(plan["nodes"][0]) == {
@@ -98,6 +100,7 @@ def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
             "expired": False,
         },
         "findings": [],
+        "findingsOmitted": [],
     }
     blockers = {n["id"]: n["blockers"] for n in plan["nodes"] if n["blockers"]}
     assert [b["code"] for b in blockers["plan:model_request"]] == ["pending_decision"]

@@ -403,3 +403,45 @@ def test_chunked_refuses_what_canonical_refuses() -> None:
     for bad in ({1: "x", "a": 1}, {"a": float("nan")}, [float("inf")] * 10):
         with pytest.raises(ValueError, match=r"key|not a JSON number|NaN|inf"):
             canonical_chunked(bad, 3)  # type: ignore[arg-type]
+
+
+# --- many floats: made in bounded pieces (issue 15) ------------------------------------------
+
+
+def _bushy(depth: int, leaf: JsonValue) -> JsonValue:
+    """A binary tree of arrays and objects: every level small, the whole large."""
+    if depth == 0:
+        return leaf
+    below = _bushy(depth - 1, leaf)
+    return [below, {"b": below, "a": [below, 1e-7]}] if depth % 2 else {"x": [below], "y": below}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        [0.5] * (3 * canonical_module.FLOATS_PER_PIECE + 7),
+        {f"k{i:06d}": 0.25 * i for i in range(2 * canonical_module.FLOATS_PER_PIECE + 3)},
+        [[0.1] * canonical_module.FLOATS_PER_PIECE, "x", [1.5] * 10, {"z": [2.5] * 20_000}],
+        _bushy(14, 0.3),
+        [["~zcf-es6-number#0#~", 0.5] * (canonical_module.FLOATS_PER_PIECE + 5)],  # look-alikes
+    ],
+    ids=["flat", "wide-object", "mixed", "bushy", "look-alikes"],
+)
+def test_values_with_many_floats_are_made_in_pieces_with_the_same_bytes(
+    value: JsonValue, backend: str
+) -> None:
+    expected = canonical_module._encode_exact(value).encode("utf-8")
+    pieces = list(canonical_module.iter_canonical(value))
+    if backend == "orjson":  # every float is a placeholder there: it was split...
+        assert len(pieces) > 1
+    assert b"".join(pieces) == expected  # ...and the pieces are the bytes
+    assert canonical(value) == expected
+
+
+def test_no_piece_holds_more_than_its_share_of_floats() -> None:
+    # Floats below 1e-4 need a placeholder on both back ends.
+    value: JsonValue = [1e-7] * (10 * canonical_module.FLOATS_PER_PIECE)
+    pieces = list(canonical_module.iter_canonical(value))
+    assert len(pieces) > 10
+    for piece in pieces:
+        assert piece.count(b"1e-7") <= canonical_module.FLOATS_PER_PIECE

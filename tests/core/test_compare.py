@@ -13,6 +13,7 @@ import pytest
 from goldens import generate as g
 from tests.core.helpers import plain_canonical, to_bytes
 from zcf_inspector.core import pointer as jpointer
+from zcf_inspector.core.compare.fields import content_key, content_keys
 from zcf_inspector.core.compare.model import (
     ABSENT,
     ChangeKind,
@@ -622,3 +623,17 @@ def test_a_null_field_is_a_value_not_an_absence() -> None:
     assert (change.change, change.pointer) == (ChangeKind.CHANGED, "/extensions")
     assert change.fields == (FieldChange("", None, {"k": "v"}),)
     assert run(b, a).changes[0].fields == (FieldChange("", {"k": "v"}, None),)
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_content_keys_tell_contents_apart_with_or_without_orjson(fast: bool) -> None:
+    # Under a memory limit orjson is not called (it crashes out of memory): the keys are
+    # then canonical bytes, and must tell the same contents apart as orjson's do.
+    values: list[Any] = [True, 1, "1", None, [1], {"b": 1, "a": True}, {"a": True, "b": 1}]
+    keys = [content_key(v, fast=fast) for v in values]
+    assert len(set(keys[:5])) == 5  # true, 1, "1", null and [1] are five contents
+    assert keys[5] == keys[6]  # member order is not content
+    assert keys[2] == "1"  # a string is its own key
+    if not fast:
+        assert keys[5] == b'{"a":true,"b":1}'
+    assert content_keys(values) == [content_key(v) for v in values]

@@ -18,9 +18,9 @@ def target(name: str) -> ReviewTarget:
     return ReviewTarget.from_ingest(ingest_bytes(golden_bytes(name), destination()))
 
 
-def review_in(folder: Path, name: str) -> Path:
+def review_in(folder: Path, name: str, keys: Path) -> Path:
     t = target(name)
-    review = JournaledReview.open(folder, t)
+    review = JournaledReview.open(folder, t, keys=keys)
     review.decide([DecisionRequest(t.refs[0], "confirmed")], "carol", g.NOW)
     return journal_path(folder, t.correlation_id)
 
@@ -28,8 +28,9 @@ def review_in(folder: Path, name: str) -> Path:
 def test_reviews_in_progress_move_and_restore(tmp_path: Path) -> None:
     old = tmp_path / "zcf-inspector" / "zcf-inspector" / "review-journals"
     new = tmp_path / "zcf-inspector" / "review-journals"
-    first = review_in(old, "full-handoff")
-    second = review_in(old, "demotion")
+    keys = tmp_path / "settings" / "review-journal-keys"  # beside the settings: not moved
+    first = review_in(old, "full-handoff", keys)
+    second = review_in(old, "demotion", keys)
     # a WAL sidecar left by a crash travels with its database
     (old / (first.name + "-wal")).write_bytes(b"")
     result = move_journals(old, new)
@@ -38,7 +39,8 @@ def test_reviews_in_progress_move_and_restore(tmp_path: Path) -> None:
     assert result.message == "moved 2 saved reviews to the new folder"
     assert (new / (first.name + "-wal")).exists()
     for name in ("full-handoff", "demotion"):
-        restored = JournaledReview.open(new, target(name))
+        # Each journal's key (found by its name) verifies it in its new folder.
+        restored = JournaledReview.open(new, target(name), keys=keys)
         assert [d.state for d in restored.session.decisions] == ["confirmed"]
     assert not old.exists()  # emptied, so removed (with the doubled folder above it)
     assert not old.parent.exists()
@@ -47,7 +49,7 @@ def test_reviews_in_progress_move_and_restore(tmp_path: Path) -> None:
 
 def test_a_name_taken_in_the_new_folder_is_never_overwritten(tmp_path: Path) -> None:
     old, new = tmp_path / "old", tmp_path / "new"
-    moved = review_in(old, "full-handoff")
+    moved = review_in(old, "full-handoff", tmp_path / "keys")
     new.mkdir()
     (new / moved.name).write_bytes(b"the newer review")
     set_aside = old / (moved.name + ".refused-20260101T000000000000Z")

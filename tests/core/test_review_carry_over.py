@@ -36,9 +36,14 @@ def previous(current: ReviewTarget) -> PreviousGeneration:
     return compare_with_previous(target_of(generation_1()), receipt, report, current)
 
 
+def keys_beside(folder: Path) -> Path:
+    """Where the journal's key is kept: outside its folder, as beside the settings."""
+    return folder.with_name(folder.name + "-journal-keys")
+
+
 def carried(folder: Path) -> tuple[JournaledReview, PreviousGeneration]:
     current = target_of(generation_2())
-    review = JournaledReview.open(folder, current)
+    review = JournaledReview.open(folder, current, keys=keys_beside(folder))
     p = previous(current)
     plan = plan_carry_over(p, review.session.last_decisions(), NOTE)
     review.decide(list(plan.requests), "carol", g.NOW)
@@ -97,12 +102,14 @@ def test_a_crash_after_the_step_restores_it_whole(tmp_path: Path) -> None:
     review, _ = carried(live)
     crashed = tmp_path / "after-crash"
     shutil.copytree(live, crashed)  # the files as they are, WAL included
-    restored = JournaledReview.open(crashed, target_of(generation_2()))
+    # The key stays beside the user's settings, outside the journal folder: the copy of
+    # the journal is verified with the same key.
+    restored = JournaledReview.open(crashed, target_of(generation_2()), keys=keys_beside(live))
     assert restored.session.decisions == review.session.decisions
     assert [s.number for s in restored.session.applied] == [1]
     restored.undo()  # the whole carry-over, as before the crash
     assert restored.session.decisions == ()
-    again = JournaledReview.open(crashed, target_of(generation_2()))
+    again = JournaledReview.open(crashed, target_of(generation_2()), keys=keys_beside(live))
     assert again.session.decisions == ()
     assert again.session.can_redo
 

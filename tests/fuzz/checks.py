@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from goldens import generate
@@ -11,15 +12,42 @@ from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.codes import ErrorCode, PlanCode
 from zcf_inspector.core.continuation.results import DocumentKind, InspectionResult
 from zcf_inspector.core.digest import is_digest
-from zcf_inspector.core.findings import Severity, has_error
+from zcf_inspector.core.findings import (
+    FINDINGS_LIMIT,
+    Finding,
+    OmittedFindings,
+    Severity,
+    has_error,
+)
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.ingest import IngestResult, ingest_bytes
-from zcf_inspector.core.packet.inspection import PacketInspection, Stage, StageStatus, inspect_bytes
+from zcf_inspector.core.packet.inspection import (
+    STAGE_FLOOR,
+    PacketInspection,
+    Stage,
+    StageStatus,
+    inspect_bytes,
+)
 from zcf_inspector.core.packet.producer import AuthKind, seal_packet
 from zcf_inspector.core.packet.receipt import ReceiptStatus, verify_receipt
 from zcf_inspector.core.reading import read_json
 
 _STAGES = list(Stage)
+
+
+def _fails(findings: Sequence[Finding], omitted: Sequence[OmittedFindings]) -> bool:
+    return has_error(findings) or any(o.severity is Severity.ERROR for o in omitted)
+
+
+def check_budget(findings: Sequence[Finding], omitted: Sequence[OmittedFindings]) -> None:
+    """At most the budget in full (a later stage may keep a few of its own), and past it
+    only counts, each with a pointer."""
+    assert len(findings) <= FINDINGS_LIMIT + 4 * STAGE_FLOOR
+    if omitted:
+        assert len(findings) >= FINDINGS_LIMIT
+    for item in omitted:
+        assert item.count >= 1
+        assert is_pointer(item.first_pointer), item
 
 
 def check_inspection(inspection: PacketInspection, destination: Destination | None) -> None:
@@ -47,7 +75,7 @@ def check_inspection(inspection: PacketInspection, destination: Destination | No
     assert isinstance(inspection.value, dict)
     assert by_stage[Stage.BYTES].status is StageStatus.PASSED
     structure = by_stage[Stage.STRUCTURE]
-    assert (structure.status is StageStatus.FAILED) == has_error(structure.findings)
+    assert (structure.status is StageStatus.FAILED) == _fails(structure.findings, structure.omitted)
     for finding in structure.findings:
         # A structure finding points at what it is about: a value of the packet, or a
         # member missing from an object that is there.
@@ -68,7 +96,8 @@ def check_inspection(inspection: PacketInspection, destination: Destination | No
         assert policy.status is StageStatus.NOT_CHECKABLE
     else:
         assert policy.status is not StageStatus.NOT_CHECKABLE
-    assert inspection.valid == (not has_error(inspection.findings))
+    assert inspection.valid == (not _fails(inspection.findings, inspection.omitted))
+    check_budget(inspection.findings, inspection.omitted)
 
 
 def check_ingest(result: IngestResult, destination: Destination) -> None:
@@ -146,4 +175,4 @@ def check_continuation(result: InspectionResult) -> None:
         assert_explained(plan)
     if result.report is not None:
         check_findings(result.report.findings, PlanCode)
-    assert result.ok == (not has_error(result.all_findings()))
+    assert result.ok == (not _fails(result.all_findings(), result.all_omitted()))

@@ -29,6 +29,7 @@ from hypothesis import strategies as st
 
 from goldens import generate
 from tests.conftest import CONTINUATION_SPEC, REPO
+from tests.hostile.corpus import files as hostile_files
 from zcf_inspector.core.packet.destination import Destination, parse_destination
 from zcf_inspector.core.packet.producer import AuthKind, SealError, seal_packet
 
@@ -920,12 +921,22 @@ def mutated_bytes(draw: st.DrawFn, corpus: list[bytes], max_mutations: int = 4) 
     return Blob(data)
 
 
+def hostile_corpus(*kinds: str) -> list[bytes]:
+    """The kept hostile documents (tests/data/hostile, made by tests/hostile/corpus.py) of
+    ``kinds`` ("packet", "session", ...; all when none is named)."""
+    return [
+        data
+        for name, data in hostile_files().items()
+        if not kinds or name.removesuffix(".json").rsplit(".", 1)[-1] in kinds
+    ]
+
+
 def packet_corpus() -> list[bytes]:
     return [
         data
         for name, data in golden_files().items()
         if not name.endswith((".expect.json", ".destination.json"))
-    ]
+    ] + hostile_corpus("packet")
 
 
 def receipt_corpus() -> list[bytes]:
@@ -933,7 +944,7 @@ def receipt_corpus() -> list[bytes]:
 
 
 def example_corpus() -> list[bytes]:
-    return list(example_files().values())
+    return list(example_files().values()) + hostile_corpus("session", "report")
 
 
 # --- ASIF sessions and reports ---------------------------------------------------------------

@@ -19,6 +19,7 @@ from tests.fuzz.strategies import (
     RawString,
     example_corpus,
     golden_files,
+    hostile_corpus,
     mutated_bytes,
     nest,
     render,
@@ -97,7 +98,10 @@ def check_against_reference(data: bytes, max_bytes: int = DEFAULT_MAX_BYTES) -> 
 
 
 def _all_files() -> list[bytes]:
-    return [*golden_files().values(), *example_corpus()]
+    # example_corpus() holds the hostile sessions and reports; the rest of the hostile
+    # corpus (packets, receipts, decisions, floats) is added here.
+    others = hostile_corpus("packet", "receipt", "decisions", "array")
+    return [*golden_files().values(), *example_corpus(), *others]
 
 
 _LIMITS = st.sampled_from([DEFAULT_MAX_BYTES, DEFAULT_MAX_BYTES, 0, 1024, 4096])

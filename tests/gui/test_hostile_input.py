@@ -20,6 +20,8 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from pytestqt.qtbot import QtBot
 
 from tests.gui.driving import PUBLICATION, WAIT_MS, drop, drop_and_wait, wait_idle
+from tests.hostile.corpus import by_name
+from zcf_inspector.core.findings import Severity
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, MAX_DEPTH
 from zcf_inspector.gui.main_window import MainWindow
 from zcf_inspector.gui.packet_tree_model import VALUE_COLUMN
@@ -328,3 +330,32 @@ def test_very_wide_object_displays_in_ranges(
     assert tab.selected_pointer() == f"/wide/k{width - 1:06d}"
     assert tab.selected_node() is not None
     assert tab.selected_node().top_level_key == "wide"  # type: ignore[union-attr]
+
+
+def test_findings_past_the_budget_are_said_to_be_cut(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    """Issue 15: 6,000 missing fields open in a tab whose findings pane lists the first
+    1,000, says how many more of each code were counted and where the first was, and whose
+    tree marks where the unlisted ones begin."""
+    path = tmp_path / "empty-beliefs.json"
+    data = by_name("empty-beliefs").build(64)  # one empty belief, then 2,000 of them
+    path.write_bytes(
+        data.replace(b'"beliefs":[{}]', b'"beliefs":[' + b",".join([b"{}"] * 2000) + b"]")
+    )
+    tab = drop_and_wait(qtbot, window, [path])
+    assert tab.verdict.headline.startswith("REFUSED")
+    tab.show_pane("Findings")
+    pane = tab.findings_pane
+    listed = pane.model.rowCount()
+    assert 1000 <= listed <= 1100
+    assert pane.cut.isVisibleTo(pane)
+    text = pane.cut.text()
+    assert text.startswith("Only the first 1,000 findings are listed; 5,000 more were counted")
+    assert "error missing_field: 5,000 more, the first at /content/beliefs/333/sourceId" in text
+    assert "(1,000 + 5,000 not listed)" in pane.filters[Severity.ERROR].text()
+    says = "5,000 more missing_field not listed, from /content/beliefs/333/sourceId"
+    for holder in ("/content/beliefs/333", "/content"):  # the first names a missing member
+        node = tab.model.node(tab.model.index_for_pointer(holder, nearest=False))
+        assert node is not None
+        assert says in tab.model.status(node).text

@@ -7,12 +7,14 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QEvent, QPoint, Qt
+from PySide6.QtGui import QHelpEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QHeaderView, QSplitter
+from PySide6.QtWidgets import QApplication, QHeaderView, QSplitter
 from pytestqt.qtbot import QtBot
 
 from tests.gui.driving import DESTINATION, PUBLICATION, drop_and_wait, wait_idle
+from zcf_inspector.gui import plain_tooltip
 from zcf_inspector.gui.document_tab import DocumentTab
 from zcf_inspector.gui.main_window import MainWindow
 from zcf_inspector.gui.packet_tree_model import (
@@ -127,7 +129,18 @@ def test_a_long_path_does_not_widen_the_window(
     window.resize(1024, 700)
     tab = drop_and_wait(qtbot, window, [packet])
     assert tab.header.subject.full_text == str(packet)
-    assert tab.header.subject.toolTip() == str(packet)
+    # The whole path is its tooltip, as plain text (never Qt's own, which may render HTML).
+    subject = tab.header.subject
+    assert subject.toolTip() == ""
+    QApplication.sendEvent(
+        subject, QHelpEvent(QEvent.Type.ToolTip, QPoint(2, 2), subject.mapToGlobal(QPoint(2, 2)))
+    )
+    tip = plain_tooltip.tip_label()
+    assert tip is not None
+    assert tip.isVisible()
+    assert tip.textFormat() == Qt.TextFormat.PlainText
+    assert tip.text() == str(packet)
+    plain_tooltip.hide_tip()
     assert tab.header.minimumSizeHint().width() < 600
     qtbot.waitUntil(lambda: "…" in tab.header.subject.text())
     assert tab.header.subject.text().endswith("minimal.json")  # elided in the middle

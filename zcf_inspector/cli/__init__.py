@@ -9,17 +9,21 @@ and the exit code `exitcodes.for_error` gives it: never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import importlib
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from types import FrameType
 
 from zcf_inspector import __version__
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import COMMANDS
+from zcf_inspector.cli.terminal_text import field, safe
 from zcf_inspector.core.errors import ZcfError
-from zcf_inspector.core.visible_text import visible
 
 WINDOW = "gui"
 # Qt's own command-line options (QApplication, QGuiApplication, X11): single-dash words,
@@ -33,6 +37,7 @@ QT_OPTIONS_WITH_VALUE = frozenset(
         "-inputstyle", "-qmljsdebugger",
     }
 )  # fmt: skip
+ERROR_CHARS = 4000
 QT_FLAGS = frozenset({"-reverse", "-widgetcount", "-nograb", "-dograb", "-sync"})
 
 
@@ -90,7 +95,7 @@ def missing_file_problem(files: Sequence[str], *, bare: bool) -> str | None:
     command, most likely, when it comes first with no command), or a folder."""
     for index, name in enumerate(files):
         if os.path.isdir(name):
-            return f"'{name}' is a folder, not a file"
+            return f"'{field(name)}' is a folder, not a file"
         if name.startswith("-") or os.path.lexists(name):
             continue
         if bare and index == 0 and not any(c in name for c in "/\\."):
@@ -98,12 +103,46 @@ def missing_file_problem(files: Sequence[str], *, bare: bool) -> str | None:
 
             close = difflib.get_close_matches(name, COMMANDS, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
-            return f"'{name}' is neither a command nor a file{hint}"
-        return f"no such file: '{name}'"
+            return f"'{field(name)}' is neither a command nor a file{hint}"
+        return f"no such file: '{field(name)}'"
     return None
 
 
+def _terminated(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
+
+
+@contextlib.contextmanager
+def _unwinding_on_termination() -> Iterator[None]:
+    """SIGTERM and SIGHUP end a command through Python's normal unwinding, so the
+    temporary file of a half-made output is removed (`core.atomic`), not left behind.
+    The previous handlers come back afterwards (tests call `main` in their process)."""
+    numbers = [getattr(signal, n) for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)]
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers; no signal lands elsewhere anyway
+        return
+    previous = {number: signal.signal(number, _terminated) for number in numbers}
+    try:
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except MemoryError:
+        # Under a memory limit (`ulimit -v`) a large input may not fit: a refusal in
+        # words, never a crash. Nothing was judged: exit as for a file that cannot be read.
+        sys.stderr.write(
+            "zcf-inspector: not enough memory to finish: the input is too large for the "
+            "memory this process may use\n"
+        )
+        return exitcodes.USAGE
+
+
+def _main(argv: Sequence[str] | None) -> int:
     # pydantic looks for plugins in every installed distribution's entry points the first
     # time it builds a validator; this process uses none, so skip the scan (start-up time).
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
@@ -116,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         problem = missing_file_problem(files, bare=bare)
         if problem is not None:
             build_parser().print_usage(sys.stderr)
-            sys.stderr.write(f"zcf-inspector: error: {visible(problem)}\n")
+            sys.stderr.write(f"zcf-inspector: error: {safe(problem)}\n")
             return exitcodes.USAGE
         arguments = [WINDOW, *files]
     command = arguments[0] if arguments and arguments[0] in COMMANDS else None
@@ -127,15 +166,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if func is None:
         parser.print_help()
         return exitcodes.OK
+    unwinding = _unwinding_on_termination() if command != WINDOW else contextlib.nullcontext()
     # A command builds acyclic trees (parsed JSON, findings) that reference counting frees
     # on its own; the cyclic collector would only walk them again and again as they grow.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        code: int = func(args)
+        with unwinding:
+            code: int = func(args)
     except ZcfError as error:
-        # Messages quote file names and values from input: escaped, never obeyed.
-        sys.stderr.write(f"zcf-inspector: {visible(str(error))}\n")
+        # Messages quote file names and values from input: escaped, never obeyed, and cut.
+        sys.stderr.write(f"zcf-inspector: {field(str(error), ERROR_CHARS)}\n")
         return exitcodes.for_error(error)
     except BrokenPipeError:
         # The reader went away (`... | head`): nothing is wrong with the input, so no

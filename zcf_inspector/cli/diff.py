@@ -15,7 +15,7 @@ from typing import Final, TextIO
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import fail
-from zcf_inspector.cli.terminal_text import quoted, safe
+from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field, quoted
 from zcf_inspector.core.compare.model import (
     Change,
     ChangeKind,
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     result = compare(read_bounded(args.a), read_bounded(args.b))
     for path, side in ((args.a, result.a), (args.b, result.b)):
         if not side.readable:
-            fail(f"{safe(path)} cannot be compared: {_refusal(side)}")
+            fail(f"{field(path)} cannot be compared: {_refusal(side)}")
     if not result.readable:
         return exitcodes.USAGE
     if args.json:
@@ -79,7 +79,8 @@ def _refusal(side: SideSummary) -> str:
     if refusal is None:
         return "refused at the byte stage"
     where = f" at byte {refusal.offset}" if refusal.offset is not None else ""
-    return f"refused at the byte stage — {refusal.code}{where}: {safe(refusal.message)}"
+    message = field(refusal.message, MESSAGE_CHARS)
+    return f"refused at the byte stage — {refusal.code}{where}: {message}"
 
 
 def _short(digest: str | None) -> str:
@@ -91,8 +92,8 @@ def _short(digest: str | None) -> str:
 
 def _verdict(label: str, path: str, side: SideSummary) -> str:
     if side.valid:
-        return f"{label}: {safe(path)} — valid — {safe(side.auth)}"
-    return f"{label}: {safe(path)} — REFUSED at {', '.join(side.failed_stages)}"
+        return f"{label}: {field(path)} — valid — {field(side.auth, MESSAGE_CHARS)}"
+    return f"{label}: {field(path)} — REFUSED at {', '.join(side.failed_stages)}"
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:
@@ -128,23 +129,23 @@ def _part_line(part: PartComparison) -> str:
         for kind, n in (("added", part.added), ("removed", part.removed), ("changed", part.changed))
         if n
     )
-    line = f"  {part.status:<8} {safe(part.name):<24} {digests}"
+    line = f"  {part.status:<8} {field(part.name):<24} {digests}"
     return f"{line}   {counts}" if counts else line
 
 
 def _change_line(change: Change) -> str:
     where = change.section or f"{change.part} (not integrity-protected)"
-    words = [f"  {change.change:<8}", safe(where)]
+    words = [f"  {change.change:<8}", field(where)]
     if change.id is not None:
         words.append(quoted(change.id))
-    words.append(safe(change.pointer))
+    words.append(field(change.pointer, POINTER_CHARS))
     if change.occurrence is not None:
         words.append(f"(occurrence {change.occurrence} of a repeated identity)")
     if change.moved is not None:
         words.append(f"moved from {change.moved[0]} to {change.moved[1]}")
     if change.review_state is not None:
         before, after = (
-            "unreviewed (absent)" if s is None else safe(s) for s in change.review_state
+            "unreviewed (absent)" if s is None else field(s) for s in change.review_state
         )
         words.append(f"review state {before} → {after}")
     return "  ".join(words)
@@ -152,9 +153,9 @@ def _change_line(change: Change) -> str:
 
 def _detail_lines(change: Change) -> list[str]:
     lines = []
-    for field in change.fields:
-        line = field_line(field, VALUE_CHARS)
-        where = line.path or "(value)"
+    for changed in change.fields:
+        line = field_line(changed, VALUE_CHARS)
+        where = field(line.path, POINTER_CHARS) if line.path else "(value)"
         note = f"  ({line.note})" if line.note else ""
         lines.append(f"      {where}  {line.a} → {line.b}{note}")
     if change.fields_omitted:

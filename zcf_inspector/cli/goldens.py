@@ -8,7 +8,9 @@ from pathlib import Path
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
+from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, field
 from zcf_inspector.core.errors import InputError
+from zcf_inspector.core.files import shown_path
 from zcf_inspector.core.packet.conformance import check_goldens
 
 # The goldens ship with the package (zcf_inspector/goldens links to the repository's
@@ -30,13 +32,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     directory = Path(args.directory) if args.directory else PROJECT_GOLDENS
     if not directory.is_dir():
-        raise InputError(f"{directory} is not a folder of goldens")
+        raise InputError(f"{shown_path(directory)} is not a folder of goldens")
     results = check_goldens(directory)
     for result in results:
         mark = "ok  " if result.passed else "FAIL"
-        sys.stdout.write(f"{mark} {result.group}/{result.name}\n")
+        sys.stdout.write(f"{mark} {result.group}/{field(result.name)}\n")
         for problem in result.problems:
-            sys.stdout.write(f"       {problem}\n")
+            sys.stdout.write(f"       {field(problem, MESSAGE_CHARS)}\n")
     passed = sum(r.passed for r in results)
     sys.stdout.write(f"goldens: {passed} passed, {len(results) - passed} failed\n")
     return exitcodes.OK if passed == len(results) else exitcodes.REFUSED

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import sys
 
-from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import emit, json_bytes
-from zcf_inspector.core.errors import InputError
-from zcf_inspector.core.files import read_bounded
+from zcf_inspector.core.errors import InputError, ZcfError
+from zcf_inspector.core.files import read_bounded, shown_path
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.keyfile import (
     load_ed25519_key,
@@ -80,10 +82,25 @@ def run_keygen(args: argparse.Namespace) -> int:
         installation = new_installation_key(args.installation_key_id)
         return _emit(installation.to_json(), args.out)
     key = new_ed25519_key()
-    code = _emit(key.to_json(), args.out)
-    if code == exitcodes.OK and args.public_out:
-        code = _emit(key.to_json(include_seed=False), args.public_out)
-    return code
+    if not args.public_out:
+        return _emit(key.to_json(), args.out)
+    if args.out is not None and os.path.abspath(args.out) == os.path.abspath(args.public_out):
+        raise InputError("--out and --public-out name the same file")
+    # Both files or neither: the public half first when the seed goes to stdout (nothing
+    # is printed if it fails); otherwise the private file is removed again if the public
+    # one cannot be written. Neither write ever replaces a file, so what is removed is
+    # the file this run just made.
+    if args.out is None:
+        _emit(key.to_json(include_seed=False), args.public_out)
+        return _emit(key.to_json(), None)
+    _emit(key.to_json(), args.out)
+    try:
+        return _emit(key.to_json(include_seed=False), args.public_out)
+    except ZcfError:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(args.out)
+        sys.stderr.write(f"zcf-inspector: {shown_path(args.out)} removed again\n")
+        raise
 
 
 def run_seal(args: argparse.Namespace) -> int:

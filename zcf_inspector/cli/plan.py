@@ -7,7 +7,6 @@ errors and files that cannot be read at all.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -15,7 +14,8 @@ from typing import TextIO
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.terminal_text import safe
+from zcf_inspector.cli.output import print_json, print_omitted
+from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field
 from zcf_inspector.core.continuation.export.to_dot import plan_dot
 from zcf_inspector.core.continuation.export.to_json import inspection_json
 from zcf_inspector.core.continuation.inspection import inspect_continuation
@@ -27,8 +27,8 @@ from zcf_inspector.core.continuation.results import (
 )
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
 from zcf_inspector.core.errors import InputError
-from zcf_inspector.core.files import read_bounded
-from zcf_inspector.core.findings import Finding
+from zcf_inspector.core.files import read_bounded, shown_path
+from zcf_inspector.core.findings import Finding, OmittedFindings
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
 
 
@@ -79,10 +79,9 @@ def run(args: argparse.Namespace) -> int:
         and not result.plans
         and result.ok
     ):
-        raise InputError(f"FILE has no plan {args.plan!r}")
+        raise InputError(f"FILE has no plan {field(repr(args.plan))}")
     if args.json:
-        json.dump(inspection_json(result), sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        print_json(inspection_json(result))
     elif args.dot:
         for plan in result.plans:
             sys.stdout.write(plan_dot(plan))
@@ -91,22 +90,28 @@ def run(args: argparse.Namespace) -> int:
     return exitcodes.OK if result.ok else exitcodes.REFUSED
 
 
-def _print_findings(findings: tuple[Finding, ...], out: TextIO) -> None:
+def _print_findings(
+    findings: tuple[Finding, ...], out: TextIO, omitted: tuple[OmittedFindings, ...] = ()
+) -> None:
     for finding in findings:
-        where = finding.pointer or "(document)"
-        out.write(
-            f"  {finding.severity} {finding.code} at {safe(where)}: {safe(finding.message)}\n"
-        )
+        where = field(finding.pointer, POINTER_CHARS) if finding.pointer else "(document)"
+        message = field(finding.message, MESSAGE_CHARS)
+        out.write(f"  {finding.severity} {finding.code} at {where}: {message}\n")
+    print_omitted(omitted, out)
+
+
+def _known(text: str | None) -> str:
+    return "?" if not text else field(text)
 
 
 def _plan_line(plan: PlanResult) -> str:
     verdict = "ok" if plan.ok else "INVALID"
     required = sum(1 for n in plan.nodes if n.required)
     missing = sum(1 for n in plan.nodes if n.missing)
+    scopes = field(", ".join(plan.active_scopes), MESSAGE_CHARS)
     blocked = sum(1 for n in plan.nodes if n.blockers)
     return (
-        f"plan {safe(plan.id)} ({plan.next_action}; scopes "
-        f"{', '.join(plan.active_scopes)}): "
+        f"plan {field(plan.id)} ({field(plan.next_action)}; scopes {scopes}): "
         f"{verdict} — {len(plan.nodes)} subjects, {required} required, {missing} missing, "
         f"{len(plan.cycles)} cycles, {blocked} known blockers\n"
     )
@@ -118,42 +123,44 @@ def _print_blockers(plan: PlanResult, out: TextIO) -> None:
         for blocker in node.blockers:
             need = "required" if node.required else "optional"
             out.write(
-                f"  blocker {safe(node.id)} ({need}): {blocker.code} — {safe(blocker.reason)}\n"
+                f"  blocker {field(node.id)} ({need}): {blocker.code} — "
+                f"{field(blocker.reason, MESSAGE_CHARS)}\n"
             )
 
 
 def _report_line(report: ReportResult) -> str:
     verdict = "ok" if report.ok else "INVALID"
     line = (
-        f"report {safe(report.id or '?')} for plan "
-        f"{safe(report.plan_id or '?')}: {verdict} — outcome "
-        f"{report.outcome or '?'}, recomputed {report.recomputed_outcome or '?'}"
+        f"report {_known(report.id)} for plan {_known(report.plan_id)}: {verdict} — outcome "
+        f"{_known(report.outcome)}, recomputed {_known(report.recomputed_outcome)}"
     )
     times = report.times
     if times is not None:
         state = "expired" if times.expired else "valid until"
         line += (
-            f"; assessed {safe(times.assessed_at)}, {state} "
-            f"{safe(times.expires_at)}, checked at {times.checked_at}"
+            f"; assessed {field(times.assessed_at)}, {state} "
+            f"{field(times.expires_at)}, checked at {times.checked_at}"
         )
     return line + "\n"
 
 
 def _print_reasons(report: ReportResult, out: TextIO) -> None:
     for reason in report.blocking_reasons:
-        out.write(f"  blocking reason {safe(reason.node_id)}: {safe(reason.reason)}\n")
+        out.write(
+            f"  blocking reason {field(reason.node_id)}: {field(reason.reason, MESSAGE_CHARS)}\n"
+        )
 
 
 def _print_human(result: InspectionResult, path: Path, out: TextIO) -> None:
     kind = "unrecognised" if result.kind is None else str(result.kind)
     verdict = "ok" if result.ok else "INVALID"
-    out.write(f"{safe(str(path))}: {kind}: {verdict}\n")
-    _print_findings(result.findings, out)
+    out.write(f"{shown_path(path)}: {kind}: {verdict}\n")
+    _print_findings(result.findings, out, result.omitted)
     for plan in result.plans:
         out.write(_plan_line(plan))
         _print_blockers(plan, out)
-        _print_findings(plan.findings, out)
+        _print_findings(plan.findings, out, plan.omitted)
     if result.report is not None:
         out.write(_report_line(result.report))
         _print_reasons(result.report, out)
-        _print_findings(result.report.findings, out)
+        _print_findings(result.report.findings, out, result.report.omitted)

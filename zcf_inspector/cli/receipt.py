@@ -7,8 +7,8 @@ import sys
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.output import print_findings, print_json
-from zcf_inspector.core.files import read_bounded
+from zcf_inspector.cli.output import omitted_json, print_findings, print_json
+from zcf_inspector.core.files import read_bounded, shown_path
 from zcf_inspector.core.keyfile import Ed25519Key, load_ed25519_key
 from zcf_inspector.core.packet.destination import load_destination
 from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus, verify_receipt
@@ -71,9 +71,10 @@ def run_verify(args: argparse.Namespace) -> int:
                     "listed": report.listed_digest,
                 },
                 "findings": [f.to_json() for f in report.findings],
+                "findingsOmitted": omitted_json(report.omitted),
             }
         )
     else:
-        sys.stdout.write(f"{args.receipt}: {_VERDICTS[report.status]}\n")
-        print_findings(report.findings)
+        sys.stdout.write(f"{shown_path(args.receipt)}: {_VERDICTS[report.status]}\n")
+        print_findings(report.findings, omitted=report.omitted)
     return exitcodes.OK if report.valid else exitcodes.REFUSED

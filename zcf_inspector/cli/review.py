@@ -12,6 +12,7 @@ from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import (
     add_receipt_out_arguments,
     emit,
+    omitted_json,
     print_findings,
     print_json,
     print_refused,
@@ -19,8 +20,8 @@ from zcf_inspector.cli.output import (
 from zcf_inspector.cli.terminal_text import safe
 from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.errors import InputError
-from zcf_inspector.core.files import read_bounded
-from zcf_inspector.core.findings import Finding
+from zcf_inspector.core.files import read_bounded, shown_path
+from zcf_inspector.core.findings import Finding, FindingBudget
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.destination import Destination, load_destination
 from zcf_inspector.core.packet.ingest import ingest_bytes
@@ -108,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         print_refused(args.packet, result.inspection, as_json=args.json)
         return exitcodes.REFUSED
     session = ReviewSession(ReviewTarget.from_ingest(result))
-    problems: list[Finding] = []
+    problems = FindingBudget()
     if args.previous is not None:
         previous = _previous(args, destination, session.target)
         if not isinstance(previous, PreviousGeneration):
@@ -119,13 +120,12 @@ def run(args: argparse.Namespace) -> int:
             problems += _repeat(args, session, previous, destination)
     requests: list[DecisionRequest | None] = []
     if decisions_value is not None:
-        requests, found = parse_decision_requests(decisions_value)
-        problems += found
+        requests, _ = parse_decision_requests(decisions_value, problems)
     try:
-        problems += apply_decisions(session, requests, args.reviewer, destination.now_text)
+        apply_decisions(session, requests, args.reviewer, destination.now_text, problems)
     except ReviewError as exc:
-        problems += exc.findings
-    if problems:
+        problems.extend(exc.findings)
+    if problems.kept or problems.omitted():
         _print_refusal(args, args.decisions or args.previous_receipt, problems)
         return exitcodes.REFUSED
     receipt = session.receipt(destination.now_text(), destination.signing_key)
@@ -134,13 +134,15 @@ def run(args: argparse.Namespace) -> int:
 
 def _previous(
     args: argparse.Namespace, destination: Destination, current: ReviewTarget
-) -> PreviousGeneration | tuple[str, list[Finding]]:
+) -> PreviousGeneration | tuple[str, FindingBudget]:
     """The previous generation, or the file it was refused for and why."""
     try:
         return load_previous(args.previous, args.previous_receipt, destination, current)
     except ReviewError as exc:
         refused = exc.code is ReviewCode.PREVIOUS_PACKET_REFUSED
-        return (args.previous if refused else args.previous_receipt), list(exc.findings)
+        budget = FindingBudget()
+        budget.extend(exc.findings)
+        return (args.previous if refused else args.previous_receipt), budget
 
 
 def _read_decisions(path: str | None) -> JsonValue | None:
@@ -151,7 +153,7 @@ def _read_decisions(path: str | None) -> JsonValue | None:
         return read_json(decisions_data, max_bytes=DECISIONS_MAX_BYTES)
     except ReadError as exc:
         # The decisions file is the caller's instructions, not the input under review.
-        raise InputError(f"{path}: {exc}") from exc
+        raise InputError(f"{shown_path(path)}: {exc}") from exc
 
 
 def _repeat(
@@ -197,15 +199,16 @@ def _describe_previous(args: argparse.Namespace, previous: PreviousGeneration) -
         out.write(f"  note: {safe(note)}\n")
 
 
-def _print_refusal(args: argparse.Namespace, path: str, problems: list[Finding]) -> None:
+def _print_refusal(args: argparse.Namespace, path: str, problems: FindingBudget) -> None:
     if args.json:
         print_json(
             {
                 "path": path,
                 "refused": True,
-                "findings": [f.to_json() for f in problems],
+                "findings": [f.to_json() for f in problems.kept],
+                "findingsOmitted": omitted_json(problems.omitted()),
             }
         )
         return
-    sys.stdout.write(f"{path}: refused — no receipt written\n")
-    print_findings(problems)
+    sys.stdout.write(f"{shown_path(path)}: refused — no receipt written\n")
+    print_findings(problems.kept, omitted=problems.omitted())

@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
             results.append(inspection_json(path, inspection))
         else:
             sys.stdout.write(verdict_line(path, inspection) + "\n")
-            print_findings(inspection.findings)
+            print_findings(inspection.findings, omitted=inspection.omitted)
     if args.json:
         print_json(results)
     if unreadable is not None:

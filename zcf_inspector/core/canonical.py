@@ -21,6 +21,12 @@ given a float. Those floats are replaced, in a copy, by ints (integral ones) or 
 placeholder strings, which are swapped for their ECMAScript text in the output. If the
 output holds any placeholder-looking string other than exactly the ones placed (a string
 in the value mimicked one), the slow reference encoder writes the whole value instead.
+
+Memory: a placeholder costs about 200 bytes while the bytes are made, so a value with
+more than `FLOATS_PER_PIECE` floats is encoded in pieces (its large arrays in runs, its
+large objects member by member), each with at most that many: 64 MB of ``[0.5, ...]``
+once peaked at 8.7 GB. `iter_canonical` hands the pieces out one by one (the CLI writes
+them as they come), `canonical` joins them.
 """
 
 from __future__ import annotations
@@ -28,13 +34,14 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Container, Iterator
 from typing import Final
 
+from zcf_inspector.core import headroom
 from zcf_inspector.core.errors import FormatError
 from zcf_inspector.core.jsontypes import MAX_SAFE_INTEGER, JsonValue
 
-__all__ = ["canonical", "canonical_chunked", "canonical_pieces", "es6_number"]
+__all__ = ["canonical", "canonical_chunked", "canonical_pieces", "es6_number", "iter_canonical"]
 
 try:  # optional: the stdlib C encoder is the reference; orjson only makes it faster
     import orjson as _orjson
@@ -67,15 +74,109 @@ _MARK_START: Final = b'"' + _MARK_OPEN.encode()
 _MARK_TAIL: Final = re.compile(b"([0-9]{1,18})" + re.escape(_MARK_CLOSE.encode()) + b'"')
 
 
+# Floats (placeholders) at most in one encoder call: a few MB of bookkeeping at most.
+FLOATS_PER_PIECE: Final = 16_384
+
+
 def canonical(value: JsonValue) -> bytes:
     """The ``ZCF-JSON-v1`` bytes of ``value``; ``ValueError`` if §1 could not produce it."""
-    holders: set[int] = set()
-    flags = _check(value, 0, holders)
-    fast = _orjson is not None and _orjson_enabled
-    if flags & _NEEDS_CARE or (flags and fast):
+    pieces = iter_canonical(value)
+    first = next(pieces)
+    rest = list(pieces)
+    return first if not rest else b"".join([first, *rest])
+
+
+def iter_canonical(value: JsonValue) -> Iterator[bytes]:
+    """``canonical(value)`` in pieces, each made with bounded extra memory (see the module
+    docstring); ``ValueError`` at once if §1 could not produce ``value``."""
+    holders: dict[int, int] = {}
+    counts = _check(value, 0, holders)
+    fast = _orjson is not None and _orjson_enabled and not _memory_capped()
+    if counts & _CARE_MASK or (counts and fast):
         # orjson spells floats its own way, so on that path every float is a placeholder.
-        return _encode_with_placeholders(value, holders, every_float=fast)
-    return _encode(value)
+        return _float_pieces(value, holders, every_float=fast)
+    return iter((_encode(value),))
+
+
+def _float_count(value: object, holders: dict[int, int]) -> int:
+    kind = type(value)
+    if kind is float:
+        return 1
+    if kind is dict or kind is list:
+        return holders.get(id(value), 0)
+    return 1 if isinstance(value, float) else 0
+
+
+def _float_pieces(
+    value: JsonValue, holders: dict[int, int], *, every_float: bool
+) -> Iterator[bytes]:
+    if _float_count(value, holders) <= FLOATS_PER_PIECE:
+        yield _encode_with_placeholders(value, holders, every_float=every_float)
+    elif isinstance(value, list):
+        yield b"["
+        runs = _runs(((None, item) for item in value), holders)
+        for index, (run, large) in enumerate(runs):
+            if index:
+                yield b","
+            if large is not None:
+                yield from _float_pieces(large[1], holders, every_float=every_float)
+            else:
+                items = [item for _, item in run]
+                yield _encode_run(items, run, holders, every_float)[1:-1]
+        yield b"]"
+    else:
+        assert isinstance(value, dict)
+        yield b"{"
+        runs = _runs(((key, value[key]) for key in sorted(value)), holders)
+        for index, (run, large) in enumerate(runs):
+            if index:
+                yield b","
+            if large is not None:
+                key, member = large
+                yield _encode(key) + b":"
+                yield from _float_pieces(member, holders, every_float=every_float)
+            else:
+                members: dict[str, JsonValue] = {str(key): member for key, member in run}
+                yield _encode_run(members, run, holders, every_float)[1:-1]
+        yield b"}"
+
+
+Entry = tuple[str | None, JsonValue]
+
+
+def _runs(
+    entries: Iterator[Entry], holders: dict[int, int]
+) -> Iterator[tuple[list[Entry], Entry | None]]:
+    """Entries grouped into runs of at most `FLOATS_PER_PIECE` floats (and `CHUNK_ITEMS`
+    entries); an entry with more floats than that comes alone, as ``(_, entry)``."""
+    run: list[Entry] = []
+    floats = 0
+    for entry in entries:
+        count = _float_count(entry[1], holders)
+        if count > FLOATS_PER_PIECE:
+            if run:
+                yield run, None
+                run, floats = [], 0
+            yield [], entry
+            continue
+        if run and (floats + count > FLOATS_PER_PIECE or len(run) >= CHUNK_ITEMS):
+            yield run, None
+            run, floats = [], 0
+        run.append(entry)
+        floats += count
+    if run:
+        yield run, None
+
+
+def _encode_run(
+    container: JsonValue, run: list[Entry], holders: dict[int, int], every_float: bool
+) -> bytes:
+    floats = sum(_float_count(member, holders) for _, member in run)
+    holders[id(container)] = floats  # a new container: say what it holds, for the copy
+    try:
+        return _encode_with_placeholders(container, holders, every_float=every_float)
+    finally:
+        del holders[id(container)]
 
 
 CHUNK_ITEMS: Final = 2048
@@ -196,16 +297,21 @@ def es6_number(value: float) -> str:
 
 # --- checking ---------------------------------------------------------------------------
 
-_HAS_FLOAT: Final = 1
-_NEEDS_CARE: Final = 2  # a float whose repr is not its ECMAScript spelling
+# The checks return two counts in one int, so that a container only adds up its
+# children's: floats << 32, plus the floats whose repr is not their ECMAScript spelling.
+_ONE_FLOAT: Final = 1 << 32
+_NEEDS_CARE: Final = 1
+_CARE_MASK: Final = _ONE_FLOAT - 1
 
 
-def _check(value: object, depth: int, holders: set[int]) -> int:
-    """Raise ``ValueError`` unless §1 could produce ``value``; else its float flags.
+def _check(value: object, depth: int, holders: dict[int, int]) -> int:
+    """Raise ``ValueError`` unless §1 could produce ``value``; else how many floats it
+    holds (shifted left by 32) plus how many of them need care.
 
     The leaf tests are inlined in the container loops: this pass runs over every value
-    of a 50 MB packet, and a call per leaf would double its cost. ``holders`` gets the id
-    of every container with a float somewhere inside, so that only those are copied.
+    of a 50 MB packet, and a call per leaf would double its cost. ``holders`` maps the id
+    of every container with a float somewhere inside to how many: only those are copied,
+    and the large ones in pieces.
     """
     kind = type(value)
     if kind is dict:
@@ -217,7 +323,7 @@ def _check(value: object, depth: int, holders: set[int]) -> int:
 
 # _check_dict and _check_list repeat one loop body on purpose: this pass visits every value
 # of a 50 MB packet, and a shared per-item helper would add a Python call per value.
-def _check_dict(obj: dict[object, object], depth: int, holders: set[int]) -> int:
+def _check_dict(obj: dict[object, object], depth: int, holders: dict[int, int]) -> int:
     if depth > _MAX_DEPTH:
         raise FormatError(f"nesting deeper than {_MAX_DEPTH} arrays/objects (or a cycle)")
     flags = 0
@@ -231,17 +337,17 @@ def _check_dict(obj: dict[object, object], depth: int, holders: set[int]) -> int
             if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:  # type: ignore[operator]
                 raise FormatError(_too_large(item))
         elif kind is dict:
-            flags |= _check_dict(item, depth + 1, holders)  # type: ignore[arg-type]
+            flags += _check_dict(item, depth + 1, holders)  # type: ignore[arg-type]
         elif kind is list:
-            flags |= _check_list(item, depth + 1, holders)  # type: ignore[arg-type]
+            flags += _check_list(item, depth + 1, holders)  # type: ignore[arg-type]
         else:
-            flags |= _check_other(item, depth, holders)
+            flags += _check_other(item, depth, holders)
     if flags:
-        holders.add(id(obj))
+        holders[id(obj)] = flags >> 32
     return flags
 
 
-def _check_list(items: list[object], depth: int, holders: set[int]) -> int:
+def _check_list(items: list[object], depth: int, holders: dict[int, int]) -> int:
     if depth > _MAX_DEPTH:
         raise FormatError(f"nesting deeper than {_MAX_DEPTH} arrays/objects (or a cycle)")
     flags = 0
@@ -253,22 +359,22 @@ def _check_list(items: list[object], depth: int, holders: set[int]) -> int:
             if not -MAX_SAFE_INTEGER <= item <= MAX_SAFE_INTEGER:  # type: ignore[operator]
                 raise FormatError(_too_large(item))
         elif kind is dict:
-            flags |= _check_dict(item, depth + 1, holders)  # type: ignore[arg-type]
+            flags += _check_dict(item, depth + 1, holders)  # type: ignore[arg-type]
         elif kind is list:
-            flags |= _check_list(item, depth + 1, holders)  # type: ignore[arg-type]
+            flags += _check_list(item, depth + 1, holders)  # type: ignore[arg-type]
         else:
-            flags |= _check_other(item, depth, holders)
+            flags += _check_other(item, depth, holders)
     if flags:
-        holders.add(id(items))
+        holders[id(items)] = flags >> 32
     return flags
 
 
-def _check_other(value: object, depth: int, holders: set[int]) -> int:
+def _check_other(value: object, depth: int, holders: dict[int, int]) -> int:
     """Scalars and subclasses; ``depth`` is that of the enclosing container."""
     if value is None or isinstance(value, str | bool):
         return 0
     if isinstance(value, float):
-        return _HAS_FLOAT | _NEEDS_CARE if _float_needs_care(value) else _HAS_FLOAT
+        return _ONE_FLOAT + _NEEDS_CARE if _float_needs_care(value) else _ONE_FLOAT
     if isinstance(value, int):
         if not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
             raise FormatError(_too_large(value))
@@ -299,9 +405,16 @@ def _too_large(value: object) -> str:
 # --- encoding ---------------------------------------------------------------------------
 
 
+def _memory_capped() -> bool:
+    """Whether this process runs under a memory limit (``ulimit -v``): orjson's allocator
+    does not fail cleanly (out of memory it crashes the process, SIGSEGV), where the
+    stdlib encoder raises ``MemoryError``; under a limit the stdlib encoder is used."""
+    return headroom.limited()
+
+
 def _encode(value: JsonValue) -> bytes:
     """Encode a checked value; only floats that ``repr`` spells right may be in it."""
-    if _orjson is not None and _orjson_enabled:
+    if _orjson is not None and _orjson_enabled and not _memory_capped():
         try:
             # Same bytes as the stdlib path (escaping and code-point key order are pinned
             # by tests over every code point); it never sees a float.
@@ -311,7 +424,9 @@ def _encode(value: JsonValue) -> bytes:
     return _utf8(_ENCODER.encode(value))
 
 
-def _encode_with_placeholders(value: JsonValue, holders: set[int], *, every_float: bool) -> bytes:
+def _encode_with_placeholders(
+    value: JsonValue, holders: Container[int], *, every_float: bool
+) -> bytes:
     numbers: list[bytes] = []
     encoded = _encode(_with_placeholders(value, holders, numbers, every_float))
     view = memoryview(encoded)
@@ -335,7 +450,7 @@ def _encode_with_placeholders(value: JsonValue, holders: set[int], *, every_floa
 
 
 def _with_placeholders(
-    value: JsonValue, holders: set[int], numbers: list[bytes], every_float: bool
+    value: JsonValue, holders: Container[int], numbers: list[bytes], every_float: bool
 ) -> JsonValue:
     """A copy in which floats are ints (integral) or numbered placeholder strings.
 
@@ -348,13 +463,39 @@ def _with_placeholders(
     if isinstance(value, list):
         if id(value) not in holders:
             return value
-        return [_with_placeholders(item, holders, numbers, every_float) for item in value]
-    if isinstance(value, float) and (every_float or _float_needs_care(value)):
-        if value.is_integer():
-            return int(value)
-        numbers.append(es6_number(value).encode("ascii"))
-        return f"{_MARK_OPEN}{len(numbers) - 1}{_MARK_CLOSE}"
+        return [
+            _placeholder(item, numbers, every_float)
+            if type(item) is float
+            else _with_placeholders(item, holders, numbers, every_float)
+            for item in value
+        ]
+    if isinstance(value, float):
+        return _placeholder(value, numbers, every_float)
     return value
+
+
+def _placeholder(value: float, numbers: list[bytes], every_float: bool) -> JsonValue:
+    if not (every_float or _float_needs_care(value)):
+        return value
+    if value.is_integer():
+        return int(value)
+    numbers.append(_es6_bytes(value))
+    return f"{_MARK_OPEN}{len(numbers) - 1}{_MARK_CLOSE}"
+
+
+# ECMAScript spellings of recent floats: a document repeating one float a million times
+# spells it once. Bounded; cleared when full.
+_ES6_CACHE: dict[float, bytes] = {}
+_ES6_CACHE_SIZE: Final = 65_536
+
+
+def _es6_bytes(value: float) -> bytes:
+    spelled = _ES6_CACHE.get(value)
+    if spelled is None:
+        if len(_ES6_CACHE) >= _ES6_CACHE_SIZE:
+            _ES6_CACHE.clear()
+        spelled = _ES6_CACHE[value] = es6_number(value).encode("ascii")
+    return spelled
 
 
 def _encode_exact(value: JsonValue) -> str:

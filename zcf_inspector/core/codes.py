@@ -147,6 +147,8 @@ class PlanCode(StrEnum):
     PATH_BINDINGS_INCOMPLETE = "path_bindings_incomplete"
     DESTINATION_PATH_COLLISION = "destination_path_collision"
     CORE_CHECK_SKIPPED = "core_check_skipped"
+    # what one check covers (issue 15: no input costs more than its size)
+    PLANS_TOO_LARGE = "plans_too_large"
 
 
 class ReviewCode(StrEnum):
@@ -393,6 +395,10 @@ _CONTINUATION: Final[Mapping[PlanCode, tuple[Severity, str]]] = {
         "two workspace paths collide under the destination's case or normalisation",
     ),
     PlanCode.CORE_CHECK_SKIPPED: (INFO, "a bare profile: ASIF core references not checked"),
+    PlanCode.PLANS_TOO_LARGE: (
+        E,
+        "the plans' graphs together pass what one check covers; the rest were not checked",
+    ),
 }
 
 _REVIEW: Final[Mapping[ReviewCode, tuple[Severity, str]]] = {
@@ -411,11 +417,14 @@ _REVIEW: Final[Mapping[ReviewCode, tuple[Severity, str]]] = {
     ReviewCode.PACKET_REFUSED: (E, "the packet did not ingest: there is nothing to review"),
     ReviewCode.NOTHING_TO_UNDO: (E, "no step to undo, or only steps sealed by an export"),
     ReviewCode.NOTHING_TO_REDO: (E, "no undone step to redo"),
-    ReviewCode.JOURNAL_CORRUPT: (E, "the review journal is damaged or fails its integrity checks"),
+    ReviewCode.JOURNAL_CORRUPT: (
+        E,
+        "the journal is damaged, was changed, cut short or removed, or fails its keyed checksums",
+    ),
     ReviewCode.JOURNAL_MISMATCH: (E, "journal rows of another packet or another admission"),
     ReviewCode.JOURNAL_UNSUPPORTED_VERSION: (
         E,
-        "a journal written by a newer version of the program",
+        "a journal this version does not read: a newer one, or an older one without keyed sums",
     ),
     ReviewCode.JOURNAL_CONFLICT: (E, "the journal changed elsewhere since it was read"),
     ReviewCode.JOURNAL_UNAVAILABLE: (E, "the journal cannot be created, read or written"),

@@ -13,11 +13,14 @@ from pathlib import Path
 
 from zcf_inspector.core.crypto import ed25519_public_key, generate_seed, public_key_fingerprint
 from zcf_inspector.core.errors import InputError
+from zcf_inspector.core.files import Unreadable, UnreadableFileError, read_bounded, shown_path
 from zcf_inspector.core.formats import Base64UrlError, b64u_decode, b64u_encode, is_id
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.reading import ReadError, read_json
+from zcf_inspector.core.visible_text import shown
 
-KEY_FILE_MAX_BYTES = 64 * 1024
+# A key file is about 200 bytes; anything much larger was picked by mistake (or is hostile).
+KEY_FILE_MAX_BYTES = 8 * 1024
 
 
 class KeyFileError(InputError):
@@ -58,19 +61,24 @@ def new_ed25519_key(seed: bytes | None = None) -> Ed25519Key:
 
 def new_installation_key(key_id: str, key: bytes | None = None) -> InstallationKey:
     if not is_id(key_id):
-        raise KeyFileError(f"not an installation key id: {key_id!r}")
+        raise KeyFileError(f"not an installation key id: {shown(repr(key_id), 100)}")
     return InstallationKey(key_id, generate_seed() if key is None else key)
 
 
 def _load(path: str | Path) -> JsonValue:
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise KeyFileError(f"cannot read key file {path}: {exc.strerror}") from exc
+        data = read_bounded(path, KEY_FILE_MAX_BYTES, refuse_larger=True)
+    except UnreadableFileError as exc:
+        if exc.reason is Unreadable.TOO_LARGE:
+            raise KeyFileError(
+                f"{shown_path(path)} is not a key file: it is {exc.size:,} bytes, and key files "
+                f"are at most {KEY_FILE_MAX_BYTES:,}"
+            ) from exc
+        raise KeyFileError(f"cannot read key file: {exc}") from exc
     try:
         return read_json(data, max_bytes=KEY_FILE_MAX_BYTES)
     except ReadError as exc:
-        raise KeyFileError(f"key file {path}: {exc.code}: {exc.message}") from exc
+        raise KeyFileError(f"key file {shown_path(path)}: {exc.code}: {exc.message}") from exc
 
 
 def _b64u32(value: JsonValue, what: str) -> bytes:
@@ -94,23 +102,25 @@ def ed25519_key_of(value: JsonValue, path: str | Path, *, need_seed: bool) -> Ed
     if isinstance(value, str) and not need_seed:
         return Ed25519Key(_b64u32(value, "public key"))
     if not isinstance(value, dict) or value.get("kind") != "ed25519":
-        raise KeyFileError(f"{path} is not an Ed25519 key file (kind 'ed25519')")
+        raise KeyFileError(f"{shown_path(path)} is not an Ed25519 key file (kind 'ed25519')")
     if "seed" in value:
         seed = _b64u32(value["seed"], "seed")
         key = Ed25519Key(ed25519_public_key(seed), seed)
         if "publicKey" in value and _b64u32(value["publicKey"], "publicKey") != key.public_key:
-            raise KeyFileError(f"{path}: publicKey does not belong to seed")
+            raise KeyFileError(f"{shown_path(path)}: publicKey does not belong to seed")
         return key
     if need_seed:
-        raise KeyFileError(f"{path} holds no private seed")
+        raise KeyFileError(f"{shown_path(path)} holds no private seed")
     return Ed25519Key(_b64u32(value.get("publicKey"), "publicKey"))
 
 
 def load_installation_key(path: str | Path) -> InstallationKey:
     value = _load(path)
     if not isinstance(value, dict) or value.get("kind") != "installation-key":
-        raise KeyFileError(f"{path} is not an installation key file (kind 'installation-key')")
+        raise KeyFileError(
+            f"{shown_path(path)} is not an installation key file (kind 'installation-key')"
+        )
     key_id = value.get("installationKeyId")
     if not is_id(key_id) or not isinstance(key_id, str):
-        raise KeyFileError(f"{path}: installationKeyId is not an id")
+        raise KeyFileError(f"{shown_path(path)}: installationKeyId is not an id")
     return InstallationKey(key_id, _b64u32(value.get("key"), "key"))

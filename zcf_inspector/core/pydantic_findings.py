@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from zcf_inspector.core.codes import ErrorCode
-from zcf_inspector.core.findings import Finding, error
+from zcf_inspector.core.findings import Finding, FindingBudget, Severity, error
 from zcf_inspector.core.pointer import join
 
 Loc = tuple[str | int, ...]
@@ -124,3 +124,42 @@ def findings_from_validation_error(
             seen.add(key)
             findings.append(finding)
     return findings
+
+
+def packet_code_of_type(error_type: str) -> StrEnum:
+    """The profile's code for a pydantic error type (what `packet_code` gives its issue)."""
+    return _PACKET_CODES[_KINDS.get(error_type, IssueKind.INVALID_VALUE)]
+
+
+class FindingSink:
+    """Validation issues as findings in a document's budget: phrased as
+    `findings_from_validation_error` phrases them while the budget has room, counted by
+    code once it is spent (see `core.bounded_validation`)."""
+
+    def __init__(
+        self,
+        budget: FindingBudget,
+        *,
+        prefix: str = "",
+        code_of: Callable[[str], StrEnum] = packet_code_of_type,
+    ) -> None:
+        self.budget = budget
+        self.prefix = prefix
+        self.code_of = code_of
+        self._seen: set[tuple[str, str, str]] = set()
+
+    def room(self) -> bool:
+        return not self.budget.full
+
+    def issue(self, issue: ValidationIssue) -> None:
+        finding = error(
+            self.code_of(issue.error_type), self.prefix + issue.pointer, issue_message(issue)
+        )
+        key = (str(finding.code), finding.pointer, finding.message)
+        if key not in self._seen:  # union members can repeat one problem
+            self._seen.add(key)
+            self.budget.add(finding)
+
+    def tally(self, error_type: str, count: int, first: Callable[[], Loc]) -> None:
+        code = self.code_of(error_type)
+        self.budget.tally(code, Severity.ERROR, lambda: self.prefix + join(*first()), count)

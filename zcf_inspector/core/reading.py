@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from itertools import accumulate, chain, compress, repeat
 from typing import Final
 
+from zcf_inspector.core import headroom
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.errors import RefusalError, ZcfError
@@ -351,6 +352,10 @@ _FEW_CONTAINERS: Final = 64
 def _read_clean(data: bytes) -> ReadDocument | None:
     """The document §1 reads from ``data`` if the fast path can vouch for it, else None."""
     if _orjson is None or (b"\\" in data and _SURROGATE_ESCAPE_HINT.search(data)):
+        return None
+    if headroom.limited():
+        # Under a memory limit orjson's allocator crashes the process where the exact
+        # reader raises MemoryError (core.headroom): same verdict, slower, in words.
         return None
     try:
         value: JsonValue = _orjson.loads(data)

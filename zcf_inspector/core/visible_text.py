@@ -11,6 +11,7 @@ with its length said.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Final
 
@@ -46,3 +47,43 @@ def clip(text: str, limit: int) -> str:
 def shown(text: str, limit: int) -> str:
     """Cut, then escaped: what a one-line display of a found string should print."""
     return visible(clip(text, limit))
+
+
+# Runs of characters outside printable ASCII: each run is looked at once, and only a run
+# holding something `str.isprintable` refuses is taken apart character by character.
+_NON_ASCII_RUN: Final = re.compile("[\x7f-\U0010ffff]+")
+
+
+def _json_escape(char: str) -> str:
+    if char.isprintable():
+        return char
+    code = ord(char)
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    # JSON spells a character past the BMP as its UTF-16 surrogate pair.
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def _json_run(match: re.Match[str]) -> str:
+    run = match.group()
+    return run if run.isprintable() else "".join(_json_escape(char) for char in run)
+
+
+def json_visible(text: str) -> str:
+    """JSON text (as `json.dumps` wrote it, with ``ensure_ascii=False``) with every
+    character that a terminal could act on or that reorders or hides text — DEL and C1
+    controls, bidi and other format characters, U+2028/U+2029, private-use, unassigned
+    and unusual space characters — written as a ``\\u`` escape.
+
+    The JSON value is unchanged (a parser reads the same strings back): such characters
+    only ever occur inside strings, where an escape means the same character; C0
+    controls are escaped by `json.dumps` already, and its structural newlines are kept.
+    """
+    return _NON_ASCII_RUN.sub(_json_run, text)
+
+
+def visible_lines(text: str, limit: int = 20_000) -> str:
+    """A message of several lines (a dialog, a status text): each line made `visible`, the
+    line breaks kept, the whole cut at ``limit`` characters."""
+    return "\n".join(visible(line) for line in clip(text, limit).split("\n"))

@@ -63,7 +63,7 @@ class ByteRefusalPane(QWidget):
 
     def set_error(self, error: ReadError, data: bytes) -> None:
         self.code.setText(str(error.code))
-        self.message.setText(error.message)
+        self.message.setText(visible(error.message))
         self.offset.setText("—" if error.offset is None else f"{error.offset:,}")
-        self.pointer.setText(error.pointer or "—")
+        self.pointer.setText(visible(error.pointer) if error.pointer else "—")
         self.raw.setPlainText(excerpt_block(data, error.offset))

@@ -23,8 +23,9 @@ from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import inspect_read
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadDocument, ReadError, read_document
+from zcf_inspector.core.visible_text import visible
 from zcf_inspector.gui.documents import PacketDocument, UnreadableDocument
-from zcf_inspector.gui.file_checks import content_problem, file_problem, permission_denied
+from zcf_inspector.gui.file_checks import content_problem, unreadable_message
 
 DETAIL_CHARS: Final = 4_000  # of each side of a field in the detail view
 RELEASE_SLICE: Final = 4_096  # array elements freed at a time
@@ -46,21 +47,19 @@ class ComparedPackets:
 
     @property
     def title(self) -> str:
-        return f"{Path(self.path_a).name} ↔ {Path(self.path_b).name}"
+        return visible(f"{Path(self.path_a).name} ↔ {Path(self.path_b).name}")
 
 
 def compare_with(request: CompareRequest, monitor: Monitor) -> ComparedPackets | UnreadableDocument:
     path = request.path_b
     name = Path(path).name
     monitor.step(f"reading {name}", 0.0)
-    problem = file_problem(path, request.max_bytes)
-    if problem is not None:
-        return UnreadableDocument(path, problem)
     try:
-        data = read_bounded(path, request.max_bytes)
+        # One bounded, non-blocking read (a FIFO never blocks the worker); what it refuses
+        # is phrased from its reason, as for any open.
+        data = read_bounded(path, request.max_bytes, refuse_larger=True)
     except UnreadableFileError as exc:
-        denied = isinstance(exc.__cause__, PermissionError)
-        return UnreadableDocument(path, permission_denied(path) if denied else str(exc))
+        return UnreadableDocument(path, unreadable_message(exc, request.max_bytes))
     problem = content_problem(path, data, request.max_bytes)
     if problem is not None:
         return UnreadableDocument(path, problem)

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector.core.continuation.results import DocumentKind
-from zcf_inspector.core.findings import Finding
+from zcf_inspector.core.findings import Finding, OmittedFindings, merge_omitted
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR
 from zcf_inspector.core.packet.destination import Destination
@@ -43,7 +43,7 @@ from zcf_inspector.gui.packet_tree_model import (
     JsonNode,
     PacketTreeModel,
 )
-from zcf_inspector.gui.plain_text import clip, visible
+from zcf_inspector.gui.plain_text import clip, shown, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.plangraph.pane import PlanGraphPane
 from zcf_inspector.gui.plangraph.plan_facts import document_notes
@@ -78,10 +78,31 @@ def document_paths(document: ShownDocument) -> tuple[str, ...]:
     return (document.path,)
 
 
+def _omitted_of(document: ShownDocument) -> tuple[OmittedFindings, ...]:
+    """The findings past the budget of every document the tab shows (the findings pane)."""
+    if isinstance(document, PacketDocument):
+        return document.inspection.omitted
+    if isinstance(document, ReceiptDocument):
+        return document.report.omitted
+    return merge_omitted(document.result.all_omitted())
+
+
+def _own_omitted(document: ShownDocument) -> tuple[OmittedFindings, ...]:
+    """Those whose pointers point into the shown document itself (the tree), not a report
+    checked beside it."""
+    if isinstance(document, ContinuationDocument):
+        result = document.result
+        paired = result.kind is not DocumentKind.CONTINUATION_REPORT and document.report_path
+        if paired:
+            return merge_omitted(result.omitted, *(p.omitted for p in result.plans))
+    return _omitted_of(document)
+
+
 def document_title(document: ShownDocument) -> str:
-    return " + ".join(Path(p).name for p in document_paths(document))
+    return " + ".join(shown(Path(p).name, TITLE_NAME_CHARS) for p in document_paths(document))
 
 
+TITLE_NAME_CHARS = 80  # of each file name in a tab or window title
 STATUS_CHARS = 120  # of a copied text, echoed in the status bar
 # The share of the tab's width given to the panes that need room: the plan graph the
 # most (its canvas and its side pane both; the tree keeps enough for key and value).
@@ -215,9 +236,11 @@ class DocumentTab(QWidget):
         self.document = document
         self.destination = destination
         value, findings, elsewhere, verdict = self._describe(document)
+        omitted = _omitted_of(document)
         annotations = TreeAnnotations.build(
             (f for f, other in zip(findings, elsewhere, strict=True) if not other),
             document.inspection.manifest if isinstance(document, PacketDocument) else None,
+            omitted=_own_omitted(document),
         )
         old = self.model
         self.model = PacketTreeModel(value, annotations, self, run=self._run)
@@ -231,7 +254,7 @@ class DocumentTab(QWidget):
             self._receipt_match = None
         self.verdict = self._with_match(verdict)
         self.header.set_verdict(self.verdict, document.path)
-        self.findings_pane.set_findings(findings, elsewhere)
+        self.findings_pane.set_findings(findings, elsewhere, omitted)
         self._arrange_panes(document)
         self.canonical_pane.clear()
         if selected is not None and self.model.index_for_pointer(selected, nearest=False).isValid():

@@ -38,7 +38,7 @@ from zcf_inspector.core.reading import (
     read_document,
 )
 from zcf_inspector.core.review.decisions import ReviewPreparation, prepare_review
-from zcf_inspector.gui.file_checks import content_problem, file_problem, permission_denied
+from zcf_inspector.gui.file_checks import content_problem, unreadable_message
 
 _CONTINUATION_MARKERS = ("asif_version", "profile_version", "report_version")
 # The reader's fast path parses in one call that holds the GIL (about 3 ms per MB): on a
@@ -130,15 +130,10 @@ def _open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
     for i, path in enumerate(request.paths):
         share = _Share(monitor, i, count)
         share.step(f"reading {Path(path).name}", 0.0)
-        problem = file_problem(path, request.max_bytes)
-        if problem is not None:
-            reads.append(UnreadableDocument(path, problem))
-            continue
         try:
-            data = read_bounded(path, request.max_bytes)
+            data = read_bounded(path, request.max_bytes, refuse_larger=True)
         except UnreadableFileError as exc:
-            denied = isinstance(exc.__cause__, PermissionError)
-            reads.append(UnreadableDocument(path, permission_denied(path) if denied else str(exc)))
+            reads.append(UnreadableDocument(path, unreadable_message(exc, request.max_bytes)))
             continue
         problem = content_problem(path, data, request.max_bytes)
         if problem is not None:

@@ -1,19 +1,18 @@
 """Why a dropped or opened path is not a document at all, in one specific sentence.
 
-Runs on the worker before (`file_problem`) and after (`content_problem`) the bounded
-read. Anything these let through goes to the strict reader, whose refusals are shown in
-a tab (a packet refused at the byte stage is still a packet); what they catch is not
-worth a tab: a folder, a device, a FIFO (whose open would block the worker for ever), a
-dangling or looping link, a file that cannot be read, an empty, binary or oversized file.
+Runs on the worker: `unreadable_message` phrases what the bounded read refused (a folder,
+a device, a FIFO, a dangling or looping link, a file that cannot be read or is oversized:
+the open and the ``fstat`` of its descriptor decide it, see `core.files`), and
+`content_problem` judges the bytes read (empty, binary). Anything these let through goes
+to the strict reader, whose refusals are shown in a tab (a packet refused at the byte
+stage is still a packet); what they catch is not worth a tab.
 """
 
 from __future__ import annotations
 
-import errno
-import os
-import stat
 from typing import Final
 
+from zcf_inspector.core.files import Unreadable, UnreadableFileError, shown_path
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
 
 SNIFF_BYTES: Final = 8192
@@ -43,61 +42,40 @@ def size_text(size: int) -> str:
     return f"{size:,} bytes" if mib < 1 else f"{mib:,.1f} MiB ({size:,} bytes)"
 
 
-def _link_problem(path: str) -> str | None:
-    """For a path whose stat failed: what is wrong with it if it is a symbolic link."""
-    if not os.path.islink(path):
-        return None
-    try:
-        target = os.readlink(path)
-    except OSError:
-        target = "?"
-    return f"{path} is a symbolic link to {target}, which does not exist (a dangling link)"
-
-
-def _kind_of(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    return "not a regular file"
-
-
-def file_problem(path: str, max_bytes: int = DEFAULT_MAX_BYTES) -> str | None:
-    """Why ``path`` cannot be read as a document, judged from the file system alone."""
-    try:
-        info = os.stat(path)
-    except FileNotFoundError:
-        return _link_problem(path) or f"{path}: no such file"
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return f"{path} is a symbolic link that loops back on itself; it leads to no file"
-        if exc.errno in (errno.EACCES, errno.EPERM):
-            return permission_denied(path)
-        if exc.errno == errno.ENOTDIR:
-            return f"{path}: no such file (a part of the path is a file, not a folder)"
-        if exc.errno == errno.ENAMETOOLONG:
-            return "a dropped file name is too long for this system"
-        return f"{path}: {exc.strerror or exc}"
-    if stat.S_ISDIR(info.st_mode):
+def unreadable_message(exc: UnreadableFileError, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
+    """The window's sentence for a file `read_bounded` refused, by the reason it gave (the
+    open and ``fstat`` of the descriptor decided it, never a look at the path before)."""
+    path = shown_path(exc.path)
+    reason = exc.reason
+    if reason is Unreadable.MISSING:
+        return f"{path}: no such file"
+    if reason is Unreadable.NOT_A_FOLDER:
+        return f"{path}: no such file (a part of the path is a file, not a folder)"
+    if reason is Unreadable.DANGLING_LINK:
+        target = shown_path(exc.target)
+        return f"{path} is a symbolic link to {target}, which does not exist (a dangling link)"
+    if reason is Unreadable.LINK_LOOP:
+        return f"{path} is a symbolic link that loops back on itself; it leads to no file"
+    if reason is Unreadable.FOLDER:
         return f"{path} is a folder, not a file; open the files inside it instead"
-    if not stat.S_ISREG(info.st_mode):
-        return f"{path} is {_kind_of(info.st_mode)}, not a file; only files can be inspected"
-    if info.st_size > max_bytes:
-        return too_large(path, info.st_size, max_bytes)
-    return None
+    if reason is Unreadable.NOT_REGULAR:
+        return f"{path} is {exc.kind}, not a file; only files can be inspected"
+    if reason is Unreadable.PERMISSION:
+        return permission_denied(exc.path)
+    if reason is Unreadable.TOO_LARGE:
+        return too_large(exc.path, exc.size or 0, max_bytes)
+    if reason is Unreadable.NAME_TOO_LONG:
+        return "a dropped file name is too long for this system"
+    return str(exc)
 
 
 def permission_denied(path: str) -> str:
-    return f"{path}: permission denied — this account may not read it"
+    return f"{shown_path(path)}: permission denied — this account may not read it"
 
 
 def too_large(path: str, size: int, max_bytes: int) -> str:
     return (
-        f"{path} is {size_text(size)}; the inspector opens files of at most "
+        f"{shown_path(path)} is {size_text(size)}; the inspector opens files of at most "
         f"{size_text(max_bytes)} (the packet size limit), so it was not read"
     )
 
@@ -105,12 +83,12 @@ def too_large(path: str, size: int, max_bytes: int) -> str:
 def content_problem(path: str, data: bytes, max_bytes: int = DEFAULT_MAX_BYTES) -> str | None:
     """Why the bytes read from ``path`` are not worth a tab (empty, binary, oversized)."""
     if not data:
-        return f"{path} is empty (0 bytes); there is nothing to inspect"
+        return f"{shown_path(path)} is empty (0 bytes); there is nothing to inspect"
     if len(data) > max_bytes:  # grew since it was checked, or a file that reports no size
         return too_large(path, len(data), max_bytes)
     binary = binary_kind(data[:SNIFF_BYTES])
     if binary is not None:
-        return f"{path} is {binary}, not a JSON document"
+        return f"{shown_path(path)} is {binary}, not a JSON document"
     return None
 
 

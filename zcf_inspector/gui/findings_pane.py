@@ -22,7 +22,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from zcf_inspector.core.findings import Finding, Severity
+from zcf_inspector.core.findings import (
+    FINDINGS_LIMIT,
+    Finding,
+    OmittedFindings,
+    Severity,
+    omitted_total,
+)
 from zcf_inspector.gui.icons import IconName, icon
 from zcf_inspector.gui.plain_text import plain_label, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
@@ -34,6 +40,22 @@ SEVERITY_ICONS: Final = {
     Severity.WARNING: IconName.WARNING,
     Severity.INFO: IconName.INFO,
 }
+
+
+def cut_text(omitted: tuple[OmittedFindings, ...]) -> str:
+    """What the list does not show, said plainly: how many more of each code, and where
+    the first of them is (empty when nothing was cut)."""
+    if not omitted:
+        return ""
+    lines = [
+        f"Only the first {FINDINGS_LIMIT:,} findings are listed; "
+        f"{omitted_total(omitted):,} more were counted but not listed:"
+    ]
+    lines += [
+        f"  {o.severity} {o.code}: {o.count:,} more, the first at {visible(o.first_pointer or '/')}"
+        for o in omitted
+    ]
+    return "\n".join(lines)
 
 
 def finding_line(finding: Finding) -> str:
@@ -142,16 +164,30 @@ class FindingsPane(QWidget):
         install_on_view(self.table)
         self.detail = plain_label(wrap=True, selectable=True)
         self.empty = plain_label("No findings.")
+        # Findings past the document's budget: counted in the core, said here.
+        self.cut = plain_label(wrap=True, selectable=True)
+        self.cut.hide()
         layout = QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.cut)
         layout.addWidget(self.detail)
 
-    def set_findings(self, findings: tuple[Finding, ...], elsewhere: tuple[str, ...] = ()) -> None:
+    def set_findings(
+        self,
+        findings: tuple[Finding, ...],
+        elsewhere: tuple[str, ...] = (),
+        omitted: tuple[OmittedFindings, ...] = (),
+    ) -> None:
         self.model.set_findings(findings, elsewhere)
         for severity, box in self.filters.items():
             count = sum(1 for f in findings if f.severity is severity)
-            box.setText(f"{severity} ({count})")
+            more = sum(o.count for o in omitted if o.severity is severity)
+            box.setText(
+                f"{severity} ({count:,} + {more:,} not listed)" if more else f"{severity} ({count})"
+            )
+        self.cut.setText(cut_text(omitted))
+        self.cut.setVisible(bool(omitted))
         self.detail.setText("No findings." if not findings else "")
 
     def select_finding(self, row: int) -> None:

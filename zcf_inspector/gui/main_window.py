@@ -61,7 +61,7 @@ from zcf_inspector.gui.documents import (
 from zcf_inspector.gui.garbage_collector import UiThreadGarbageCollector
 from zcf_inspector.gui.icons import IconName, example_packet_path, icon
 from zcf_inspector.gui.load_worker import TaskRunner
-from zcf_inspector.gui.plain_text import plain_label, visible
+from zcf_inspector.gui.plain_text import plain_label, visible, visible_lines
 from zcf_inspector.gui.receipt_match import ReceiptMatchInput, belongs_summary, match_row
 from zcf_inspector.gui.review.pane import ReviewPane, default_data_dir, move_old_journals
 from zcf_inspector.gui.review.previous_dialog import OpenFile
@@ -89,11 +89,11 @@ def message_box(
     """A message box that shows its text as plain text (it may hold file names, reasons)."""
     box = QMessageBox(parent)
     box.setIcon(icon_kind)
-    box.setWindowTitle(title)
+    box.setWindowTitle(visible(title))
     box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(text)
+    box.setText(visible_lines(text))
     if details:
-        box.setDetailedText(details)
+        box.setDetailedText(visible_lines(details))
     add_submit_keys(box)
     return box
 
@@ -636,7 +636,7 @@ class MainWindow(QMainWindow):
         view = CompareView(result, self.runner.start)
         view.statusMessage.connect(self._status_message)
         index = self.tabs.addTab(view, result.title.replace("&", "&&"))
-        self.tabs.setTabToolTip(index, f"{result.path_a}\n{result.path_b}")
+        self.tabs.setTabToolTip(index, visible_lines(f"{result.path_a}\n{result.path_b}"))
         self.tabs.setCurrentIndex(index)
         view.changes.setFocus()
         self._current_tab_changed()
@@ -818,7 +818,7 @@ class MainWindow(QMainWindow):
         self.shortcuts_dialog.open()
 
     def _status_message(self, text: str) -> None:
-        self.statusBar().showMessage(text, 5000)
+        self.statusBar().showMessage(visible_lines(text, 500), 5000)
 
     # --- receipts matched to the open packets -----------------------------------------
 

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.packet.manifest import ManifestReport
 from zcf_inspector.gui.icons import IconName, icon
-from zcf_inspector.gui.plain_text import plain_label, visible
+from zcf_inspector.gui.plain_text import plain_label, shown, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE
 from zcf_inspector.gui.row_table_model import ModelIndex, RowTableModel
@@ -177,7 +177,7 @@ class ManifestPane(QWidget):
         if not rows:
             return
         row = self.model.row(min(rows))
-        self.listed.setText(row.listed or "(not listed)")
+        self.listed.setText(shown(row.listed, 200) if row.listed else "(not listed)")
         self.computed.setText(row.computed or "(nothing to compute: not in the packet)")
         # Show digests from their start ("sha256:…"): the end is what a reader compares last.
         self.listed.setCursorPosition(0)

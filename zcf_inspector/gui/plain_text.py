@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QLabel, QSizePolicy
 
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.jsontypes import json_type_name as type_name
-from zcf_inspector.core.visible_text import clip, shown, visible
+from zcf_inspector.core.visible_text import clip, shown, visible, visible_lines
 
 __all__ = [
     "PREVIEW_CHARS",
@@ -28,8 +28,10 @@ __all__ = [
     "plain_label",
     "preview",
     "scalar_json",
+    "shown",
     "type_name",
     "visible",
+    "visible_lines",
 ]
 
 PREVIEW_CHARS: Final = 240
@@ -79,8 +81,8 @@ def plain_label(text: str = "", *, wrap: bool = False, selectable: bool = False)
 
 class ElidedLabel(QLabel):
     """A one-line plain-text label that shrinks with its window, eliding in the middle
-    (a file path keeps its folder's start and its name); the whole text is its tooltip
-    and what ``full_text`` returns."""
+    (a file path keeps its folder's start and its name); the whole text is its (plain)
+    tooltip and what ``full_text`` returns."""
 
     def __init__(self, text: str = "") -> None:
         super().__init__()
@@ -91,8 +93,12 @@ class ElidedLabel(QLabel):
         self.set_full_text(text)
 
     def set_full_text(self, text: str) -> None:
+        # plain_tooltip builds on this module: imported here, not at the top.
+        from zcf_inspector.gui.plain_tooltip import set_plain_tooltip  # noqa: PLC0415
+
         self.full_text = text
-        self.setToolTip(text)
+        # A plain-text tooltip: QToolTip would render a name like "<b>x</b>.json" as HTML.
+        set_plain_tooltip(self, text)
         self._elide()
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override

@@ -34,7 +34,7 @@ from zcf_inspector.core.packet.receipt_keys import key_file_bytes, public_key_fi
 from zcf_inspector.gui.clipboard import set_clipboard
 from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.file_names import free_name, safe_part
-from zcf_inspector.gui.plain_text import plain_label, visible
+from zcf_inspector.gui.plain_text import plain_label, visible, visible_lines
 
 
 def clock_text(moment: datetime) -> str:
@@ -260,13 +260,13 @@ class SettingsDialog(QDialog):
             return None
         overwrite = Path(path).exists()
         if overwrite and not self.confirm(
-            self, "Replace key file?", f"{path} already exists. Replace it?"
+            self, "Replace key file?", f"{visible(path)} already exists. Replace it?"
         ):
             return None
         try:
             write_atomic(path, key_file_bytes(public_key_file(destination)), overwrite=overwrite)
         except (UnwritableFileError, TargetExistsError) as exc:
-            self.key_status.setText(f"Nothing written: {exc}")
+            self.key_status.setText(visible_lines(f"Nothing written: {exc}"))
             return None
         message = f"Public key written to {visible(path)}"
         self.key_status.setText(
@@ -302,10 +302,10 @@ class SettingsDialog(QDialog):
                 self.destination = load_destination(path)
             except DestinationError as exc:
                 self.destination = None
-                self.status.setText(f"This file cannot be used:\n{exc}")
+                self.status.setText(visible_lines(f"This file cannot be used:\n{exc}"))
                 self._destination_ok = False
             else:
-                self.status.setText(describe_destination(self.destination))
+                self.status.setText(visible_lines(describe_destination(self.destination)))
                 self._destination_ok = True
         self._show_receipt_key()
         self._update_ok()

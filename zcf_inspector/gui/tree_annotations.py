@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 
 from zcf_inspector.core import pointer as jpointer
-from zcf_inspector.core.findings import Finding, Severity
+from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings, Severity
 from zcf_inspector.core.packet.manifest import ManifestReport
+from zcf_inspector.core.visible_text import shown
 
 
 class Mark(IntEnum):
@@ -46,17 +47,30 @@ class TreeAnnotations:
     sections: dict[str, tuple[str, bool]] = field(default_factory=dict)  # pointer -> (name, match)
     unprotected: frozenset[str] = frozenset()  # top-level keys the manifest root does not cover
     below: dict[str, int] = field(default_factory=dict)  # pointer -> findings strictly inside
+    # Findings past the document's budget, shown where the first of each code is: at the
+    # node holding it (the first often names a member that is missing, so has no node of
+    # its own) and at the top-level member holding that.
+    cut: dict[str, list[OmittedFindings]] = field(default_factory=dict)
     digests: dict[str, str] = field(default_factory=dict)  # section pointer -> computed digest
 
     @classmethod
     def build(
-        cls, findings: Iterable[Finding], manifest: ManifestReport | None = None
+        cls,
+        findings: Iterable[Finding],
+        manifest: ManifestReport | None = None,
+        *,
+        omitted: Iterable[OmittedFindings] = (),
     ) -> TreeAnnotations:
         result = cls()
         for finding in findings:
             result.findings.setdefault(finding.pointer, []).append(finding)
             for ancestor in _ancestors(finding.pointer):
                 result.below[ancestor] = result.below.get(ancestor, 0) + 1
+        for item in omitted:
+            ancestors = _ancestors(item.first_pointer)
+            holders = {ancestors[0], ancestors[-2]} if len(ancestors) > 1 else {""}
+            for holder in holders:
+                result.cut.setdefault(holder, []).append(item)
         if manifest is not None:
             result.sections = {
                 s.pointer: (s.name, s.match) for s in manifest.sections if s.pointer is not None
@@ -92,6 +106,14 @@ class TreeAnnotations:
         inside = self.below.get(pointer, 0)
         if inside and not own:
             parts.append(f"{inside} finding{'s' if inside != 1 else ''} inside")
+        for item in self.cut.get(pointer, ()):
+            mark = max(mark, _SEVERITY_MARK[item.severity])
+            where = shown(item.first_pointer, 120)
+            parts.append(f"{item.count:,} more {item.code} not listed, from {where}")
+            reasons.append(
+                f"{item.severity} {item.code}: {item.count:,} more past the first "
+                f"{FINDINGS_LIMIT:,} findings were counted, not listed; the first at {where}"
+            )
         return NodeStatus(mark, "; ".join(parts), tuple(reasons))
 
 

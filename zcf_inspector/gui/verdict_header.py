@@ -188,7 +188,7 @@ class VerdictHeader(QFrame):
         self.level = verdict.level
         self._icon.setPixmap(state_icon(LEVEL_STATES[verdict.level]).pixmap(22, 22))
         self._colour_headline()
-        self.subject.set_full_text(subject)
+        self.subject.set_full_text(visible(subject))  # a file name may hold any character
         self.model.set_rows(verdict.rows)
         for chip in self.chips:
             self._chips.removeWidget(chip)

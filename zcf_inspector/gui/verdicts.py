@@ -74,7 +74,8 @@ def _stage_row(result: StageResult, passed: str, not_run: str) -> VerdictRow:
     first = _first_error(result.findings)
     if state is CheckState.FAIL and first is not None:
         errors = sum(1 for f in result.findings if f.severity is Severity.ERROR)
-        more = f" (+{errors - 1} more)" if errors > 1 else ""
+        errors += sum(o.count for o in result.omitted if o.severity is Severity.ERROR)
+        more = f" (+{errors - 1:,} more)" if errors > 1 else ""
         return VerdictRow(
             result.stage.value,
             state,

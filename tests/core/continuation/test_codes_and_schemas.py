@@ -33,12 +33,13 @@ from zcf_inspector.core.codes import (
 from zcf_inspector.core.continuation.models.schema_check import (
     ANNOTATIONS,
     KEYWORDS,
+    check_schema,
     compile_schema,
     load_schema,
     schema_findings,
 )
 from zcf_inspector.core.continuation.rules.tool_schemas import json_schema_problem
-from zcf_inspector.core.findings import Severity
+from zcf_inspector.core.findings import FindingBudget, Severity
 from zcf_inspector.core.pointer import resolve
 
 Json = Any
@@ -134,6 +135,40 @@ def test_a_schema_finding_points_at_the_value_and_names_it() -> None:
     (finding,) = schema_findings("session", doc)
     assert finding.pointer == "/continuation/plans/0/boundary/method"
     assert "'guessed'" in finding.message or '"guessed"' in finding.message
+
+
+def test_schema_violations_past_the_budget_are_counted_not_dropped() -> None:
+    # Every place a document breaks the schema is a finding: the first ones in full, the
+    # rest counted with the first pointer (they were once dropped past 200, unsaid).
+    check = compile_schema({"items": {"type": "string"}})
+    budget = FindingBudget(limit=10)
+    assert not check(list(range(50)), "/xs", budget)
+    assert [f.pointer for f in budget.kept] == [f"/xs/{i}" for i in range(10)]
+    (counted,) = budget.omitted()
+    assert (counted.code, counted.count, counted.first_pointer) == (
+        PlanCode.SCHEMA_VIOLATION,
+        40,
+        "/xs/10",
+    )
+    assert budget.total == 50
+    doc = json.loads(raw_session("another-computer"))
+    for plan in doc["continuation"]["plans"]:
+        plan["boundary"]["method"] = "guessed"
+    doc["continuation"]["plans"] *= 300
+    everything = FindingBudget(limit=5)
+    assert not check_schema("session", doc, everything)
+    assert len(everything.kept) == 5
+    assert everything.total >= 300
+
+
+def test_a_failing_value_is_quoted_in_a_few_characters_however_large() -> None:
+    check = compile_schema({"type": "string"})
+    huge: Json = {"k" * 1_000_000: [list(range(1000))] * 1000}
+    budget = FindingBudget()
+    assert not check(huge, "", budget)
+    (finding,) = budget.kept
+    assert len(finding.message) < 200
+    assert finding.message.startswith('{"kkkk')
 
 
 def test_json_equality_keeps_true_apart_from_one() -> None:

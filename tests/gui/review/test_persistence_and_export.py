@@ -100,7 +100,7 @@ def test_corrupt_journal_is_refused_cleanly(
     assert not second.ui.problem.isVisible()
 
 
-def test_journal_row_of_another_packet_is_refused(
+def test_journal_header_naming_another_packet_is_refused(
     make_pane: PaneFactory, prompter: ScriptedPrompter
 ) -> None:
     first = make_pane()
@@ -112,7 +112,40 @@ def test_journal_row_of_another_packet_is_refused(
     conn.close()
     second = make_pane()
     assert second.review is None
-    assert "journal_mismatch" in prompter.messages("warn")[0]
+    # Its rows do not verify under the packet it now names: it was changed, not swapped.
+    assert "journal_corrupt" in prompter.messages("warn")[0]
+
+
+def test_a_deleted_last_decision_is_refused_and_the_review_can_start_over(
+    make_pane: PaneFactory, prompter: ScriptedPrompter
+) -> None:
+    """Issue 15: the journal's checksums are keyed and chained, with the head kept beside
+    the settings: deleting the last row is found, and the window offers to start over."""
+    first = make_pane()
+    QTest.keyClick(first.table, Qt.Key.Key_C)
+    QTest.keyClick(first.table, Qt.Key.Key_C)
+    path = journal_file(first)
+    first.close()
+    with sqlite3.connect(path) as conn:
+        conn.execute("DELETE FROM entry WHERE seq = (SELECT max(seq) FROM entry)")
+    conn.close()
+    second = make_pane()
+    assert second.review is None
+    [warning] = prompter.messages("warn")
+    assert "journal_corrupt" in warning
+    assert "saved rows are gone" in warning
+    assert second.ui.set_aside.isVisibleTo(second)
+    key_folder = second.key_dir
+    assert key_folder.parent != path.parent  # the key is kept beside the settings
+    second.ui.set_aside.click()
+    assert second.review is not None
+    assert second.review.session.decisions == ()
+    assert [p for p in path.parent.iterdir() if p.name.startswith(path.name + ".refused-")]
+    assert [p for p in key_folder.iterdir() if ".refused-" in p.name]  # its key went too
+    QTest.keyClick(second.table, Qt.Key.Key_C)  # and the new review journals again
+    third = make_pane()
+    assert third.review is not None
+    assert len(third.review.session.decisions) == 1
 
 
 def export(pane: ReviewPane, prompter: ScriptedPrompter, path: Path, *answers: Any) -> None:

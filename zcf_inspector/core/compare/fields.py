@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from zcf_inspector.core import headroom
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.compare.matching import Matching, match
@@ -97,7 +98,7 @@ def differing_pairs(
 def _same_encoding(a: list[JsonValue], b: list[JsonValue]) -> bool:
     """True only if ``a`` and ``b`` are the same values of the same types, in the same
     member order; False says nothing (the caller then looks element by element)."""
-    if _orjson is None:
+    if not orjson_usable():
         return False
     try:
         return bool(_orjson.dumps(a) == _orjson.dumps(b))
@@ -105,13 +106,28 @@ def _same_encoding(a: list[JsonValue], b: list[JsonValue]) -> bool:
         return False  # something orjson refuses (a huge integer): decided one by one
 
 
-def content_key(value: JsonValue) -> str | bytes | int:
+def orjson_usable() -> bool:
+    """Whether orjson may be called: it is there, and no memory limit is in force (out
+    of memory its allocator crashes the process; see `core.headroom`)."""
+    return _orjson is not None and not headroom.limited()
+
+
+def content_keys(values: list[JsonValue]) -> list[str | bytes | int]:
+    """`content_key` of each value (whether orjson may be used is asked once)."""
+    fast = orjson_usable()
+    return [content_key(value, fast=fast) for value in values]
+
+
+def content_key(value: JsonValue, *, fast: bool | None = None) -> str | bytes | int:
     """An identity for an element that has none: its content. Strings are their own
     key; anything else its JSON with sorted members, which tells ``true`` from ``1``
-    (orjson's, when it is there: the keys need only be distinct, not canonical)."""
+    (orjson's, when it is there and ``fast`` (default: `orjson_usable`): the keys need
+    only be distinct, not canonical)."""
     if isinstance(value, str):
         return value
-    if _orjson is not None:
+    if fast is None:
+        fast = orjson_usable()
+    if fast and _orjson is not None:
         try:
             return bytes(_orjson.dumps(value, option=_orjson.OPT_SORT_KEYS))
         except (_orjson.JSONEncodeError, TypeError):
@@ -154,7 +170,7 @@ class _Fields:
     def walk_array(self, a: list[JsonValue], b: list[JsonValue], path: str) -> None:
         """Items have no identity here: each is known by its content, so an inserted item
         is one addition; a removed and an added item at the same index are one change."""
-        found = match([content_key(v) for v in a], [content_key(v) for v in b])
+        found = match(content_keys(a), content_keys(b))
         removed = dict.fromkeys(found.removed)
         for index_b in found.added:
             if index_b in removed:

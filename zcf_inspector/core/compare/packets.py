@@ -40,6 +40,7 @@ from zcf_inspector.core.compare.fields import (
     content_key,
     differing_pairs,
     field_changes,
+    orjson_usable,
     same,
 )
 from zcf_inspector.core.compare.matching import Matching, match
@@ -239,8 +240,10 @@ def _keys(part: _Part, items: list[JsonValue]) -> list[Hashable]:
             for item in items
         ]
     if part.covered and part.name == TOOLS_SECTION:
-        return [item if type(item) is str else content_key(item) for item in items]
-    return [content_key(item) for item in items]
+        fast = orjson_usable()
+        return [item if type(item) is str else content_key(item, fast=fast) for item in items]
+    fast = orjson_usable()
+    return [content_key(item, fast=fast) for item in items]
 
 
 def _shown_id(part: _Part, key: Hashable) -> str | None:

@@ -2,6 +2,14 @@
 
 Recognises an ASIF 0.4 session, a bare Continuation Profile Object or a destination
 report, checks it, and optionally checks a report against the session it binds.
+
+Bounded for any input: a document's findings share one budget (`FINDINGS_LIMIT` in full,
+then counted per code; the session's plans share the session's, a report has its own),
+its schema is validated in bounded pieces, and the plans' prerequisite graphs together
+may hold at most `PLAN_GRAPH_LIMIT` subjects and edges — a plan selects a dependency at
+the head of a long chain in a few bytes, so ten thousand plans over one chain would
+otherwise cost the square of the document's size. Plans past that are not checked, and
+the document is refused with `plans_too_large`.
 """
 
 from __future__ import annotations
@@ -10,12 +18,13 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import cast
 
+from zcf_inspector.core.bounded_validation import prepare
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.blockers import model_fit_blocker, plan_blockers
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex, index_core, index_profile
 from zcf_inspector.core.continuation.models.profile import ContinuationProfile
 from zcf_inspector.core.continuation.models.report import DestinationReport
-from zcf_inspector.core.continuation.models.schema_check import schema_findings
+from zcf_inspector.core.continuation.models.schema_check import check_schema
 from zcf_inspector.core.continuation.models.session import FEATURE, AsifSession
 from zcf_inspector.core.continuation.models.validation import validate_at
 from zcf_inspector.core.continuation.results import (
@@ -46,9 +55,16 @@ from zcf_inspector.core.continuation.rules.report import PlanFacts, SessionBindi
 from zcf_inspector.core.continuation.rules.resource_bytes import resource_bytes
 from zcf_inspector.core.continuation.rules.streams import check_streams
 from zcf_inspector.core.continuation.rules.workspace_state import workspace_trees
-from zcf_inspector.core.findings import Finding, Severity, error
+from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, FindingBudget, Severity, error
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.reading import ReadError, read_json
+
+# Validators built at import, before a large document takes the memory.
+prepare(AsifSession, ContinuationProfile, DestinationReport)
+
+# Subjects and edges of all plans' graphs together (the 5,000-dependency benchmark plan
+# has 25,016); past it, later plans are not checked.
+PLAN_GRAPH_LIMIT = 250_000
 
 _VERSIONS = {
     "asif_version": (DocumentKind.ASIF_SESSION, "0.4"),
@@ -128,12 +144,11 @@ def _check_source(
     value: dict[str, JsonValue],
     kind: DocumentKind,
     plan_filter: str | None,
-    findings: list[Finding],
+    findings: FindingBudget,
 ) -> _Checked:
     core: CoreIndex | None = None
     if kind is DocumentKind.ASIF_SESSION:
-        session, problems = validate_at(AsifSession, value)
-        findings.extend(problems)
+        session, _ = validate_at(AsifSession, value, budget=findings)
         if session is None:
             return _Checked([], None)
         if session.continuation is None:
@@ -145,9 +160,7 @@ def _check_source(
                 )
             )
             return _Checked([], None)
-        schema = schema_findings("session", value)
-        if schema:
-            findings.extend(schema)
+        if not check_schema("session", value, findings):
             return _Checked([], None)
         core = index_core(session, value, findings)
         check_core(core, findings)
@@ -163,13 +176,10 @@ def _check_source(
             value["continuation"],
         )
     else:
-        parsed, problems = validate_at(ContinuationProfile, value)
-        findings.extend(problems)
+        parsed, _ = validate_at(ContinuationProfile, value, budget=findings)
         if parsed is None:
             return _Checked([], None)
-        schema = schema_findings("continuation", value)
-        if schema:
-            findings.extend(schema)
+        if not check_schema("continuation", value, findings):
             return _Checked([], None)
         findings.append(
             Finding(
@@ -186,17 +196,29 @@ def _check_source(
     trees = workspace_trees(profile, findings)
     plans: list[PlanResult] = []
     facts: dict[str, PlanFacts] = {}
+    graph_size = 0
+    plans_kept = 0
     for i, plan in enumerate(profile_model.plans):
         where = f"{base}/plans/{i}"
         wanted = plan_filter is None or plan.id == plan_filter
         if plan.id in facts and not wanted:
             continue
+        if graph_size > PLAN_GRAPH_LIMIT:
+            findings.append(_too_large(where, i, len(profile_model.plans), graph_size))
+            break
         graph = plan_graph(plan, where, profile, core, trees)
+        graph_size += len(graph.nodes) + len(graph.edges)
         blockers = plan_blockers(plan, where, profile, core, set(graph.nodes))
         if plan.id not in facts:
             facts[plan.id] = PlanFacts(plan, where, required_inventory(graph), blockers)
         if wanted:
-            plans.append(plan_result(graph, where, profile, core, blockers))
+            result = plan_result(graph, where, profile, core, blockers)
+            budget = FindingBudget(findings.limit - len(findings) - plans_kept)
+            budget.extend(result.findings)
+            plans_kept += len(budget)
+            plans.append(replace(result, findings=tuple(budget), omitted=budget.omitted()))
+    # What the plans kept counts against the document's budget too.
+    findings.limit = max(len(findings), findings.limit - plans_kept)
     _uncovered_cycles(profile, plans, findings)
     if core is not None:
         _bindings(profile, core, findings)
@@ -209,7 +231,17 @@ def _check_source(
     return _Checked(plans, binding)
 
 
-def _bindings(profile: ProfileIndex, core: CoreIndex, findings: list[Finding]) -> None:
+def _too_large(where: str, index: int, count: int, size: int) -> Finding:
+    return error(
+        PlanCode.PLANS_TOO_LARGE,
+        where,
+        f"plans {index} to {count - 1} were not checked: the prerequisite graphs of the "
+        f"plans before them already hold {size:,} subjects and edges (at most "
+        f"{PLAN_GRAPH_LIMIT:,} are checked in one document)",
+    )
+
+
+def _bindings(profile: ProfileIndex, core: CoreIndex, findings: FindingBudget) -> None:
     """§7 for each configuration some plan uses (rule roots are checked per plan)."""
     used = dict.fromkeys(p.configuration_id for p in profile.profile.plans)
     for config_id in used:
@@ -219,7 +251,7 @@ def _bindings(profile: ProfileIndex, core: CoreIndex, findings: list[Finding]) -
             findings.extend(check_binding(config, binding, profile.bindings.at(config_id)))
 
 
-def _plan_contexts(profile: ProfileIndex, core: CoreIndex, findings: list[Finding]) -> None:
+def _plan_contexts(profile: ProfileIndex, core: CoreIndex, findings: FindingBudget) -> None:
     """§4 for each context some plan selects: its tool inputs agree with their sources."""
     if core.history is None:
         return
@@ -233,10 +265,18 @@ def _uncovered_cycles(
     profile: ProfileIndex, plans: list[PlanResult], findings: list[Finding]
 ) -> None:
     """Dependency cycles no listed plan already reports (§2: dependencies are acyclic)."""
-    reported = [set(members) for plan in plans for members in plan.cycles]
+    # The reported cycles that hold each node: a cycle covering another holds its first
+    # member, so only those are looked at (comparing every pair of cycles cost the square
+    # of their number: 16,000 two-dependency cycles took 4 s, 32,000 four times that).
+    holding: dict[str, list[set[str]]] = {}
+    for plan in plans:
+        for reported in plan.cycles:
+            cycle = set(reported)
+            for member in reported:
+                holding.setdefault(member, []).append(cycle)
     for members in dependency_cycles(profile):
         node_ids = {f"dependency:{m}" for m in members}
-        if any(node_ids <= cycle for cycle in reported):
+        if any(node_ids <= cycle for cycle in holding.get(f"dependency:{members[0]}", ())):
             continue
         findings.append(
             error(
@@ -247,46 +287,57 @@ def _uncovered_cycles(
         )
 
 
-def _check_report_bytes(data: bytes, binding: SessionBinding | None, now: datetime) -> ReportResult:
+def _check_report_bytes(
+    data: bytes, binding: SessionBinding | None, now: datetime, limit: int
+) -> ReportResult:
     read = _read(data)
+    budget = FindingBudget(limit)
     if read.kind is not DocumentKind.CONTINUATION_REPORT or read.value is None:
         problems = read.findings or [
             error(PlanCode.UNRECOGNISED_DOCUMENT, "", "the report file is not a destination report")
         ]
         return ReportResult(None, None, None, None, (), tuple(problems))
-    report, problems = validate_at(DestinationReport, read.value)
+    report, _ = validate_at(DestinationReport, read.value, budget=budget)
     if report is None:
-        return ReportResult(None, None, None, None, (), tuple(problems))
-    schema = schema_findings("continuation-report", read.value)
-    if schema:
-        return ReportResult(None, None, None, None, (), tuple(schema))
-    return check_report(report, binding, now)
+        return ReportResult(None, None, None, None, (), tuple(budget), omitted=budget.omitted())
+    if not check_schema("continuation-report", read.value, budget):
+        return ReportResult(None, None, None, None, (), tuple(budget), omitted=budget.omitted())
+    result = check_report(report, binding, now)
+    budget.extend(result.findings)
+    return replace(result, findings=tuple(budget), omitted=budget.omitted())
 
 
 def inspect_continuation(
-    data: bytes, *, now: datetime, plan_id: str | None = None, report: bytes | None = None
+    data: bytes,
+    *,
+    now: datetime,
+    plan_id: str | None = None,
+    report: bytes | None = None,
+    findings_limit: int = FINDINGS_LIMIT,
 ) -> InspectionResult:
     """Check ``data`` (and ``report`` against it) at the clock ``now``.
 
     ``data`` is the exact file bytes: a report binds them by SHA-256, so they are hashed
-    as received and never re-serialised.
+    as received and never re-serialised. ``findings_limit``: findings kept in full per
+    document (see the module).
     """
     read = _read(data)
-    findings = list(read.findings)
+    findings = FindingBudget(findings_limit)
+    findings.extend(read.findings)
     if read.value is None or read.kind is None:
-        return InspectionResult(read.kind, tuple(findings), (), None)
+        return InspectionResult(read.kind, tuple(findings), (), None, findings.omitted())
     if read.kind is DocumentKind.CONTINUATION_REPORT:
-        alone = _check_report_bytes(data, None, now)
-        return InspectionResult(read.kind, tuple(findings), (), alone)
+        alone = _check_report_bytes(data, None, now, findings_limit)
+        return InspectionResult(read.kind, tuple(findings), (), alone, findings.omitted())
     checked = _check_source(data, read.value, read.kind, plan_id, findings)
     report_result: ReportResult | None = None
     plans = tuple(checked.plans)
     if report is not None:
-        report_result = _check_report_bytes(report, checked.binding, now)
+        report_result = _check_report_bytes(report, checked.binding, now, findings_limit)
         if read.kind is DocumentKind.CONTINUATION_PROFILE:
             report_result = _unbound(report_result)
         plans = tuple(_with_report_blockers(p, report_result) for p in plans)
-    return InspectionResult(read.kind, tuple(findings), plans, report_result)
+    return InspectionResult(read.kind, tuple(findings), plans, report_result, findings.omitted())
 
 
 def _with_report_blockers(plan: PlanResult, report: ReportResult) -> PlanResult:

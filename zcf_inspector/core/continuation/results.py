@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from zcf_inspector.core.codes import BlockerCode
-from zcf_inspector.core.findings import Finding, has_error
+from zcf_inspector.core.findings import Finding, OmittedFindings, Severity, has_error
 
 
 class DocumentKind(StrEnum):
@@ -76,14 +76,15 @@ class PlanResult:
     edges: tuple[PlanEdge, ...]
     closure: Closure
     cycles: tuple[tuple[str, ...], ...]
-    findings: tuple[Finding, ...]
+    findings: tuple[Finding, ...]  # those the document's findings budget kept in full
+    omitted: tuple[OmittedFindings, ...] = ()  # counted past it
 
     def node(self, node_id: str) -> PlanNode | None:
         return next((n for n in self.nodes if n.id == node_id), None)
 
     @property
     def ok(self) -> bool:
-        return not has_error(self.findings)
+        return not has_error(self.findings) and not _omitted_error(self.omitted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,14 +128,15 @@ class ReportResult:
     outcome: str | None
     recomputed_outcome: str | None
     subjects: tuple[SubjectAssessment, ...]
-    findings: tuple[Finding, ...]
+    findings: tuple[Finding, ...]  # those the report's findings budget kept in full
     blocking_reasons: tuple[BlockingReason, ...] = ()
     times: ReportTimes | None = None
     model_fit: str | None = None  # the report's model_assessment.fit
+    omitted: tuple[OmittedFindings, ...] = ()  # counted past the budget
 
     @property
     def ok(self) -> bool:
-        return not has_error(self.findings)
+        return not has_error(self.findings) and not _omitted_error(self.omitted)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,9 +144,10 @@ class InspectionResult:
     """Everything `plan` reports about one file (and, optionally, one report)."""
 
     kind: DocumentKind | None
-    findings: tuple[Finding, ...]  # document-level findings
+    findings: tuple[Finding, ...]  # document-level findings (those kept in full)
     plans: tuple[PlanResult, ...]
     report: ReportResult | None
+    omitted: tuple[OmittedFindings, ...] = ()  # document-level findings counted past the budget
 
     def all_findings(self) -> tuple[Finding, ...]:
         out = list(self.findings)
@@ -154,6 +157,18 @@ class InspectionResult:
             out.extend(self.report.findings)
         return tuple(out)
 
+    def all_omitted(self) -> tuple[OmittedFindings, ...]:
+        out = list(self.omitted)
+        for plan in self.plans:
+            out.extend(plan.omitted)
+        if self.report is not None:
+            out.extend(self.report.omitted)
+        return tuple(out)
+
     @property
     def ok(self) -> bool:
-        return not has_error(self.all_findings())
+        return not has_error(self.all_findings()) and not _omitted_error(self.all_omitted())
+
+
+def _omitted_error(omitted: tuple[OmittedFindings, ...]) -> bool:
+    return any(o.severity is Severity.ERROR for o in omitted)

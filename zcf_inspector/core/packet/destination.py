@@ -11,7 +11,7 @@ from pydantic import ValidationError
 
 from zcf_inspector.core.crypto import ed25519_public_key, public_key_fingerprint
 from zcf_inspector.core.errors import InputError
-from zcf_inspector.core.files import UnreadableFileError, read_bounded
+from zcf_inspector.core.files import Unreadable, UnreadableFileError, read_bounded, shown_path
 from zcf_inspector.core.formats import b64u_decode, format_timestamp, parse_timestamp
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.pydantic_findings import issue_message, validation_issues
@@ -99,13 +99,17 @@ def load_destination(path: str | Path) -> Destination:
     """Read a destination file strictly (profile §1 reader) and check it."""
     try:
         # Bounded: a packet picked by mistake must not be read whole on the UI thread.
-        data = read_bounded(path, DESTINATION_FILE_MAX_BYTES)
+        data = read_bounded(path, DESTINATION_FILE_MAX_BYTES, refuse_larger=True)
     except UnreadableFileError as exc:
+        if exc.reason is Unreadable.TOO_LARGE:
+            raise DestinationError(
+                f"destination file {shown_path(path)} is larger than 1 MiB; it was not read"
+            ) from exc
         raise DestinationError(f"cannot read destination file: {exc}") from exc
-    if len(data) > DESTINATION_FILE_MAX_BYTES:
-        raise DestinationError(f"destination file {path} is larger than 1 MiB")
     try:
         value = read_packet(data, max_bytes=DESTINATION_FILE_MAX_BYTES)
     except ReadError as exc:
-        raise DestinationError(f"destination file {path}: {exc.code}: {exc.message}") from exc
+        raise DestinationError(
+            f"destination file {shown_path(path)}: {exc.code}: {exc.message}"
+        ) from exc
     return parse_destination(value)

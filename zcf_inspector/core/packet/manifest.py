@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from functools import partial
 
 from zcf_inspector.core.canonical import canonical_chunked, canonical_pieces
 from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.digest import lp, sha256_digest
-from zcf_inspector.core.findings import Finding, error
+from zcf_inspector.core.findings import (
+    Finding,
+    FindingBudget,
+    OmittedFindings,
+    Severity,
+    error,
+)
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
+from zcf_inspector.core.packet.structure import show
 from zcf_inspector.core.pointer import child, join
 
 ALGORITHM = "zcf-lp-sha256-v1"
@@ -25,6 +33,9 @@ ENVELOPE_SECTIONS: dict[str, str] = {
     "scopeProof": "scopeProof",
 }
 ARCHIVE_SECTION = "archiveRefs"
+# Rows the report keeps for sections the manifest lists and the packet does not cover: a
+# manifest may list millions of names; each is still a finding (counted past the budget).
+MAX_LISTED_DIGESTS = 1000
 # Top-level fields the root never covers; a viewer must say so (profile §4).
 UNCOVERED_FIELDS: tuple[str, ...] = (
     "format",
@@ -63,7 +74,8 @@ class ManifestReport:
     root_computed: str
     root_listed: str | None
     uncovered: tuple[str, ...]  # top-level fields present in the packet and not under the root
-    findings: tuple[Finding, ...]
+    findings: tuple[Finding, ...]  # those the packet's findings budget kept in full
+    omitted: tuple[OmittedFindings, ...] = ()  # counted past it
 
     @property
     def root_match(self) -> bool:
@@ -163,19 +175,25 @@ def uncovered_fields(packet: dict[str, JsonValue]) -> tuple[str, ...]:
 
 
 def check_manifest(
-    packet: dict[str, JsonValue], monitor: Monitor = NULL_MONITOR, *, reader_plain: bool = False
+    packet: dict[str, JsonValue],
+    monitor: Monitor = NULL_MONITOR,
+    *,
+    reader_plain: bool = False,
+    budget: FindingBudget | None = None,
 ) -> ManifestReport:
     """Recompute every covered digest and the root, and compare them with the listed ones.
 
-    Every difference is reported together, so a reader sees which section changed.
+    Every difference is reported together, so a reader sees which section changed (into
+    ``budget``: a manifest may list millions of sections no packet has).
     """
+    budget = FindingBudget() if budget is None else budget
     covered, root = _section_and_root_digests(packet, monitor, reader_plain)
     manifest = packet.get("manifest")
     manifest_obj = manifest if isinstance(manifest, dict) else {}
     listed_sections = manifest_obj.get("sections")
     listed: dict[str, JsonValue] = listed_sections if isinstance(listed_sections, dict) else {}
     listed_root = manifest_obj.get("rootHash")
-    findings: list[Finding] = []
+    findings = budget
     digests: list[SectionDigest] = []
     sections_pointer = join("manifest", "sections")
     computed_names = set()
@@ -185,36 +203,41 @@ def check_manifest(
         listed_digest = value if isinstance(value, str) else None
         digests.append(SectionDigest(name, pointer, computed, listed_digest))
         if name not in listed:
-            findings.append(
+            findings.add(
                 error(
                     ErrorCode.MANIFEST_SECTION_MISSING,
                     child(sections_pointer, name),
-                    f"section {name!r} is in the packet but not listed in the manifest",
+                    f"section {show(name)} is in the packet but not listed in the manifest",
                 )
             )
         elif listed_digest != computed:
-            findings.append(
+            findings.add(
                 error(
                     ErrorCode.SECTION_DIGEST_MISMATCH,
                     child(sections_pointer, name),
-                    f"section {name!r}: listed {_short(value)}, computed {computed}",
+                    f"section {show(name)}: listed {_short(value)}, computed {computed}",
                 )
             )
     for name, value in listed.items():
         if name not in computed_names:
-            digests.append(
-                SectionDigest(name, None, None, value if isinstance(value, str) else None)
-            )
-            findings.append(
+            if len(digests) < MAX_LISTED_DIGESTS:
+                digests.append(
+                    SectionDigest(name, None, None, value if isinstance(value, str) else None)
+                )
+            if findings.full:
+                where = partial(child, sections_pointer, name)
+                findings.tally(ErrorCode.MANIFEST_SECTION_UNEXPECTED, Severity.ERROR, where)
+                continue
+            findings.add(
                 error(
                     ErrorCode.MANIFEST_SECTION_UNEXPECTED,
                     child(sections_pointer, name),
-                    f"the manifest lists section {name!r}, which the packet does not cover",
+                    f"the manifest lists section {show(name)}, which the packet does not cover",
                 )
             )
     root_listed = listed_root if isinstance(listed_root, str) else None
     if root_listed != root:
-        findings.append(
+        findings.add(
             error(
                 ErrorCode.MANIFEST_ROOT_MISMATCH,
                 join("manifest", "rootHash"),
@@ -223,7 +246,12 @@ def check_manifest(
         )
     digests.sort(key=lambda d: d.name)
     return ManifestReport(
-        tuple(digests), root, root_listed, uncovered_fields(packet), tuple(findings)
+        tuple(digests),
+        root,
+        root_listed,
+        uncovered_fields(packet),
+        tuple(findings.kept),
+        findings.omitted(),
     )
 
 
@@ -239,5 +267,8 @@ def seal_manifest(packet: dict[str, JsonValue]) -> dict[str, JsonValue]:
 
 
 def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+    # A digest (71 characters) is shown whole; anything else as show() spells it (a
+    # container summarised, a long string cut): repr of a hostile value could be huge.
+    if isinstance(value, str) and len(value) <= 80:
+        return repr(value)
+    return show(value)

@@ -16,11 +16,12 @@ from zcf_inspector.core.crypto import (
     public_key_fingerprint,
 )
 from zcf_inspector.core.digest import is_digest, lp_concat, sha256_digest
-from zcf_inspector.core.findings import Finding, Severity, error, has_error
+from zcf_inspector.core.findings import Finding, FindingBudget, OmittedFindings, Severity, error
 from zcf_inspector.core.formats import Base64UrlError, b64u_decode, b64u_encode
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.receipt_shape import check_receipt_shape
 from zcf_inspector.core.pointer import join
+from zcf_inspector.core.visible_text import json_visible
 
 RECEIPT_FORMAT = "zephr-continuity-receipt"
 RECEIPT_SIGNATURE_DOMAIN = "zephr-continuity-receipt-v1"
@@ -28,8 +29,13 @@ CORRELATION_DOMAIN = "zephr-continuity-correlation-v1"
 
 
 def receipt_bytes(receipt: Mapping[str, JsonValue]) -> bytes:
-    """The file bytes of a receipt: every writer (window, `ingest`, `review`) writes these."""
-    return (json.dumps(dict(receipt), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    """The file bytes of a receipt: every writer (window, `ingest`, `review`) writes these.
+
+    Characters a terminal could act on (C1 controls, bidi and format characters, U+2028…)
+    are JSON escapes, so a receipt printed by `ingest` is safe to show; the JSON value,
+    and so the digest, is the same either way."""
+    text = json.dumps(dict(receipt), ensure_ascii=False, indent=2)
+    return (json_visible(text) + "\n").encode("utf-8")
 
 
 def correlation_id(
@@ -86,7 +92,8 @@ class ReceiptReport:
     status: ReceiptStatus
     computed_digest: str | None
     listed_digest: str | None
-    findings: tuple[Finding, ...]
+    findings: tuple[Finding, ...]  # those the receipt's findings budget kept in full
+    omitted: tuple[OmittedFindings, ...] = ()  # counted past it
 
     @property
     def valid(self) -> bool:
@@ -99,14 +106,15 @@ def verify_receipt(receipt: JsonValue, public_key: bytes | None = None) -> Recei
     With ``public_key`` the receipt must be signed by exactly that key; without one, a
     signature is reported as present but not checked (a fingerprint is not a trust anchor).
     """
-    findings = list(check_receipt_shape(receipt))
+    findings = FindingBudget()
+    check_receipt_shape(receipt, findings)
     if not isinstance(receipt, dict):
-        return ReceiptReport(ReceiptStatus.INVALID, None, None, tuple(findings))
+        return _report(ReceiptStatus.INVALID, None, None, findings)
     computed = receipt_digest(receipt)
     listed = receipt.get("receiptDigest")
     listed_text = listed if isinstance(listed, str) else None
     if is_digest(listed) and listed != computed:
-        findings.append(
+        findings.add(
             error(
                 ErrorCode.INVALID_VALUE,
                 join("receiptDigest"),
@@ -116,23 +124,23 @@ def verify_receipt(receipt: JsonValue, public_key: bytes | None = None) -> Recei
         )
     signature = receipt.get("signature")
     signed = isinstance(signature, dict)
-    if signed and isinstance(signature, dict) and not has_error(findings):
+    if signed and isinstance(signature, dict) and not findings.has_error:
         findings.extend(_check_signature(signature, computed, public_key))
     elif public_key is not None and not signed:
-        findings.append(
+        findings.add(
             error(
                 ErrorCode.SIGNATURE_INVALID,
                 join("signature"),
                 "a key was given but the receipt is not signed",
             )
         )
-    if has_error(findings):
+    if findings.has_error:
         status = ReceiptStatus.INVALID
     elif not signed:
         status = ReceiptStatus.VALID_UNSIGNED
     elif public_key is None:
         status = ReceiptStatus.VALID_SIGNATURE_NOT_CHECKED
-        findings.append(
+        findings.add(
             Finding(
                 ErrorCode.SOURCE_KEY_UNKNOWN,
                 Severity.INFO,
@@ -142,7 +150,13 @@ def verify_receipt(receipt: JsonValue, public_key: bytes | None = None) -> Recei
         )
     else:
         status = ReceiptStatus.VALID_SIGNED
-    return ReceiptReport(status, computed, listed_text, tuple(findings))
+    return _report(status, computed, listed_text, findings)
+
+
+def _report(
+    status: ReceiptStatus, computed: str | None, listed: str | None, findings: FindingBudget
+) -> ReceiptReport:
+    return ReceiptReport(status, computed, listed, tuple(findings.kept), findings.omitted())
 
 
 def _check_signature(

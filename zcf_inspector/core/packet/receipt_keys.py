@@ -15,7 +15,7 @@ from pathlib import Path
 
 from zcf_inspector.core.crypto import public_key_fingerprint
 from zcf_inspector.core.errors import InputError
-from zcf_inspector.core.files import UnreadableFileError, read_bounded
+from zcf_inspector.core.files import UnreadableFileError, read_bounded, shown_path
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.keyfile import Ed25519Key, KeyFileError, ed25519_key_of
 from zcf_inspector.core.packet.destination import (
@@ -73,13 +73,13 @@ def key_file_bytes(value: dict[str, JsonValue]) -> bytes:
 def load_public_key(path: str | Path) -> Ed25519Key:
     """The public key in a key file (public or private) or a destination file's signingKey."""
     try:
-        data = read_bounded(path, DESTINATION_FILE_MAX_BYTES)
+        data = read_bounded(path, DESTINATION_FILE_MAX_BYTES, refuse_larger=True)
     except UnreadableFileError as exc:
-        raise KeyFileError(f"cannot read {path}: {exc}") from exc
+        raise KeyFileError(f"cannot read key file: {exc}") from exc
     try:
         value = read_json(data, max_bytes=DESTINATION_FILE_MAX_BYTES)
     except ReadError as exc:
-        raise KeyFileError(f"{path}: {exc.code}: {exc.message}") from exc
+        raise KeyFileError(f"{shown_path(path)}: {exc.code}: {exc.message}") from exc
     if isinstance(value, dict) and "installationKeyId" in value:
         return receipt_signer(parse_destination(value)).key()
     return Ed25519Key(ed25519_key_of(value, path, need_seed=False).public_key)

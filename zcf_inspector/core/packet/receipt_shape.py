@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
+from zcf_inspector.core.bounded_validation import prepare, validate_bounded
 from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.digest import is_digest
-from zcf_inspector.core.findings import Finding, error
+from zcf_inspector.core.findings import Finding, FindingBudget, error
 from zcf_inspector.core.formats import ReviewStateName, is_b64u, is_id, is_timestamp
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.pydantic_findings import findings_from_validation_error
+from zcf_inspector.core.pydantic_findings import FindingSink
 
 
 def _check(predicate: object, what: str) -> AfterValidator:
@@ -106,11 +107,15 @@ class Receipt(_Closed):
     signature: ReceiptSignature | None = None
 
 
-def check_receipt_shape(receipt: JsonValue) -> list[Finding]:
+def check_receipt_shape(receipt: JsonValue, budget: FindingBudget | None = None) -> list[Finding]:
+    """The shape findings of ``receipt`` (into ``budget`` when given; the kept ones are
+    returned), validated in bounded pieces: a receipt may hold millions of decisions."""
+    budget = FindingBudget() if budget is None else budget
     if not isinstance(receipt, dict):
-        return [error(ErrorCode.NOT_AN_OBJECT, "", "a receipt is a JSON object")]
-    try:
-        Receipt.model_validate(receipt)
-    except ValidationError as exc:
-        return findings_from_validation_error(exc)
-    return []
+        budget.add(error(ErrorCode.NOT_AN_OBJECT, "", "a receipt is a JSON object"))
+        return list(budget.kept)
+    validate_bounded(Receipt, receipt, FindingSink(budget))
+    return list(budget.kept)
+
+
+prepare(Receipt)  # built at import, before a large receipt takes the memory

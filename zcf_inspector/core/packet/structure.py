@@ -52,14 +52,14 @@ Decisions where the profile is silent (each is tested):
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Callable, Set
+from functools import partial
 from operator import itemgetter
 from typing import Any
 
-from pydantic import TypeAdapter, ValidationError
-
+from zcf_inspector.core.bounded_validation import validate_bounded
 from zcf_inspector.core.codes import ErrorCode
-from zcf_inspector.core.findings import Finding, Severity
+from zcf_inspector.core.findings import Finding, FindingBudget, Severity
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.structure_models import (
     ARCHIVE_SECTION,
@@ -70,7 +70,7 @@ from zcf_inspector.core.packet.structure_models import (
     CAPABILITIES,
     CONTENT_SECTIONS,
     CONTENT_SECTIONS_CORE,
-    ENVELOPE_ADAPTERS,
+    ENVELOPE_TYPES,
     FORMAT,
     FORMAT_ERROR,
     FORMAT_VERSION,
@@ -79,12 +79,12 @@ from zcf_inspector.core.packet.structure_models import (
     POINTER_RE,
     RECIPIENT_INTENT,
     REVIEW_STATES,
-    SECTION_OBJECT_ADAPTERS,
+    SECTION_OBJECT_TYPES,
     ArraySection,
     KindedObject,
 )
 from zcf_inspector.core.pointer import exists, join
-from zcf_inspector.core.pydantic_findings import IssueKind, ValidationIssue, validation_issues
+from zcf_inspector.core.pydantic_findings import IssueKind, ValidationIssue, packet_code_of_type
 
 __all__ = [
     "CAPABILITIES",
@@ -130,25 +130,32 @@ _REFERENCES = (
     ("verification", "receiptRef", "receipts"),
 )
 
-# Items per pydantic call on a large array: the validated copies of one chunk are dropped
-# before the next is made, so memory stays flat however many beliefs a packet carries.
-_CHUNK = 4096
 _SHOW_CHARS = 60
 
 Loc = tuple[str | int, ...]
+Message = str | Callable[[], str]  # a message is only phrased if the finding is kept
 
 
-def check_structure(packet: dict[str, JsonValue]) -> tuple[Finding, ...]:
-    """Every §3 finding about ``packet``, in envelope order; empty when it is well formed."""
+def check_structure(
+    packet: dict[str, JsonValue], budget: FindingBudget | None = None
+) -> tuple[Finding, ...]:
+    """Every §3 finding about ``packet``, in envelope order; empty when it is well formed.
+
+    Findings go to ``budget`` (the packet's, shared with the later stages) and the ones
+    it keeps are returned; past its limit they are only counted (`FindingBudget.omitted`).
+    Without a budget, a fresh one of the default limit is used.
+    """
+    budget = FindingBudget() if budget is None else budget
     if not isinstance(packet, dict):
         message = f"a packet must be a JSON object; found {show(packet)}"
-        return (Finding(ErrorCode.NOT_AN_OBJECT, Severity.ERROR, "", message),)
-    report = _Report()
+        budget.add(Finding(ErrorCode.NOT_AN_OBJECT, Severity.ERROR, "", message))
+        return tuple(budget.kept)
+    report = _Report(budget)
     _check_top_level_keys(report, packet)
     declared = _check_constants(report, packet)
     for name in ("packet", "source"):
         if name in packet:
-            report.validate(ENVELOPE_ADAPTERS[name], packet[name], (name,))
+            report.validate(ENVELOPE_TYPES[name], packet[name], (name,))
     if "recipientIntent" in packet:
         _check_kinded(report, ("recipientIntent",), packet["recipientIntent"], RECIPIENT_INTENT)
     shape = _check_content(report, packet, declared)
@@ -156,14 +163,14 @@ def check_structure(packet: dict[str, JsonValue]) -> tuple[Finding, ...]:
     _check_omissions(report, packet, shape)
     for name in ("retention", "manifest"):
         if name in packet:
-            report.validate(ENVELOPE_ADAPTERS[name], packet[name], (name,))
+            report.validate(ENVELOPE_TYPES[name], packet[name], (name,))
     if "authentication" in packet:
         _check_kinded(report, ("authentication",), packet["authentication"], AUTHENTICATION)
     if "extensions" in packet and not isinstance(packet["extensions"], dict):
         report.invalid(("extensions",), "an object", packet["extensions"])
     if "scopeProof" in packet:
-        report.validate(ENVELOPE_ADAPTERS["scopeProof"], packet["scopeProof"], ("scopeProof",))
-    return tuple(report.findings)
+        report.validate(ENVELOPE_TYPES["scopeProof"], packet["scopeProof"], ("scopeProof",))
+    return tuple(budget.kept)
 
 
 # --- the envelope ----------------------------------------------------------------------------
@@ -214,12 +221,12 @@ def _check_kinded(report: _Report, loc: Loc, value: object, kinded: KindedObject
         report.invalid(loc, "an object", value)
         return
     kind = value.get("kind")
-    adapter = kinded.adapters.get(kind) if isinstance(kind, str) else None
-    if adapter is not None:
-        report.validate(adapter, value, loc)
+    shape = kinded.shapes.get(kind) if isinstance(kind, str) else None
+    if shape is not None:
+        report.validate(shape, value, loc)
         return
     if "kind" in value:
-        report.invalid((*loc, "kind"), _one_of(tuple(kinded.adapters)), kind)
+        report.invalid((*loc, "kind"), _one_of(tuple(kinded.shapes)), kind)
     else:
         report.missing_field((*loc, "kind"))
     for key in value:
@@ -296,9 +303,7 @@ def _check_handoff_content(
                     "has no entry for it (a section that cannot be captured must be listed)",
                 )
     if "capsule" in content:
-        report.validate(
-            SECTION_OBJECT_ADAPTERS["capsule"], content["capsule"], ("content", "capsule")
-        )
+        report.validate(SECTION_OBJECT_TYPES["capsule"], content["capsule"], ("content", "capsule"))
     ids: dict[str, Set[str] | None] = {}
     for name in _HANDOFF_ARRAYS:
         ids[name] = None
@@ -306,7 +311,7 @@ def _check_handoff_content(
             ids[name] = report.check_array(("content", name), content[name], ARRAY_SECTIONS[name])
     if "sourceHandoff" in content:
         loc: Loc = ("content", "sourceHandoff")
-        report.validate(SECTION_OBJECT_ADAPTERS["sourceHandoff"], content["sourceHandoff"], loc)
+        report.validate(SECTION_OBJECT_TYPES["sourceHandoff"], content["sourceHandoff"], loc)
     if "allowedTools" in content:
         _check_allowed_tools(report, content["allowedTools"])
     _check_references(report, content, ids)
@@ -323,14 +328,17 @@ def _check_allowed_tools(report: _Report, tools: object) -> None:
             report.invalid((*loc, index), "a capability name (a string)", name)
             continue
         if name not in _CAPABILITIES:
-            report.add(
-                ErrorCode.UNKNOWN_CAPABILITY,
-                (*loc, index),
-                f"{_label((*loc, index))} is {show(name)}, not one of the published "
-                f"capabilities ({', '.join(CAPABILITIES)})",
-            )
+            at: Loc = (*loc, index)
+            report.add(ErrorCode.UNKNOWN_CAPABILITY, at, partial(_unknown_capability, at, name))
         if first.setdefault(name, index) != index:
             report.duplicate((*loc, index), name, first[name])
+
+
+def _unknown_capability(at: Loc, name: str) -> str:
+    return (
+        f"{_label(at)} is {show(name)}, not one of the published capabilities "
+        f"({', '.join(CAPABILITIES)})"
+    )
 
 
 def _check_references(
@@ -384,7 +392,7 @@ def _manifest_entries(
     if name not in packet:
         return []
     manifest = packet[name]
-    report.validate(ENVELOPE_ADAPTERS[name], manifest, (name,))
+    report.validate(ENVELOPE_TYPES[name], manifest, (name,))
     entries = manifest.get("entries") if isinstance(manifest, dict) else None
     if not isinstance(entries, list):
         return []
@@ -414,19 +422,20 @@ def _check_omissions(report: _Report, packet: dict[str, JsonValue], shape: str |
         if first.setdefault(section, index) != index:
             report.duplicate((*loc, "section"), section, first[section])
         if isinstance(content, dict) and section in content:
-            report.add(
-                ErrorCode.INVALID_VALUE,
-                loc,
-                f"{_label(loc)} lists section {section!r} as not transferred, "
-                "but content has that section",
-            )
+            report.add(ErrorCode.INVALID_VALUE, loc, partial(_omitted_but_present, loc, section))
+
+
+def _omitted_but_present(loc: Loc, section: str) -> str:
+    return (
+        f"{_label(loc)} lists section {section!r} as not transferred, but content has that section"
+    )
 
 
 def _check_redactions(report: _Report, packet: dict[str, JsonValue], shape: str | None) -> None:
     content = packet.get("content")
     # A section with errors of its own may have lost the member a pointer names: saying so
     # again would only repeat its findings.
-    faulty = report.faulty_content_sections()
+    faulty = report.faulty
     for loc, entry, section in _manifest_entries(report, packet, "redactionManifest", shape):
         pointer = entry.get("pointer")
         if not (isinstance(content, dict) and section in content and isinstance(pointer, str)):
@@ -434,72 +443,84 @@ def _check_redactions(report: _Report, packet: dict[str, JsonValue], shape: str 
         if section in faulty:
             continue
         if POINTER_RE.fullmatch(pointer) and not exists(content[section], pointer):
-            report.add(
-                ErrorCode.DANGLING_REFERENCE,
-                (*loc, "pointer"),
-                f"{_label((*loc, 'pointer'))} {show(pointer)} names nothing inside "
-                f"content.{section} (the redaction may have removed it)",
-                Severity.WARNING,
-            )
+            at: Loc = (*loc, "pointer")
+            message = partial(_unresolved_redaction, at, pointer, section)
+            report.add(ErrorCode.DANGLING_REFERENCE, at, message, Severity.WARNING)
+
+
+def _unresolved_redaction(at: Loc, pointer: str, section: str) -> str:
+    return (
+        f"{_label(at)} {show(pointer)} names nothing inside content.{section} "
+        "(the redaction may have removed it)"
+    )
 
 
 # --- findings --------------------------------------------------------------------------------
 
 
 class _Report:
-    """The findings of one run, and the helpers that phrase them alike."""
+    """The findings of one run, into the packet's budget, and the helpers that phrase them
+    alike. It is the `IssueSink` of the schema checks too: pydantic's issues arrive here."""
 
-    def __init__(self) -> None:
-        self.findings: list[Finding] = []
+    def __init__(self, budget: FindingBudget) -> None:
+        self.budget = budget
+        # The content sections an error points into (kept or only counted).
+        self.faulty: set[str] = set()
 
     def add(
-        self, code: ErrorCode, loc: Loc, message: str, severity: Severity = Severity.ERROR
+        self, code: ErrorCode, loc: Loc, message: Message, severity: Severity = Severity.ERROR
     ) -> None:
-        self.findings.append(Finding(code, severity, join(*loc), message))
-
-    def faulty_content_sections(self) -> set[str]:
-        """The content sections (``/content/NAME``) an error so far points into."""
-        return {
-            finding.pointer.split("/")[2]
-            for finding in self.findings
-            if finding.severity is Severity.ERROR and finding.pointer.startswith("/content/")
-        }
+        if severity is Severity.ERROR and len(loc) > 1 and loc[0] == "content":
+            self.faulty.add(str(loc[1]))
+        if self.budget.full:
+            self.budget.tally(code, severity, lambda: join(*loc))
+            return
+        text = message if isinstance(message, str) else message()
+        self.budget.add(Finding(code, severity, join(*loc), text))
 
     def invalid(self, loc: Loc, expected: str, found: object, detail: str = "") -> None:
-        message = f"{_label(loc)} must be {expected}; found {show(found)}{detail}"
+        def message() -> str:
+            return f"{_label(loc)} must be {expected}; found {show(found)}{detail}"
+
         self.add(ErrorCode.INVALID_VALUE, loc, message)
 
     def unknown_field(self, loc: Loc) -> None:
-        owner = _label(loc[:-1]) if len(loc) > 1 else "the packet"
-        message = f"{owner} has no field {show(loc[-1])}: its field set is closed"
+        def message() -> str:
+            owner = _label(loc[:-1]) if len(loc) > 1 else "the packet"
+            return f"{owner} has no field {show(loc[-1])}: its field set is closed"
+
         self.add(ErrorCode.UNKNOWN_FIELD, loc, message)
 
     def missing_field(self, loc: Loc) -> None:
-        owner = _label(loc[:-1]) if len(loc) > 1 else "the packet"
-        self.add(ErrorCode.MISSING_FIELD, loc, f"{owner} lacks its required field {show(loc[-1])}")
+        def message() -> str:
+            owner = _label(loc[:-1]) if len(loc) > 1 else "the packet"
+            return f"{owner} lacks its required field {show(loc[-1])}"
+
+        self.add(ErrorCode.MISSING_FIELD, loc, message)
 
     def duplicate(self, loc: Loc, value: str, first_index: int) -> None:
-        item = loc[:-1] if isinstance(loc[-1], str) else loc
-        earlier = (*item[:-1], first_index)
-        message = f"{_label(loc)} {show(value)} repeats the one of {_label(earlier)}"
+        def message() -> str:
+            item = loc[:-1] if isinstance(loc[-1], str) else loc
+            earlier = (*item[:-1], first_index)
+            return f"{_label(loc)} {show(value)} repeats the one of {_label(earlier)}"
+
         self.add(ErrorCode.DUPLICATE_ID, loc, message)
 
     def dangling(self, loc: Loc, ref: str, target: str) -> None:
-        id_field = ARRAY_SECTIONS[target].id_field
-        message = (
-            f"{_label(loc)} is {show(ref)}, but no item of content.{target} has that {id_field}"
-        )
+        def message() -> str:
+            id_field = ARRAY_SECTIONS[target].id_field
+            return (
+                f"{_label(loc)} is {show(ref)}, but no item of content.{target} has that {id_field}"
+            )
+
         self.add(ErrorCode.DANGLING_REFERENCE, loc, message)
 
-    def validate(self, adapter: TypeAdapter[Any], value: object, loc: Loc, offset: int = 0) -> bool:
+    def validate(self, schema: Any, value: object, loc: Loc) -> bool:
         """Validate ``value`` against a schema; report its errors; say whether it passed."""
-        try:
-            adapter.validate_python(value)  # the validated copy is dropped at once
-        except ValidationError as exc:
-            for issue in validation_issues(exc, base=loc, offset=offset):
-                self._report_issue(issue)
-            return False
-        return True
+        ok, _ = validate_bounded(schema, value, self, loc)
+        if not ok and len(loc) > 1 and loc[0] == "content":
+            self.faulty.add(str(loc[1]))
+        return ok
 
     def check_array(
         self, loc: Loc, value: object, section: ArraySection, min_items: int = 0
@@ -510,9 +531,8 @@ class _Report:
             return None
         if len(value) < min_items:
             self.invalid(loc, f"an array of at least {min_items} item(s)", value)
-        clean = True
-        for start in range(0, len(value), _CHUNK):
-            clean &= self.validate(section.chunk_adapter, value[start : start + _CHUNK], loc, start)
+        # An empty array passes its item schema: its validator need not be built.
+        clean = self.validate(section.list_type, value, loc) if value else True
         field = section.id_field
         if clean:
             # The schema passed, so every item is an object with a string id: a set built
@@ -529,6 +549,19 @@ class _Report:
             elif first.setdefault(ident, index) != index:
                 self.duplicate((*loc, index, field), ident, first[ident])
         return first.keys() if complete else None
+
+    # -- IssueSink: what pydantic found -----------------------------------------------------
+
+    def room(self) -> bool:
+        return not self.budget.full
+
+    def issue(self, issue: ValidationIssue) -> None:
+        self._report_issue(issue)
+
+    def tally(self, error_type: str, count: int, first: Callable[[], Loc]) -> None:
+        self.budget.tally(
+            packet_code_of_type(error_type), Severity.ERROR, lambda: join(*first()), count
+        )
 
     def _report_issue(self, issue: ValidationIssue) -> None:
         if issue.kind is IssueKind.UNKNOWN_FIELD:

@@ -31,7 +31,6 @@ from pydantic import (
     Field,
     StrictInt,
     StringConstraints,
-    TypeAdapter,
     with_config,
 )
 from pydantic_core import PydanticCustomError
@@ -182,6 +181,8 @@ ByteLength = Annotated[int, Field(ge=0)]
 
 # defer_build: an adapter builds its validator on first use, not at import (start-up time;
 # a small packet leaves most of them unused: empty arrays, the kinds it does not use).
+# Under a memory limit that first use is preceded by a headroom check like every other
+# allocation in Rust (core.bounded_validation), so a late build refuses in words.
 CLOSED = ConfigDict(strict=True, extra="forbid", defer_build=True)
 
 # --- envelope ----------------------------------------------------------------------------
@@ -381,17 +382,18 @@ class ArchiveRef(TypedDict):
     byteLength: ByteLength
 
 
-# --- adapters: built once, used by structure.py ------------------------------------------
+# --- the schemas structure.py validates against --------------------------------------------
+# (through `core.bounded_validation`, which builds and keeps one adapter per schema)
 
-# Envelope objects validated as a whole (each is small whatever the packet's size).
-ENVELOPE_ADAPTERS: dict[str, TypeAdapter[Any]] = {
-    "packet": TypeAdapter(PacketIdentity),
-    "source": TypeAdapter(SourceDescriptor),
-    "redactionManifest": TypeAdapter(RedactionManifest),
-    "omissionManifest": TypeAdapter(OmissionManifest),
-    "retention": TypeAdapter(Retention),
-    "manifest": TypeAdapter(Manifest),
-    "scopeProof": TypeAdapter(ScopeProof),
+# Envelope objects: small in any real packet, validated in pieces when one is not.
+ENVELOPE_TYPES: dict[str, Any] = {
+    "packet": PacketIdentity,
+    "source": SourceDescriptor,
+    "redactionManifest": RedactionManifest,
+    "omissionManifest": OmissionManifest,
+    "retention": Retention,
+    "manifest": Manifest,
+    "scopeProof": ScopeProof,
 }
 
 
@@ -400,12 +402,10 @@ ENVELOPE_ADAPTERS: dict[str, TypeAdapter[Any]] = {
 class KindedObject:
     """An object whose closed field set depends on its ``kind``: one schema per kind."""
 
-    __slots__ = ("adapters", "fields")
+    __slots__ = ("fields", "shapes")
 
     def __init__(self, shapes: dict[str, Any]) -> None:
-        self.adapters: dict[str, TypeAdapter[Any]] = {
-            kind: TypeAdapter(shape) for kind, shape in shapes.items()
-        }
+        self.shapes: dict[str, Any] = dict(shapes)
         # Every field some shape has: with no usable kind, a key outside this set is
         # unknown whatever the kind was meant to be.
         self.fields: frozenset[str] = frozenset(
@@ -427,26 +427,18 @@ AUTHENTICATION = KindedObject(
 )
 
 # Object-valued content sections.
-SECTION_OBJECT_ADAPTERS: dict[str, TypeAdapter[Any]] = {
-    "capsule": TypeAdapter(Capsule),
-    "sourceHandoff": TypeAdapter(SourceHandoff),
-}
-
-
-_DEFERRED = ConfigDict(defer_build=True)
+SECTION_OBJECT_TYPES: dict[str, Any] = {"capsule": Capsule, "sourceHandoff": SourceHandoff}
 
 
 class ArraySection:
     """An array-valued content section: its item schema and the field naming each item."""
 
-    __slots__ = ("chunk_adapter", "id_field")
+    __slots__ = ("id_field", "list_type")
 
     def __init__(self, item: type[object], id_field: str) -> None:
-        # Validated in chunks (see structure.py) so that memory stays flat on huge arrays.
-        self.chunk_adapter: TypeAdapter[list[Any]] = TypeAdapter(
-            list[item],  # type: ignore[valid-type]
-            config=_DEFERRED,
-        )
+        # Validated in runs of items (core.bounded_validation), so memory stays flat
+        # however long the array and however many of its items fail.
+        self.list_type: Any = list[item]  # type: ignore[valid-type]
         self.id_field = id_field
 
 

@@ -13,10 +13,11 @@ from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 
 from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.errors import RefusalError
-from zcf_inspector.core.findings import Finding, error
+from zcf_inspector.core.findings import Finding, FindingBudget, Severity, error
 from zcf_inspector.core.formats import ReviewState, is_id, is_timestamp
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.admission import AdmissionNotice, DroppedBeliefs, describe_admission
@@ -29,7 +30,8 @@ from zcf_inspector.core.packet.ingest import (
 )
 from zcf_inspector.core.packet.inspection import PacketInspection, Stage, StageStatus
 from zcf_inspector.core.packet.receipt import finish_receipt
-from zcf_inspector.core.pointer import join
+from zcf_inspector.core.pointer import escape, join
+from zcf_inspector.core.visible_text import clip
 
 NOTE_REQUIRED_STATES = frozenset({ReviewState.REJECTED, ReviewState.SUPERSEDED})
 DECISION_KEYS = frozenset({"portableRef", "state", "note", "supersededBy"})
@@ -397,19 +399,28 @@ def review_receipt(
     return finish_receipt(draft, signing_key)
 
 
-def parse_decision_requests(value: JsonValue) -> tuple[list[DecisionRequest | None], list[Finding]]:
+def parse_decision_requests(
+    value: JsonValue, budget: FindingBudget | None = None
+) -> tuple[list[DecisionRequest | None], list[Finding]]:
     """A decisions file ``[{"portableRef", "state", "note"?, "supersededBy"?}, …]``.
 
     Each malformed entry is ``None`` in the list, with its findings; the rest are kept so
-    that every problem in the file is reported at once.
+    that every problem in the file is reported at once — into ``budget`` when given (a
+    file may hold millions of bad entries), whose kept findings are returned.
     """
+    budget = FindingBudget() if budget is None else budget
     if not isinstance(value, list):
-        return [], [error(ReviewCode.INVALID_DECISION, "", "a decisions file is a JSON array")]
+        budget.add(error(ReviewCode.INVALID_DECISION, "", "a decisions file is a JSON array"))
+        return [], list(budget.kept)
     requests: list[DecisionRequest | None] = []
-    problems: list[Finding] = []
     for index, entry in enumerate(value):
-        found = _entry_problems(entry, join(index))
-        problems.extend(found)
+        found = _entry_problems(entry)
+        for where, message in found:
+            pointer = join(index) + where
+            if budget.full:
+                budget.tally(ReviewCode.INVALID_DECISION, Severity.ERROR, pointer)
+            else:
+                budget.add(error(ReviewCode.INVALID_DECISION, pointer, message()))
         if found or not isinstance(entry, dict):
             requests.append(None)
             continue
@@ -421,26 +432,27 @@ def parse_decision_requests(value: JsonValue) -> tuple[list[DecisionRequest | No
                 _optional_text(entry.get("supersededBy")),
             )
         )
-    return requests, problems
+    return requests, list(budget.kept)
 
 
-def _entry_problems(entry: JsonValue, pointer: str) -> list[Finding]:
+def _entry_problems(entry: JsonValue) -> list[tuple[str, Callable[[], str]]]:
+    """(pointer under the entry, its message, phrased only if kept) for each problem."""
     if not isinstance(entry, dict):
-        return [error(ReviewCode.INVALID_DECISION, pointer, "a decision is a JSON object")]
-    problems = [
-        error(ReviewCode.INVALID_DECISION, pointer + "/" + key, f"unknown key {key!r}")
-        for key in entry
-        if key not in DECISION_KEYS
+        return [("", lambda: "a decision is a JSON object")]
+    problems: list[tuple[str, Callable[[], str]]] = [
+        ("/" + escape(key), partial(_unknown_key, key)) for key in entry if key not in DECISION_KEYS
     ]
     for key in ("portableRef", "state"):
         if key not in entry:
-            problems.append(error(ReviewCode.INVALID_DECISION, pointer, f"{key} is missing"))
+            problems.append(("", partial(str, f"{key} is missing")))
     for key in DECISION_KEYS:
         if key in entry and not isinstance(entry[key], str):
-            problems.append(
-                error(ReviewCode.INVALID_DECISION, pointer + "/" + key, f"{key} must be a string")
-            )
+            problems.append(("/" + key, partial(str, f"{key} must be a string")))
     return problems
+
+
+def _unknown_key(key: str) -> str:
+    return f"unknown key {clip(key, 60)!r}"
 
 
 def apply_decisions(
@@ -448,14 +460,16 @@ def apply_decisions(
     requests: Sequence[DecisionRequest | None],
     reviewer: str,
     clock: Callable[[], str],
+    budget: FindingBudget | None = None,
 ) -> list[Finding]:
-    """Apply ``requests`` in order, one step each, as the window would; every refusal found.
+    """Apply ``requests`` in order, one step each, as the window would; every refusal found
+    (into ``budget`` when given; the findings it keeps are returned).
 
     Refused entries (and ``None``, already refused by the parser) are skipped, so one run
     reports every problem; callers must not write a receipt when anything was refused.
     """
     check_reviewer(reviewer)
-    problems: list[Finding] = []
+    problems = FindingBudget() if budget is None else budget
     for index, request in enumerate(requests):
         if request is None:
             continue
@@ -464,7 +478,7 @@ def apply_decisions(
             problems.extend(found)
             continue
         session.apply(session.plan([request], reviewer, clock()))
-    return problems
+    return list(problems.kept)
 
 
 def match_receipt(receipt: Mapping[str, JsonValue], target: ReviewTarget) -> list[Finding]:

@@ -8,25 +8,57 @@ rows too: the journal is a log, replayed in order to rebuild the review.
 
 Nothing read back is trusted: the file must pass ``PRAGMA integrity_check``, carry this
 application's id and a known schema version, name the packet under review, and every row
-must name it too and match its checksum. Anything else is refused, never applied.
+must name it too and carry its checksum. Anything else is refused, never applied.
+
+The checksums are keyed and chained: each row's is HMAC-SHA-256, under a key of this
+journal alone, over the previous row's checksum (the first row's over the journal's
+identity) and the row itself. The key lives outside the journal — in a key folder the
+caller names, beside the user's settings (`JournalKeys`), one file per journal, 0600 —
+with the number of rows last acknowledged and the last checksum (the *head*). So a row
+edited or forged (even with a recomputed unkeyed checksum), deleted (the last one too),
+or moved, a journal cut short, emptied or removed where one existed, are all refused as
+``journal_corrupt``. A head that lags (a crash between the commit and its update) is no
+fault: the rows after it are chained like the rest. Every SQLite and decoding failure is a
+`ReviewError`: ``journal_unavailable`` for what says nothing about the rows (no
+permission, no space, a lock held too long), ``journal_corrupt`` for the rest.
+
+Schema version 1 journals (unkeyed checksums, written before issue 15) are refused with
+``journal_unsupported_version``, not upgraded: their rows cannot be verified, and
+accepting them once would make a forged journal trusted from then on. The window offers
+to set such a journal aside (kept, renamed) and start over.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import json
+import os
+import secrets
 import sqlite3
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
+from zcf_inspector.core.atomic import write_atomic
 from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.codes import ReviewCode
-from zcf_inspector.core.digest import sha256_digest
-from zcf_inspector.core.formats import ReviewState, is_id, is_timestamp
+from zcf_inspector.core.digest import lp, sha256_digest
+from zcf_inspector.core.errors import ZcfError
+from zcf_inspector.core.files import read_bounded, shown_path
+from zcf_inspector.core.formats import (
+    Base64UrlError,
+    ReviewState,
+    b64u_decode,
+    b64u_encode,
+    is_id,
+    is_timestamp,
+)
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.reading import ReadError, read_json
 from zcf_inspector.core.review.decisions import (
     Decision,
     DecisionRequest,
@@ -38,10 +70,15 @@ from zcf_inspector.core.review.decisions import (
     refuse,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: keyed, chained checksums (1: unkeyed, refused)
+UNKEYED_VERSION = 1
 APPLICATION_ID = 0x5A434652  # "ZCFR": tells a review journal from any other SQLite file
 FILE_PREFIX = "review-"
 FILE_SUFFIX = ".sqlite3"
+KEY_SUFFIX = ".key.json"
+KEY_FORMAT = "zcf-review-journal-key"
+KEY_FILE_MAX_BYTES = 4096
+CHAIN_DOMAIN = "zcf-review-journal-chain-v2"
 OPS = ("decide", "undo", "redo", "export")
 
 SCHEMA = """
@@ -136,30 +173,134 @@ def journal_path(directory: str | Path, correlation_id: str) -> Path:
     return Path(directory) / f"{FILE_PREFIX}{correlation_id.removeprefix('sha256:')}{FILE_SUFFIX}"
 
 
+# --- the key, kept outside the journal ----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class KeyState:
+    """A journal's key, and the head: how many rows were acknowledged, the last checksum."""
+
+    key: bytes
+    rows: int
+    head: str  # the checksum of row ``rows``; "" while there are none
+
+
+class JournalKeys:
+    """The folder of journal keys (beside the user's settings, never the journal folder):
+    ``review-<hex>.key.json`` per journal, written 0600 in a 0700 folder."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+
+    def path_for(self, correlation_id: str) -> Path:
+        hex_id = correlation_id.removeprefix("sha256:")
+        return self.folder / f"{FILE_PREFIX}{hex_id}{KEY_SUFFIX}"
+
+    def load(self, correlation_id: str) -> KeyState | None:
+        """The key and head, or None when there is no key file; a file that is not a
+        sound key file is a damaged journal."""
+        path = self.path_for(correlation_id)
+        if not path.exists() and not path.is_symlink():
+            return None
+        try:
+            value = read_json(read_bounded(path, KEY_FILE_MAX_BYTES, refuse_larger=True))
+            return _key_state(value)
+        except (ZcfError, ReadError, ValueError, Base64UrlError) as exc:
+            raise _corrupt(path, f"its key file cannot be used: {exc}") from exc
+
+    def create(self, correlation_id: str) -> KeyState:
+        """A new key for a journal about to be made (or the one another writer made)."""
+        state = KeyState(secrets.token_bytes(32), 0, "")
+        try:
+            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            write_atomic(self.path_for(correlation_id), _key_bytes(state))
+        except ZcfError as exc:
+            existing = self.load(correlation_id)
+            if existing is not None:
+                return existing  # made meanwhile by another window: use that one
+            raise _unavailable(self.folder, exc) from exc
+        return state
+
+    def record(self, correlation_id: str, state: KeyState) -> None:
+        """Move the head on (after a commit)."""
+        write_atomic(self.path_for(correlation_id), _key_bytes(state), overwrite=True)
+
+
+def _key_bytes(state: KeyState) -> bytes:
+    value: dict[str, JsonValue] = {
+        "format": KEY_FORMAT,
+        "key": b64u_encode(state.key),
+        "rows": state.rows,
+        "head": state.head,
+    }
+    return canonical(value) + b"\n"
+
+
+def _key_state(value: JsonValue) -> KeyState:
+    if not isinstance(value, dict) or value.get("format") != KEY_FORMAT:
+        raise ValueError("not a journal key file")
+    key, rows, head = value.get("key"), value.get("rows"), value.get("head")
+    if not isinstance(key, str) or not isinstance(head, str):
+        raise ValueError("key and head must be strings")
+    raw = b64u_decode(key)
+    if len(raw) != 32 or type(rows) is not int or rows < 0 or (rows > 0) != bool(head):
+        raise ValueError("not a 32-byte key with a row count and its head")
+    return KeyState(raw, rows, head)
+
+
+def _genesis(key: bytes, identity: JournalIdentity) -> str:
+    """What the first row is chained to: the journal's identity, under its key."""
+    values: list[JsonValue] = list(identity.as_tuple())
+    return hmac.new(key, lp(CHAIN_DOMAIN) + canonical(values), hashlib.sha256).hexdigest()
+
+
+def row_mac(key: bytes, previous: str, row: Row) -> str:
+    """A row's checksum: HMAC-SHA-256 under the journal's key over the previous row's
+    checksum and the row, so that no row can be changed, removed or moved unnoticed."""
+    values: list[JsonValue] = list(row)
+    return hmac.new(key, lp(previous) + canonical(values), hashlib.sha256).hexdigest()
+
+
 def row_checksum(row: Row) -> str:
+    """The unkeyed checksum of schema version 1 (kept to recognise and test old files)."""
     values: list[JsonValue] = list(row)
     return sha256_digest(canonical(values))
 
 
-def set_aside(path: Path) -> Path:
-    """Move a refused journal (and its WAL files) out of the way, keeping it for inspection."""
+def set_aside(path: Path, keys: JournalKeys | None = None) -> Path:
+    """Move a refused journal (its WAL files and its key too) out of the way, keeping it
+    for inspection; the next review of the packet starts a new journal with a new key."""
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     kept = path.with_name(f"{path.name}.refused-{stamp}")
     for suffix in ("-wal", "-shm"):
         side = path.with_name(path.name + suffix)
         if side.exists():
             side.rename(kept.with_name(kept.name + suffix))
-    path.rename(kept)
+    if path.exists() or path.is_symlink():
+        path.rename(kept)
+    if keys is not None:
+        hex_id = path.name.removeprefix(FILE_PREFIX).removesuffix(FILE_SUFFIX)
+        key = keys.path_for(hex_id)
+        if key.exists():
+            key.rename(key.with_name(f"{key.name}.refused-{stamp}"))
     return kept
 
 
-class ReviewJournal:
-    """The journal file of one review. Open it with ``open_review``."""
+# --- the journal file -----------------------------------------------------------------------
 
-    def __init__(self, path: Path, identity: JournalIdentity, last_seq: int) -> None:
+
+class ReviewJournal:
+    """The journal file of one review. Open it with ``JournaledReview.open``."""
+
+    def __init__(
+        self, path: Path, identity: JournalIdentity, last_seq: int, keys: JournalKeys
+    ) -> None:
         self.path = path
         self.identity = identity
         self.last_seq = last_seq
+        self.keys = keys
+        self.state: KeyState | None = None  # the key and head, once read or made
+        self.last_mac = ""
 
     @contextlib.contextmanager
     def _connect(self, *, create: bool) -> Iterator[sqlite3.Connection]:
@@ -171,6 +312,9 @@ class ReviewJournal:
         except sqlite3.Error as exc:
             raise _unavailable(self.path, exc) from exc
         try:
+            # Text comes back as bytes and is decoded here: a damaged byte is a damaged
+            # journal, not a UnicodeDecodeError escaping from the driver.
+            conn.text_factory = bytes
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA busy_timeout = 2000")
             yield conn
@@ -178,21 +322,94 @@ class ReviewJournal:
             conn.close()
 
     def read(self) -> list[Row]:
-        """Every row, after the file-level checks; raises ``ReviewError`` on any problem."""
+        """Every row, after every check; raises ``ReviewError`` on any problem."""
+        state = self.keys.load(self.identity.correlation_id)
+        self.state = state
+        acknowledged = 0 if state is None else state.rows
         if not self.path.exists():
+            if acknowledged:
+                raise _corrupt(self.path, f"it is gone, but {acknowledged} rows were saved")
             return []
         try:
             with self._connect(create=False) as conn:
                 if _is_blank(conn):
+                    if acknowledged:
+                        raise _corrupt(
+                            self.path, f"it is empty, but {acknowledged} rows were saved"
+                        )
                     return []  # created, then a crash before the schema was committed
-                _check_file(conn, self.path)
-                _check_identity(conn, self.identity)
-                rows: list[Row] = conn.execute(
+                _check_file(conn, self.path, keyed=state is not None)
+                if state is None:
+                    raise _corrupt(
+                        self.path,
+                        f"its key is missing from {shown_path(self.keys.folder)}, so its "
+                        "rows cannot be verified",
+                    )
+                stored = conn.execute("SELECT * FROM review").fetchall()
+                raw_rows = conn.execute(
                     f"SELECT {_COLUMNS}, checksum FROM entry ORDER BY seq"
                 ).fetchall()
         except sqlite3.Error as exc:
             raise _sqlite_refusal(self.path, exc) from exc
-        return [_checked_row(row, index + 1, self.identity) for index, row in enumerate(rows)]
+        except UnicodeDecodeError as exc:
+            # SQLite's own message can quote a damaged name, which the driver then fails
+            # to decode: the file is damaged either way.
+            raise _corrupt(self.path, f"a text in it is not UTF-8 ({exc.reason})") from exc
+        self._check_identity(stored, raw_rows, state)
+        rows = self._verified(raw_rows, state)
+        self.last_seq = len(rows)
+        return rows
+
+    def _check_identity(
+        self, stored: list[tuple[object, ...]], raw_rows: list[tuple[object, ...]], state: KeyState
+    ) -> None:
+        """The journal must name this packet as admitted here. One that names another is
+        refused as a mismatch when its rows verify under the identity it names (a review
+        of another admission of the same packet), else as damaged."""
+        found = [
+            tuple(_text(v, self.path) if isinstance(v, bytes) else v for v in row) for row in stored
+        ]
+        if found == [self.identity.as_tuple()]:
+            return
+        if len(found) == 1 and len(found[0]) == len(self.identity.as_tuple()):
+            other = JournalIdentity(*(str(v) for v in found[0]))
+            if not raw_rows or _first_row_verifies(raw_rows[0], state.key, other, self.path):
+                raise refuse(
+                    ReviewCode.JOURNAL_MISMATCH,
+                    "the review journal names another packet or another admission "
+                    f"(expected correlationId {self.identity.correlation_id}); it was not "
+                    "applied",
+                )
+        raise _corrupt(self.path, "the packet it names does not match its rows")
+
+    def _verified(self, raw_rows: list[tuple[object, ...]], state: KeyState) -> list[Row]:
+        previous = _genesis(state.key, self.identity)
+        rows: list[Row] = []
+        for index, raw in enumerate(raw_rows):
+            row, checksum = _decoded_row(raw, self.path)
+            if row[0] != index + 1:
+                raise refuse(
+                    ReviewCode.JOURNAL_CORRUPT,
+                    f"review journal row {index + 1} is missing (or rows were moved): the "
+                    "journal was damaged",
+                )
+            expected = row_mac(state.key, previous, row)
+            if not hmac.compare_digest(checksum, expected):
+                raise refuse(
+                    ReviewCode.JOURNAL_CORRUPT,
+                    f"review journal row {row[0]} does not match its keyed checksum: the "
+                    "journal was changed outside zcf-inspector, or damaged",
+                )
+            _check_row(row, self.identity)
+            if row[0] == state.rows and checksum != state.head:
+                raise _corrupt(self.path, f"row {row[0]} is not the one that was saved")
+            rows.append(row)
+            previous = expected
+        if len(rows) < state.rows:
+            missing = state.rows - len(rows)
+            raise _corrupt(self.path, f"its last {missing} of {state.rows} saved rows are gone")
+        self.last_mac = previous if rows else ""
+        return rows
 
     def append(self, entries: Sequence[Entry]) -> None:
         """Write ``(op, step, decision, detail)`` entries as one transaction, or refuse."""
@@ -201,41 +418,56 @@ class ReviewJournal:
             parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise _unavailable(parent, exc) from exc
+        state = self.state or self.keys.load(self.identity.correlation_id)
+        if state is None:
+            state = self.keys.create(self.identity.correlation_id)
+        self.state = state
         try:
             with self._connect(create=True) as conn:
                 if _is_blank(conn):
                     _create(conn, self.identity)
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    self._append_in(conn, entries)
+                    last_mac = self._append_in(conn, entries, state)
                 except BaseException:
                     conn.execute("ROLLBACK")
                     raise
                 conn.execute("COMMIT")
         except sqlite3.Error as exc:
             raise _sqlite_refusal(self.path, exc) from exc
+        except UnicodeDecodeError as exc:
+            # SQLite's own message can quote a damaged name, which the driver then fails
+            # to decode: the file is damaged either way.
+            raise _corrupt(self.path, f"a text in it is not UTF-8 ({exc.reason})") from exc
         self.last_seq += len(entries)
+        self.last_mac = last_mac
+        self.state = KeyState(state.key, self.last_seq, last_mac)
+        # The rows are committed: a head that cannot be moved on only lags (the rows
+        # after it still verify by the chain), so a failure here is not the decision's.
+        with contextlib.suppress(ZcfError, OSError):
+            self.keys.record(self.identity.correlation_id, self.state)
 
     def _append_in(
-        self,
-        conn: sqlite3.Connection,
-        entries: Sequence[Entry],
-    ) -> None:
+        self, conn: sqlite3.Connection, entries: Sequence[Entry], state: KeyState
+    ) -> str:
         (last,) = conn.execute("SELECT coalesce(max(seq), 0) FROM entry").fetchone()
         if last != self.last_seq:
             # Another window (or process) wrote since this review was read: applying on
             # top of rows it has not seen would interleave two reviews.
             raise refuse(
                 ReviewCode.JOURNAL_CONFLICT,
-                f"the review journal {self.path} was changed elsewhere (another window?); "
-                "reopen the packet to continue from what was saved",
+                f"the review journal {shown_path(self.path)} was changed elsewhere (another "
+                "window?); reopen the packet to continue from what was saved",
             )
+        previous = self.last_mac if self.last_seq else _genesis(state.key, self.identity)
         for offset, entry in enumerate(entries, start=1):
             row = _row(self.last_seq + offset, self.identity, entry)
+            previous = row_mac(state.key, previous, row)
             conn.execute(
                 f"INSERT INTO entry ({_COLUMNS}, checksum) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (*row, row_checksum(row)),
+                (*row, previous),
             )
+        return previous
 
 
 def _row(seq: int, identity: JournalIdentity, entry: Entry) -> Row:
@@ -281,54 +513,68 @@ def _create(conn: sqlite3.Connection, identity: JournalIdentity) -> None:
     conn.execute("COMMIT")
 
 
-def _check_file(conn: sqlite3.Connection, path: Path) -> None:
+def _check_file(conn: sqlite3.Connection, path: Path, *, keyed: bool) -> None:
+    """``keyed``: this journal has a key, so no older version wrote it: an older version
+    number is damage (a newer one may be a newer program's, after a downgrade)."""
     (app,) = conn.execute("PRAGMA application_id").fetchone()
     if app != APPLICATION_ID:
         raise _corrupt(path, "it is not a zcf-inspector review journal")
     (version,) = conn.execute("PRAGMA user_version").fetchone()
+    if keyed and version < SCHEMA_VERSION:
+        raise _corrupt(path, f"its schema version reads {version}, not {SCHEMA_VERSION}")
     if version > SCHEMA_VERSION:
         raise refuse(
             ReviewCode.JOURNAL_UNSUPPORTED_VERSION,
-            f"the review journal {path} has schema version {version}; this version of "
-            f"zcf-inspector reads version {SCHEMA_VERSION}",
+            f"the review journal {shown_path(path)} has schema version {version}; this "
+            f"version of zcf-inspector reads version {SCHEMA_VERSION}",
+        )
+    if version == UNKEYED_VERSION:
+        raise refuse(
+            ReviewCode.JOURNAL_UNSUPPORTED_VERSION,
+            f"the review journal {shown_path(path)} was written by an earlier version of "
+            "zcf-inspector, without keyed checksums: its rows cannot be verified, so they "
+            "were not applied. Set it aside (it is kept) and start the review over",
         )
     if version != SCHEMA_VERSION:
         raise _corrupt(path, f"unknown schema version {version}")
     result = [r[0] for r in conn.execute("PRAGMA integrity_check").fetchall()]
-    if result != ["ok"]:
-        raise _corrupt(path, "SQLite integrity check failed: " + "; ".join(map(str, result[:3])))
+    if result != [b"ok"]:
+        found = "; ".join(_text(r, path) if isinstance(r, bytes) else str(r) for r in result[:3])
+        raise _corrupt(path, "SQLite integrity check failed: " + found)
 
 
-def _check_identity(conn: sqlite3.Connection, identity: JournalIdentity) -> None:
-    rows = conn.execute("SELECT * FROM review").fetchall()
-    if rows != [identity.as_tuple()]:
-        raise refuse(
-            ReviewCode.JOURNAL_MISMATCH,
-            "the review journal names another packet or another admission "
-            f"(expected correlationId {identity.correlation_id}); it was not applied",
-        )
+def _first_row_verifies(
+    raw: tuple[object, ...], key: bytes, identity: JournalIdentity, path: Path
+) -> bool:
+    row, checksum = _decoded_row(raw, path)
+    return hmac.compare_digest(checksum, row_mac(key, _genesis(key, identity), row))
 
 
-def _checked_row(raw: tuple[object, ...], expected_seq: int, identity: JournalIdentity) -> Row:
+def _text(value: bytes, path: Path) -> str:
+    try:
+        return value.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise _corrupt(path, f"a text is not UTF-8 ({exc.reason})") from exc
+
+
+def _decoded_row(raw: tuple[object, ...], path: Path) -> tuple[Row, str]:
+    """The columns as the STRICT schema types them, text decoded strictly."""
     *values, checksum = raw
-    row: Row = tuple(values)  # type: ignore[assignment]  # STRICT columns fix the types
-    if row[0] != expected_seq:
-        raise refuse(
-            ReviewCode.JOURNAL_CORRUPT,
-            f"review journal row {expected_seq} is missing: the journal was damaged",
-        )
-    if checksum != row_checksum(row):
-        raise refuse(
-            ReviewCode.JOURNAL_CORRUPT,
-            f"review journal row {row[0]} does not match its checksum: the journal was damaged",
-        )
+    decoded: list[object] = []
+    for value in values:
+        decoded.append(_text(value, path) if isinstance(value, bytes) else value)
+    if not isinstance(checksum, bytes):
+        raise _corrupt(path, "a row has no checksum")
+    row: Row = tuple(decoded)  # type: ignore[assignment]  # STRICT columns fix the types
+    return row, _text(checksum, path)
+
+
+def _check_row(row: Row, identity: JournalIdentity) -> None:
     if row[1:4] != (identity.correlation_id, identity.packet_id, identity.manifest_root):
         raise refuse(
             ReviewCode.JOURNAL_MISMATCH,
-            f"review journal row {row[0]} belongs to another packet ({row[2]}, {row[1]}); "
-            "the journal was not applied",
+            f"review journal row {row[0]} belongs to another packet; the journal was not applied",
         )
-    return row
 
 
 def replay(rows: Sequence[Row], target: ReviewTarget) -> ReviewSession:
@@ -394,26 +640,43 @@ def _decision(row: Row, target: ReviewTarget) -> Decision:
 def _corrupt(path: Path, why: str) -> ReviewError:
     return refuse(
         ReviewCode.JOURNAL_CORRUPT,
-        f"the review journal {path} is damaged ({why}); it was not applied",
+        f"the review journal {shown_path(path)} is damaged ({why}); it was not applied",
     )
 
 
-_DAMAGED = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_FORMAT})
+# SQLite results that say something about the environment, not the rows: no permission,
+# no space, no memory, a lock held too long, an I/O error of the device. Anything else met
+# while reading a journal (not a database, malformed, a type or constraint broken, a
+# table missing, a page cut short) says the file is damaged.
+_ENVIRONMENT: Final = frozenset(
+    {
+        sqlite3.SQLITE_PERM,
+        sqlite3.SQLITE_BUSY,
+        sqlite3.SQLITE_LOCKED,
+        sqlite3.SQLITE_NOMEM,
+        sqlite3.SQLITE_READONLY,
+        sqlite3.SQLITE_INTERRUPT,
+        sqlite3.SQLITE_IOERR,
+        sqlite3.SQLITE_FULL,
+        sqlite3.SQLITE_CANTOPEN,
+        sqlite3.SQLITE_PROTOCOL,
+        sqlite3.SQLITE_AUTH,
+    }
+)
+_SHORT_READ: Final = sqlite3.SQLITE_IOERR | (2 << 8)  # SQLITE_IOERR_SHORT_READ: cut short
 
 
 def _sqlite_refusal(path: Path, exc: sqlite3.Error) -> ReviewError:
-    # A damaged file is refused as corrupt; anything else (no permission, disk full, a
-    # lock held too long) is the journal being unavailable, which says nothing of its rows.
     code = getattr(exc, "sqlite_errorcode", None)
-    if code is not None and code & 0xFF in _DAMAGED:
-        return _corrupt(path, str(exc))
-    return _unavailable(path, exc)
+    if code is not None and code != _SHORT_READ and code & 0xFF in _ENVIRONMENT:
+        return _unavailable(path, exc)
+    return _corrupt(path, str(exc))
 
 
 def _unavailable(path: Path, exc: BaseException) -> ReviewError:
     return refuse(
         ReviewCode.JOURNAL_UNAVAILABLE,
-        f"the review journal at {path} cannot be used: {exc}",
+        f"the review journal at {shown_path(path)} cannot be used: {exc}",
     )
 
 
@@ -461,10 +724,18 @@ class JournaledReview:
         return self.last_export
 
     @classmethod
-    def open(cls, directory: str | Path, target: ReviewTarget) -> JournaledReview:
-        """Restore the review of ``target`` from its journal (or start one); may refuse."""
+    def open(
+        cls, directory: str | Path, target: ReviewTarget, *, keys: str | Path | JournalKeys
+    ) -> JournaledReview:
+        """Restore the review of ``target`` from its journal in ``directory`` (or start
+        one), verified with its key in ``keys`` (a folder outside ``directory``, beside
+        the user's settings); may refuse."""
         identity = JournalIdentity.of(target)
-        journal = ReviewJournal(journal_path(directory, identity.correlation_id), identity, 0)
+        key_folder = keys if isinstance(keys, JournalKeys) else JournalKeys(keys)
+        path = journal_path(directory, identity.correlation_id)
+        if Path(os.path.abspath(key_folder.folder)) == Path(os.path.abspath(path.parent)):
+            raise _unavailable(path, ValueError("its key may not be kept beside it"))
+        journal = ReviewJournal(path, identity, 0, key_folder)
         rows = journal.read()
         session = replay(rows, target)
         journal.last_seq = len(rows)

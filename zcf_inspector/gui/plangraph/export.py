@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QRectF, QSize, Qt
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QImageWriter, QPainter
 from PySide6.QtSvg import QSvgGenerator
 from PySide6.QtWidgets import QGraphicsScene
 
+from zcf_inspector.core.atomic import write_atomic
 from zcf_inspector.core.continuation.export.to_dot import plan_dot
 from zcf_inspector.core.continuation.results import PlanResult
 from zcf_inspector.core.errors import InputError
+from zcf_inspector.core.files import shown_path
 
 MAX_PNG_SIDE = 8000  # a 5,000-node plan is shrunk to fit rather than allocating gigabytes
 PNG_SCALE = 2.0  # crisp on high-density screens when the plan is small enough
@@ -33,17 +35,21 @@ def _render(scene: QGraphicsScene, painter: QPainter, target: QRectF) -> None:
 
 def export_svg(scene: QGraphicsScene, path: Path, title: str) -> None:
     rect = scene.sceneRect()
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
     generator = QSvgGenerator()
-    generator.setFileName(str(path))
+    generator.setOutputDevice(buffer)
     generator.setSize(QSize(int(rect.width()), int(rect.height())))
     generator.setViewBox(QRectF(0, 0, rect.width(), rect.height()))
     generator.setTitle(title)
     generator.setDescription("Prerequisite graph drawn by zcf-inspector")
     painter = QPainter()
     if not painter.begin(generator):
-        raise ExportError(f"cannot write SVG to {path}")
+        raise ExportError(f"cannot draw the plan as SVG for {shown_path(path)}")
     _render(scene, painter, QRectF(0, 0, rect.width(), rect.height()))
     painter.end()
+    buffer.close()
+    _write(path, bytes(buffer.data().data()), "SVG")
 
 
 def export_png(scene: QGraphicsScene, path: Path) -> None:
@@ -55,14 +61,23 @@ def export_png(scene: QGraphicsScene, path: Path) -> None:
     painter = QPainter(image)
     _render(scene, painter, QRectF(0, 0, size.width(), size.height()))
     painter.end()
-    # A writer with an explicit format: the file name need not end in ".png".
-    writer = QImageWriter(str(path), QByteArray(b"png"))
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    writer = QImageWriter(buffer, QByteArray(b"png"))
     if not writer.write(image):
-        raise ExportError(f"cannot write PNG to {path}: {writer.errorString()}")
+        raise ExportError(f"cannot encode the plan as PNG: {writer.errorString()}")
+    buffer.close()
+    _write(path, bytes(buffer.data().data()), "PNG")
 
 
 def export_dot(plan: PlanResult, path: Path) -> None:
+    _write(path, plan_dot(plan).encode("utf-8"), "DOT")
+
+
+def _write(path: Path, data: bytes, what: str) -> None:
+    """Atomically, like every file the program writes: a kill never leaves half an image.
+    The save dialog has already asked before replacing a file."""
     try:
-        path.write_text(plan_dot(plan), encoding="utf-8")
-    except OSError as exc:
-        raise ExportError(f"cannot write DOT to {path}: {exc.strerror or exc}") from exc
+        write_atomic(path, data, overwrite=True)
+    except InputError as exc:
+        raise ExportError(f"cannot write {what}: {exc}") from exc

@@ -380,7 +380,13 @@ class PlanGraphPane(QWidget):
         self._outside, self._outside_plan = self._other_subjects(plan) if show_all else ({}, {})
         self._texts.update({n: node_text(f, has_report=False) for n, f in self._outside.items()})
         self.findings_model.set_findings(facts.findings)
-        self.side.setTabText(1, f"Findings ({len(facts.findings)})")
+        # Findings past the document's budget are counted in the core: said, not listed.
+        report = self._result.report
+        cut = sum(o.count for o in (*self._result.omitted, *plan.omitted))
+        if report is not None and report.plan_id == plan.id:
+            cut += sum(o.count for o in report.omitted)
+        more = f" + {cut:,} not listed" if cut else ""
+        self.side.setTabText(1, f"Findings ({len(facts.findings)}{more})")
         self.status.setText(summary_line(facts))
         model = self._completer.model()
         model.setProperty("stringList", sorted([*facts.nodes, *self._outside]))
@@ -665,7 +671,7 @@ class PlanGraphPane(QWidget):
         if not name:
             return None
         if Path(name).exists() and not self.confirm(
-            self, "Replace file?", f"{name} already exists. Replace it?"
+            self, "Replace file?", f"{visible(name)} already exists. Replace it?"
         ):
             return None
         writers = {"svg": self.export_svg, "png": self.export_png, "dot": self.export_dot}

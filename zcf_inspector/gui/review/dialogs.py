@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from zcf_inspector.core.formats import is_id
 from zcf_inspector.gui.dialog_keys import add_submit_keys
-from zcf_inspector.gui.plain_text import one_line, plain_label
+from zcf_inspector.gui.plain_text import one_line, plain_label, visible, visible_lines
 from zcf_inspector.gui.review.previous_dialog import OpenFile, PreviousGenerationDialog
 from zcf_inspector.gui.review.settings import load_identity, save_identity
 
@@ -232,9 +232,10 @@ def message_box(
 ) -> QMessageBox:
     box = QMessageBox(parent)
     box.setIcon(icon)
-    box.setWindowTitle(title)
+    # Titles and texts may quote refs, paths and reasons from a packet or a file name.
+    box.setWindowTitle(visible(title))
     box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(text)
+    box.setText(visible_lines(text))
     if question:
         box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         box.setDefaultButton(QMessageBox.StandardButton.No)

@@ -29,7 +29,12 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QTableView, QWidget
 
-from zcf_inspector.core.atomic import TargetExistsError, UnwritableFileError, write_atomic
+from zcf_inspector.core.atomic import (
+    TargetExistsError,
+    TargetNotAFileError,
+    UnwritableFileError,
+    write_atomic,
+)
 from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.errors import ZcfError
 from zcf_inspector.core.formats import ReviewState
@@ -47,7 +52,12 @@ from zcf_inspector.core.review.decisions import (
     ReviewTarget,
     prepare_review,
 )
-from zcf_inspector.core.review.journal import JournaledReview, journal_path, set_aside
+from zcf_inspector.core.review.journal import (
+    JournaledReview,
+    JournalKeys,
+    journal_path,
+    set_aside,
+)
 from zcf_inspector.core.review.journal_move import JournalMove, move_journals
 from zcf_inspector.core.review.previous import (
     PreviousGeneration,
@@ -58,7 +68,7 @@ from zcf_inspector.core.review.previous import (
 from zcf_inspector.gui.documents import FAST_READ_MAX_BYTES
 from zcf_inspector.gui.header_drag import UserResizes
 from zcf_inspector.gui.load_worker import TaskRunner
-from zcf_inspector.gui.plain_text import visible
+from zcf_inspector.gui.plain_text import visible, visible_lines
 from zcf_inspector.gui.review.detail import SincePrevious, evidence_counts
 from zcf_inspector.gui.review.dialogs import Prompter
 from zcf_inspector.gui.review.dropped import DroppedBeliefsDialog
@@ -82,6 +92,7 @@ from zcf_inspector.gui.review.table_model import REF_ROLE
 from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION
 
 JOURNAL_FOLDER = "review-journals"
+KEY_FOLDER = "review-journal-keys"
 DECISION_KEYS = {
     ReviewState.CONFIRMED: ("Confirm", "C"),
     ReviewState.REJECTED: ("Reject…", "R"),
@@ -135,6 +146,16 @@ def move_old_journals() -> JournalMove:
     )
 
 
+def default_key_dir(settings: QSettings) -> Path:
+    """Where the journals' keys live: beside the user's settings file, so never in the
+    journal folder (a key kept with what it protects protects nothing)."""
+    name = settings.fileName()
+    if name and Path(name).is_absolute():
+        return Path(name).parent / KEY_FOLDER
+    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppConfigLocation)
+    return Path(location) / KEY_FOLDER
+
+
 class ReviewPane(QWidget):
     """Hosted by the window: ``set_packet`` on open, ``export_receipt`` from File → Export."""
 
@@ -146,6 +167,7 @@ class ReviewPane(QWidget):
         *,
         settings: QSettings | None = None,
         data_dir: str | Path | None = None,
+        key_dir: str | Path | None = None,
         prompter: Prompter | None = None,
         runner: TaskRunner | None = None,
     ) -> None:
@@ -154,6 +176,7 @@ class ReviewPane(QWidget):
         # running on a worker thread.
         self.settings = settings if settings is not None else QSettings(self)
         self.data_dir = Path(data_dir) if data_dir is not None else default_data_dir()
+        self.key_dir = Path(key_dir) if key_dir is not None else default_key_dir(self.settings)
         self.prompter = prompter if prompter is not None else Prompter()
         self.packet_path = ""
         self.destination: Destination | None = None
@@ -265,12 +288,13 @@ class ReviewPane(QWidget):
         receipt = review.session.receipt(completed, destination.signing_key)
         try:
             write_atomic(path, receipt_bytes(receipt), overwrite=overwrite)
-        except (UnwritableFileError, TargetExistsError) as exc:
-            reason = (
-                exc.reason
-                if isinstance(exc, UnwritableFileError)
-                else "a file of that name appeared meanwhile"
-            )
+        except (UnwritableFileError, TargetExistsError, TargetNotAFileError) as exc:
+            if isinstance(exc, UnwritableFileError):
+                reason = exc.reason
+            elif isinstance(exc, TargetNotAFileError):
+                reason = "it is not a regular file, so it is not replaced"
+            else:
+                reason = "a file of that name appeared meanwhile"
             self.prompter.warn(
                 self,
                 "Receipt not written",
@@ -362,7 +386,7 @@ class ReviewPane(QWidget):
     def open_receipt(self, path: str) -> ReceiptCheck:
         """Verify a receipt file and match it to the open packet; the result is shown too."""
         check = check_receipt_file(path, self.target, self.destination)
-        self.ui.receipt_status.setText("\n".join(check.lines))
+        self.ui.receipt_status.setText(visible_lines("\n".join(check.lines)))
         self.ui.receipt_status.show()
         return check
 
@@ -726,7 +750,7 @@ class ReviewPane(QWidget):
     def _open_journal(self) -> None:
         assert self.target is not None
         try:
-            self.review = JournaledReview.open(self.data_dir, self.target)
+            self.review = JournaledReview.open(self.data_dir, self.target, keys=self.key_dir)
         except ReviewError as exc:
             self.review = None
             message = (
@@ -749,7 +773,7 @@ class ReviewPane(QWidget):
             return
         path = journal_path(self.data_dir, self.target.correlation_id)
         try:
-            kept = set_aside(path)
+            kept = set_aside(path, JournalKeys(self.key_dir))
         except OSError as exc:
             self.prompter.warn(self, "Journal not moved", f"{path} could not be renamed: {exc}")
             return

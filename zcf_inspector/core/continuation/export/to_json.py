@@ -1,14 +1,22 @@
-"""The `plan --json` shape of an `InspectionResult` (stable keys scripts rely on)."""
+"""The `plan --json` shape of an `InspectionResult` (stable keys scripts rely on).
+
+Each ``findings`` list has a ``findingsOmitted`` beside it: the findings past the
+document's budget, counted per code with the first pointer of each (``[]`` when nothing
+was cut)."""
 
 from __future__ import annotations
 
 from zcf_inspector.core.continuation.results import InspectionResult, PlanResult, ReportResult
-from zcf_inspector.core.findings import Finding
+from zcf_inspector.core.findings import Finding, OmittedFindings
 from zcf_inspector.core.jsontypes import JsonValue
 
 
 def _findings(findings: tuple[Finding, ...]) -> list[JsonValue]:
     return [dict(f.to_json()) for f in findings]
+
+
+def _omitted(omitted: tuple[OmittedFindings, ...]) -> list[JsonValue]:
+    return [dict(o.to_json()) for o in omitted]
 
 
 def plan_json(plan: PlanResult) -> dict[str, JsonValue]:
@@ -47,6 +55,7 @@ def plan_json(plan: PlanResult) -> dict[str, JsonValue]:
         },
         "cycles": [list(members) for members in plan.cycles],
         "findings": _findings(plan.findings),
+        "findingsOmitted": _omitted(plan.omitted),
     }
 
 
@@ -67,6 +76,7 @@ def report_json(report: ReportResult) -> dict[str, JsonValue]:
             "expired": times.expired,
         },
         "findings": _findings(report.findings),
+        "findingsOmitted": _omitted(report.omitted),
     }
 
 
@@ -74,6 +84,7 @@ def inspection_json(result: InspectionResult) -> dict[str, JsonValue]:
     return {
         "kind": None if result.kind is None else str(result.kind),
         "findings": _findings(result.findings),
+        "findingsOmitted": _omitted(result.omitted),
         "plans": [plan_json(p) for p in result.plans],
         "report": None if result.report is None else report_json(result.report),
     }

@@ -25,12 +25,12 @@ from typing import cast
 from zcf_inspector.core import pointer
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.errors import FormatError
-from zcf_inspector.core.findings import Finding, error
+from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, FindingBudget, Severity, error
 from zcf_inspector.core.jsontypes import JsonValue, json_type_name
 
-# A compiled schema: does ``value`` (at ``where``) conform? With a sink, every failure is
-# appended to it; without one, the check stops at the first failure.
-Check = Callable[[JsonValue, str, "list[Finding] | None"], bool]
+# A compiled schema: does ``value`` (at ``where``) conform? With a sink (the document's
+# findings budget), every failure goes to it; without one, the check stops at the first.
+Check = Callable[[JsonValue, str, "FindingBudget | None"], bool]
 
 ANNOTATIONS = frozenset({"title", "description", "contentEncoding", "$schema", "$id", "$defs"})
 KEYWORDS = frozenset(
@@ -63,7 +63,6 @@ KEYWORDS = frozenset(
         "$ref",
     }
 )
-MAX_FINDINGS = 200
 
 
 class SchemaError(FormatError):
@@ -103,16 +102,60 @@ def json_key(value: JsonValue) -> object:
     return ("o", frozenset((k, json_key(v)) for k, v in value.items()))
 
 
+SHORT_CHARS = 60
+
+
 def _short(value: JsonValue) -> str:
+    """``value`` as JSON, cut at `SHORT_CHARS`: only as much of it is written as is shown
+    (a failing value may be the whole document, and the shape fails at every level)."""
+    parts: list[str] = []
+    _preview(value, parts, SHORT_CHARS + 1)
+    text = "".join(parts)
+    return text if len(text) <= SHORT_CHARS else text[: SHORT_CHARS - 3] + "…"
+
+
+def _preview(value: JsonValue, parts: list[str], room: int) -> int:
+    """Append the start of ``value``'s JSON to ``parts``, stopping once ``room`` characters
+    are written; the room left."""
+    if isinstance(value, dict):
+        parts.append("{")
+        room -= 1
+        for index, (key, member) in enumerate(value.items()):
+            if room <= 0:
+                break
+            text = (", " if index else "") + json.dumps(key[:room], ensure_ascii=False) + ": "
+            parts.append(text)
+            room = _preview(member, parts, room - len(text))
+        parts.append("}")
+        return room - 1
+    if isinstance(value, list):
+        parts.append("[")
+        room -= 1
+        for index, item in enumerate(value):
+            if room <= 0:
+                break
+            if index:
+                parts.append(", ")
+                room -= 2
+            room = _preview(item, parts, room)
+        parts.append("]")
+        return room - 1
+    if isinstance(value, str):
+        value = value[:room]  # a long string's start is all that can be shown
     text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 60 else text[:57] + "…"
+    parts.append(text)
+    return room - len(text)
 
 
-def _fail(sink: list[Finding] | None, where: str, message: Callable[[], str]) -> bool:
-    if sink is not None and len(sink) < MAX_FINDINGS:
-        # The message is built only when findings are collected: a failing `if` condition
-        # or anyOf branch (most of them) costs no formatting.
-        sink.append(error(PlanCode.SCHEMA_VIOLATION, where, message()))
+def _fail(sink: FindingBudget | None, where: str, message: Callable[[], str]) -> bool:
+    if sink is not None:
+        if sink.full:
+            # Past the document's budget: counted, never phrased.
+            sink.tally(PlanCode.SCHEMA_VIOLATION, Severity.ERROR, where)
+        else:
+            # The message is built only when findings are collected: a failing `if`
+            # condition or anyOf branch (most of them) costs no formatting.
+            sink.append(error(PlanCode.SCHEMA_VIOLATION, where, message()))
     return False
 
 
@@ -129,7 +172,7 @@ class _Compiler:
             return found
         table: dict[str, Check] = {}
 
-        def late(value: JsonValue, where: str, sink: list[Finding] | None) -> bool:
+        def late(value: JsonValue, where: str, sink: FindingBudget | None) -> bool:
             return table["check"](value, where, sink)
 
         self.refs[(id(base), target)] = late  # breaks recursion: the body compiles once
@@ -157,7 +200,7 @@ class _Compiler:
         if len(checks) == 1:
             return checks[0]
 
-        def all_of(value: JsonValue, where: str, sink: list[Finding] | None) -> bool:
+        def all_of(value: JsonValue, where: str, sink: FindingBudget | None) -> bool:
             if sink is None:
                 return all(check(value, where, None) for check in checks)
             ok = True
@@ -175,7 +218,7 @@ class _Compiler:
             return None
         least = cast(int, schema.get("minLength", 0))
 
-        def plain_string(value: JsonValue, where: str, sink: list[Finding] | None) -> bool:
+        def plain_string(value: JsonValue, where: str, sink: FindingBudget | None) -> bool:
             if isinstance(value, str) and len(value) >= least:
                 return True
             if not isinstance(value, str):
@@ -196,14 +239,14 @@ class _Compiler:
                 # The common case, a single plain type: one isinstance check.
                 exact, excluded = simple
 
-                def one_type(value: JsonValue, where: str, sink: list[Finding] | None) -> bool:
+                def one_type(value: JsonValue, where: str, sink: FindingBudget | None) -> bool:
                     if isinstance(value, exact) and not isinstance(value, excluded):
                         return True
                     return _fail(sink, where, lambda: f"{_short(value)} is not of type {wanted}")
 
                 return one_type
 
-            def type_check(value: JsonValue, where: str, sink: list[Finding] | None) -> bool:
+            def type_check(value: JsonValue, where: str, sink: FindingBudget | None) -> bool:
                 if any(_is_type(value, n) for n in names):
                     return True
                 return _fail(sink, where, lambda: f"{_short(value)} is not of type {wanted}")
@@ -232,7 +275,7 @@ class _Compiler:
         if key == "required":
             names = cast(list[str], arg)
 
-            def required(value: JsonValue, where: str, sink: list[Finding] | None) -> bool:
+            def required(value: JsonValue, where: str, sink: FindingBudget | None) -> bool:
                 if not isinstance(value, dict):
                     return True
                 ok = True
@@ -249,7 +292,7 @@ class _Compiler:
         if key == "dependentRequired":
             table = cast(dict[str, list[str]], arg)
 
-            def dependent(value: JsonValue, where: str, sink: list[Finding] | None) -> bool:
+            def dependent(value: JsonValue, where: str, sink: FindingBudget | None) -> bool:
                 if not isinstance(value, dict):
                     return True
                 ok = True
@@ -266,7 +309,7 @@ class _Compiler:
         if key == "items":
             item = self.compile(arg, base)
 
-            def items(value: JsonValue, where: str, sink: list[Finding] | None) -> bool:
+            def items(value: JsonValue, where: str, sink: FindingBudget | None) -> bool:
                 if not isinstance(value, list):
                     return True
                 ok = True
@@ -284,7 +327,7 @@ class _Compiler:
             if arg is not True:
                 return None
 
-            def unique(value: JsonValue, where: str, sink: list[Finding] | None) -> bool:
+            def unique(value: JsonValue, where: str, sink: FindingBudget | None) -> bool:
                 if not isinstance(value, list):
                     return True
                 seen: set[object] = set()
@@ -314,7 +357,7 @@ class _Compiler:
         if key == "allOf":
             parts = [self.compile(x, base) for x in cast(list[JsonValue], arg)]
 
-            def all_of(value: JsonValue, where: str, sink: list[Finding] | None) -> bool:
+            def all_of(value: JsonValue, where: str, sink: FindingBudget | None) -> bool:
                 ok = True
                 for part in parts:
                     if not part(value, where, sink):
@@ -333,7 +376,7 @@ class _Compiler:
         if key == "oneOf":
             parts = [self.compile(x, base) for x in cast(list[JsonValue], arg)]
 
-            def one_of(value: JsonValue, where: str, sink: list[Finding] | None) -> bool:
+            def one_of(value: JsonValue, where: str, sink: FindingBudget | None) -> bool:
                 matches = sum(1 for p in parts if p(value, where, None))
                 if matches == 1:
                     return True
@@ -357,7 +400,7 @@ class _Compiler:
             then = self.compile(schema["then"], base) if "then" in schema else None
             otherwise = self.compile(schema["else"], base) if "else" in schema else None
 
-            def if_then(value: JsonValue, where: str, sink: list[Finding] | None) -> bool:
+            def if_then(value: JsonValue, where: str, sink: FindingBudget | None) -> bool:
                 branch = then if condition(value, where, None) else otherwise
                 return branch is None or branch(value, where, sink)
 
@@ -368,7 +411,7 @@ class _Compiler:
 
     @staticmethod
     def _properties(props: dict[str, Check]) -> Check:
-        def properties(value: JsonValue, where: str, sink: list[Finding] | None) -> bool:
+        def properties(value: JsonValue, where: str, sink: FindingBudget | None) -> bool:
             if not isinstance(value, dict):
                 return True
             ok = True
@@ -387,7 +430,7 @@ class _Compiler:
 
     @staticmethod
     def _additional(known: set[str], extra: Check, closed: bool) -> Check:
-        def additional(value: JsonValue, where: str, sink: list[Finding] | None) -> bool:
+        def additional(value: JsonValue, where: str, sink: FindingBudget | None) -> bool:
             if not isinstance(value, dict):
                 return True
             ok = True
@@ -416,7 +459,7 @@ class _Compiler:
                 return f"{_short(value)} has {len(value)} characters"
             return str(value)
 
-        def bound(value: JsonValue, where: str, sink: list[Finding] | None) -> bool:
+        def bound(value: JsonValue, where: str, sink: FindingBudget | None) -> bool:
             if key in ("minItems", "maxItems"):
                 if not isinstance(value, list):
                     return True
@@ -442,7 +485,7 @@ class _Compiler:
         low = cast(int, schema.get("minContains", 1))
         high = cast("int | None", schema.get("maxContains"))
 
-        def contains(value: JsonValue, where: str, sink: list[Finding] | None) -> bool:
+        def contains(value: JsonValue, where: str, sink: FindingBudget | None) -> bool:
             if not isinstance(value, list):
                 return True
             count = sum(1 for i, v in enumerate(value) if inner(v, pointer.child(where, i), None))
@@ -473,15 +516,26 @@ def compiled(name: str) -> Check:
     return _Compiler().compile(schema)
 
 
-def schema_findings(name: str, value: JsonValue, prefix: str = "") -> list[Finding]:
-    """Every place (up to a bound) where ``value`` breaks the published schema ``name``."""
-    sink: list[Finding] = []
+def check_schema(name: str, value: JsonValue, budget: FindingBudget, prefix: str = "") -> bool:
+    """Whether ``value`` keeps the published schema ``name``; where it does not, every
+    violation goes to ``budget`` (in full while it has room, then counted)."""
     check = compiled(name)
-    if not check(value, prefix, None):
-        check(value, prefix, sink)
-        if not sink:  # pragma: no cover - a failing check always reports with a sink
-            sink.append(error(PlanCode.SCHEMA_VIOLATION, prefix, "the document breaks the schema"))
-    return sink
+    if check(value, prefix, None):
+        return True
+    before = budget.total
+    check(value, prefix, budget)
+    if budget.total == before:  # pragma: no cover - a failing check always reports
+        budget.append(error(PlanCode.SCHEMA_VIOLATION, prefix, "the document breaks the schema"))
+    return False
+
+
+def schema_findings(
+    name: str, value: JsonValue, prefix: str = "", limit: int = FINDINGS_LIMIT
+) -> list[Finding]:
+    """The places (the first ``limit`` in full) where ``value`` breaks schema ``name``."""
+    budget = FindingBudget(limit)
+    check_schema(name, value, budget, prefix)
+    return list(budget.kept)
 
 
 def compile_schema(schema: JsonValue) -> Check:

@@ -11,11 +11,13 @@ from typing import TypeVar
 
 from pydantic import ValidationError
 
+from zcf_inspector.core.bounded_validation import validate_bounded
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.models.base import SpecModel
-from zcf_inspector.core.findings import Finding
+from zcf_inspector.core.findings import Finding, FindingBudget
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.pydantic_findings import (
+    FindingSink,
     ValidationIssue,
     findings_from_validation_error,
 )
@@ -26,7 +28,11 @@ _CODES = {code.value: code for code in PlanCode}
 
 
 def _plan_code(issue: ValidationIssue) -> PlanCode:
-    return _CODES.get(issue.error_type, PlanCode.SCHEMA_VIOLATION)
+    return _plan_code_of_type(issue.error_type)
+
+
+def _plan_code_of_type(error_type: str) -> PlanCode:
+    return _CODES.get(error_type, PlanCode.SCHEMA_VIOLATION)
 
 
 def findings_of(exc: ValidationError, prefix: str = "") -> list[Finding]:
@@ -35,10 +41,17 @@ def findings_of(exc: ValidationError, prefix: str = "") -> list[Finding]:
 
 
 def validate_at(
-    model: type[M], value: JsonValue, prefix: str = ""
+    model: type[M], value: JsonValue, prefix: str = "", budget: FindingBudget | None = None
 ) -> tuple[M | None, list[Finding]]:
-    """``model`` parsed from ``value`` (found at ``prefix``), or None and the findings."""
-    try:
-        return model.model_validate(value), []
-    except ValidationError as exc:
-        return None, findings_of(exc, prefix)
+    """``model`` parsed from ``value`` (found at ``prefix``), or None and the findings.
+
+    Validated in bounded pieces (`core.bounded_validation`); the findings go to
+    ``budget`` when given (the document's), and the ones it keeps are returned.
+    """
+    budget = FindingBudget() if budget is None else budget
+    before = len(budget.kept)
+    sink = FindingSink(budget, prefix=prefix, code_of=_plan_code_of_type)
+    ok, parsed = validate_bounded(model, value, sink)
+    if ok and isinstance(parsed, model):
+        return parsed, []
+    return None, budget.kept[before:]

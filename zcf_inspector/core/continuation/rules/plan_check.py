@@ -59,13 +59,20 @@ def _cycles(
 ) -> tuple[list[list[SubjectKey]], set[tuple[SubjectKey, SubjectKey]]]:
     found = cycles(graph.nodes.keys(), graph.adjacency)
     cycle_edges: set[tuple[SubjectKey, SubjectKey]] = set()
-    for members in found:
-        inside = set(members)
-        first: Edge | None = None
-        for edge in graph.edges:
-            if edge.kind not in SELECTIONS and edge.source in inside and edge.target in inside:
-                cycle_edges.add((edge.source, edge.target))
-                first = first or edge
+    # One pass over the edges for all cycles (cycles are disjoint): one pass per cycle
+    # cost cycles times edges, the square of the plan's size for many small cycles.
+    # Selection edges never close a cycle: only prerequisites are needs.
+    cycle_of = {member: index for index, members in enumerate(found) for member in members}
+    first_edge: dict[int, Edge] = {}
+    for edge in graph.edges:
+        if edge.kind in SELECTIONS:
+            continue
+        index = cycle_of.get(edge.source)
+        if index is not None and cycle_of.get(edge.target) == index:
+            cycle_edges.add((edge.source, edge.target))
+            first_edge.setdefault(index, edge)
+    for index, members in enumerate(found):
+        first = first_edge.get(index)
         findings.append(
             error(
                 PlanCode.DEPENDENCY_CYCLE,

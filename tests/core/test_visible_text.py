@@ -1,0 +1,73 @@
+"""The visible-text rule for what reaches a terminal or a window, and its JSON twin: JSON
+that a terminal cannot be made to act on, and that parses back to the same strings."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import unicodedata
+
+import pytest
+
+from zcf_inspector.core.continuation.export.to_dot import plan_dot
+from zcf_inspector.core.continuation.results import Closure, PlanEdge, PlanNode, PlanResult
+from zcf_inspector.core.visible_text import json_visible, shown, visible, visible_lines
+
+EVERY_CHARACTER = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs"})
+
+
+def hidden(text: str) -> set[str]:
+    return {
+        c
+        for c in text
+        if unicodedata.category(c) in HIDDEN or (unicodedata.category(c) == "Zs" and c != " ")
+    }
+
+
+def test_json_visible_hides_nothing_and_changes_no_value() -> None:
+    value = {EVERY_CHARACTER[:5000]: [EVERY_CHARACTER, "\u2028\u2029\u202e\x9b\x1b]0;x\x07"]}
+    text = json_visible(json.dumps(value, ensure_ascii=False, indent=2))
+    assert hidden(text) <= {"\n"}  # the indentation's own line breaks only
+    assert json.loads(text) == value
+    assert "\\u2028" in text
+    assert "\\u202e" in text
+    assert "\\udb40\\udc01" in text  # U+E0001, a format character past the BMP: a pair
+    assert "中文" in json_visible(json.dumps("中文", ensure_ascii=False))  # printable: as is
+
+
+def test_visible_lines_keeps_line_breaks_and_escapes_the_rest() -> None:
+    text = visible_lines("first \x1b[2J line\nsecond\u202e line\r\n")
+    assert text == "first \\u001b[2J line\nsecond\\u202e line\\r\n"
+
+
+def test_shown_cuts_and_says_how_long() -> None:
+    assert shown("k" * 1_000_000, 20) == "k" * 20 + "… (1,000,000 characters)"
+    assert visible("\x9b31m") == "\\u009b31m"
+
+
+def _plan(*ids: str) -> PlanResult:
+    nodes = tuple(PlanNode(i, "dependency", i, None, True, True, False, None, ()) for i in ids)
+    edges = tuple(PlanEdge(a, b, "depends_on", "", False) for a, b in itertools.pairwise(ids))
+    return PlanResult(
+        "p\x1b]0;t\x07", "", "resume_native", (), nodes, edges, Closure((), ()), (), ()
+    )
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        ("a\x1bb", "a\\u001bb"),  # an escape and its spelling: two nodes
+        ("a\nb", "a\\nb"),
+        ("x" * 300, "x" * 299 + "y"),  # long ids cut, yet two nodes
+        ('q"uote', 'q\\"uote'),
+    ],
+)
+def test_dot_ids_stay_distinct_and_carry_nothing_hidden(ids: tuple[str, str]) -> None:
+    dot = plan_dot(_plan(*ids))
+    assert hidden(dot) <= {"\n"}
+    node_lines = [line for line in dot.splitlines() if "[label=" in line and "->" not in line]
+    names = [line.strip().split(" [label=", 1)[0] for line in node_lines]
+    assert len(names) == 2
+    assert names[0] != names[1]
+    assert all(len(name) <= 210 for name in names)

@@ -1,0 +1,480 @@
+"""Pydantic validation in bounded pieces: never one call that could make millions of errors.
+
+pydantic collects every error of a call before it returns (a few hundred bytes each, held
+in Rust) and `ValidationError.errors()` turns each into a Python dict: a packet of four
+million empty beliefs would make twelve million errors — gigabytes, and minutes of
+garbage collection. So a value larger than `PIECE_NODES` JSON values is validated in
+pieces that follow its schema — the items of an array in runs, a closed object field by
+field, a model's large fields on their own — and each piece's errors go to an `IssueSink`:
+
+* while the findings budget has room, as full `ValidationIssue`s (the piece's errors are
+  bounded, so converting them is too);
+* once it is spent, only counted by error type, read from pydantic's JSON dump of the
+  errors (one string, not a dict per error), with the location of the first error of a
+  type worked out only if the sink asks for it.
+
+A value of at most `PIECE_NODES` values is validated in one call, exactly as before, so
+ordinary documents see no difference. Piece-wise validation reports what one call would
+report, in the same order (fields in schema order, then unknown keys in input order;
+items in order), with differences only for a model (pydantic ``BaseModel``) too large
+for one piece whose large fields fail: their errors come before those of its other
+fields, and the model's own rules (``model_validator``) are not run — pydantic does not
+run them either when a field fails — nor is the check that comes before its fields (a
+``null`` optional), which pydantic would have reported instead of the fields.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import types
+import typing
+from collections.abc import Callable
+from typing import Any, Final, Protocol
+
+import typing_extensions
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+
+from zcf_inspector.core.headroom import ensure_headroom
+from zcf_inspector.core.pydantic_findings import IssueKind, Loc, ValidationIssue, validation_issues
+
+# At most this many JSON values go to one pydantic call. A value yields a few errors at
+# most (a missing field, an unknown key, a wrong type), so a piece's errors stay in the
+# tens of thousands: a few megabytes while they exist.
+PIECE_NODES: Final = 16_384
+# Items of a large array tried as one piece before they are weighed one by one.
+RUN_ITEMS: Final = 4096
+
+_STRICT: Final = ConfigDict(strict=True)
+# `"type":"..."` in pydantic's compact JSON of its errors. A quote inside any string of
+# that JSON (a key in a location, a message) is escaped, so this only matches the key.
+_TYPE_RE: Final = re.compile(r'"type":"([^"\\]*)"')
+
+
+class IssueSink(Protocol):
+    """Where a validation's problems go: in full while there is room, else counted."""
+
+    def room(self) -> bool: ...
+
+    def issue(self, issue: ValidationIssue) -> None: ...
+
+    def tally(self, error_type: str, count: int, first: Callable[[], Loc]) -> None: ...
+
+
+def validate_bounded(
+    tp: Any, value: object, sink: IssueSink, base: Loc = (), *, strict: bool = True
+) -> tuple[bool, Any]:
+    """Validate ``value`` (found at ``base``) against ``tp``; its problems go to ``sink``.
+
+    Returns whether it is valid and, when it is and was validated as a whole (always for
+    a value of one piece, and for a large model whose large fields passed), pydantic's
+    result; otherwise ``None`` with the flag.
+    """
+    return _validate(tp, value, base, sink, strict)
+
+
+# --- pieces -----------------------------------------------------------------------------------
+
+
+def _validate(
+    tp: Any, value: object, base: Loc, sink: IssueSink, strict: bool, *, keep: bool = False
+) -> tuple[bool, Any]:
+    """``keep``: return what pydantic made of a large array or object that passed (a
+    model's fields: the model is then validated over those, which pass through at once),
+    not only that it passed."""
+    if _size(value, PIECE_NODES) <= PIECE_NODES:
+        return _piece(_adapter(tp, strict), value, base, 0, sink)
+    core, constrained = _peel(tp, value)
+    origin = typing.get_origin(core)
+    if origin is list and type(value) is list:
+        (item,) = typing.get_args(core) or (Any,)
+        ok, made = _list(item, value, base, sink, strict, keep=keep)
+        if ok and constrained:
+            # Every item passed, so only the list's own rules (unique items, a length)
+            # can fail now: a handful of errors, whatever the length.
+            return _piece(_adapter(tp, strict), value if made is None else made, base, 0, sink)
+        return ok, made
+    if origin is dict and type(value) is dict:
+        _, item = typing.get_args(core) or (str, Any)
+        ok = _dict(core, item, value, base, sink, strict=strict)
+        if ok and constrained:
+            return _piece(_adapter(tp, strict), value, base, 0, sink)
+        return ok, None
+    if _is_typed_dict(core) and type(value) is dict:
+        return _typed_dict(core, value, base, sink, strict), None
+    if isinstance(core, type) and issubclass(core, BaseModel) and type(value) is dict:
+        return _model(core, value, base, sink)
+    # A scalar type (or a union) given a large value: one call, which fails once.
+    return _piece(_adapter(tp, strict), value, base, 0, sink)
+
+
+def _list(
+    item: Any, value: list[Any], base: Loc, sink: IssueSink, strict: bool, *, keep: bool
+) -> tuple[bool, list[Any] | None]:
+    adapter = _adapter(list[item], strict)
+    flat = _flat_typed_dict(item)
+    made: list[Any] | None = [] if keep else None
+    ok = True
+
+    def piece(start: int, part: list[Any]) -> None:
+        nonlocal ok, made
+        passed, result = _piece(adapter, part, base, start, sink)
+        ok &= passed
+        if made is not None and passed:
+            made.extend(result)
+
+    for start in range(0, len(value), RUN_ITEMS):
+        run = value[start : start + RUN_ITEMS]
+        if _run_weight(run, flat) <= PIECE_NODES:
+            piece(start, run)
+            continue
+        # Weigh the items one by one: runs of small ones, and a large one on its own.
+        first, weight = 0, 0
+        for offset, element in enumerate(run):
+            size = _size(element, PIECE_NODES)
+            if size > PIECE_NODES:
+                if offset > first:
+                    piece(start + first, run[first:offset])
+                at = (*base, start + offset)
+                passed, result = _validate(item, element, at, sink, strict, keep=keep)
+                ok &= passed
+                if made is not None:
+                    if passed and result is not None:
+                        made.append(result)
+                    else:
+                        made = None  # no whole result to hand back: only the verdict
+                first, weight = offset + 1, 0
+            elif weight + size > PIECE_NODES:
+                piece(start + first, run[first:offset])
+                first, weight = offset, size
+            else:
+                weight += size
+        if first < len(run):
+            piece(start + first, run[first:])
+    return ok, made if ok else None
+
+
+def _dict(
+    core: Any, item: Any, value: dict[str, Any], base: Loc, sink: IssueSink, *, strict: bool
+) -> bool:
+    adapter = _adapter(core, strict)
+    ok = True
+    part: dict[str, Any] = {}
+    weight = 0
+    for key, element in value.items():
+        size = _size(element, PIECE_NODES) + 1
+        if size > PIECE_NODES:
+            if part:
+                ok &= _piece(adapter, part, base, 0, sink)[0]
+                part, weight = {}, 0
+            ok &= _validate(item, element, (*base, key), sink, strict)[0]
+            continue
+        if weight + size > PIECE_NODES:
+            ok &= _piece(adapter, part, base, 0, sink)[0]
+            part, weight = {}, 0
+        part[key] = element
+        weight += size
+    if part:
+        ok &= _piece(adapter, part, base, 0, sink)[0]
+    return ok
+
+
+def _typed_dict(td: Any, value: dict[str, Any], base: Loc, sink: IssueSink, strict: bool) -> bool:
+    """Field by field, as pydantic does it: fields in schema order, then unknown keys."""
+    fields = _typed_dict_fields(td)
+    ok = True
+    for name, (field_type, required) in fields.items():
+        if name in value:
+            ok &= _validate(field_type, value[name], (*base, name), sink, strict)[0]
+        elif required:
+            ok = False
+            _made(sink, _MISSING, (*base, name), "Field required", value)
+    config = getattr(td, "__pydantic_config__", None) or {}
+    if config.get("extra") == "forbid":
+        for key, element in value.items():
+            if key not in fields:
+                ok = False
+                _made(sink, _EXTRA, (*base, key), "Extra inputs are not permitted", element)
+    return ok
+
+
+def _model(
+    model: type[BaseModel], value: dict[str, Any], base: Loc, sink: IssueSink
+) -> tuple[bool, Any]:
+    """A large model: its container fields on their own first; then the model as a whole
+    (bounded now: those fields are valid), or, if one failed, the rest of it."""
+    failed: set[str] = set()
+    made: dict[str, Any] = {}
+    for name, alias, field_type in _model_fields(model):
+        key = alias if alias is not None and alias in value else name
+        element = value.get(key)
+        if key in value and type(element) in (list, dict):
+            passed, result = _validate(field_type, element, (*base, key), sink, True, keep=True)
+            if not passed:
+                failed.add(key)
+            elif result is not None:
+                made[key] = result
+    if not failed:
+        # The fields validated above are handed over as pydantic made them: its models
+        # pass through at once, so the whole is not validated twice.
+        return _piece(_adapter(model, True), value | made, base, 0, sink)
+    rest = {key: element for key, element in value.items() if key not in failed}
+    ensure_headroom()
+    try:
+        model.model_validate(rest)
+    except ValidationError as exc:
+        for issue in validation_issues(exc, base=base):
+            if len(issue.loc) == len(base):
+                continue  # the model's own rules: not run when a field fails
+            if issue.kind is IssueKind.MISSING_FIELD and issue.loc[len(base)] in failed:
+                continue  # taken out above; its own errors are reported
+            _give(sink, issue)
+    return False, None
+
+
+def _piece(
+    adapter: TypeAdapter[Any], value: object, base: Loc, offset: int, sink: IssueSink
+) -> tuple[bool, Any]:
+    ensure_headroom()  # pydantic-core allocates in Rust, which cannot fail cleanly
+    try:
+        return True, adapter.validate_python(value)
+    except ValidationError as exc:
+        _report(exc, base, offset, sink)
+        return False, None
+
+
+def _report(exc: ValidationError, base: Loc, offset: int, sink: IssueSink) -> None:
+    ensure_headroom()  # the errors' dicts or JSON are made in Rust too
+    if sink.room():
+        for issue in validation_issues(exc, base=base, offset=offset):
+            _give(sink, issue)
+        return
+    dump = exc.json(include_url=False, include_context=False, include_input=False)
+    located: dict[str, Loc] = {}
+
+    def first_of(error_type: str) -> Loc:
+        if not located:
+            for issue in validation_issues(exc, base=base, offset=offset):
+                located.setdefault(issue.error_type, issue.loc)
+        return located[error_type]
+
+    for error_type, count in _count_types(dump):
+        sink.tally(error_type, count, functools.partial(first_of, error_type))
+
+
+def _count_types(dump: str) -> list[tuple[str, int]]:
+    """(error type, how many) in pydantic's JSON of its errors, in order of appearance.
+
+    A piece has a few distinct types and up to tens of thousands of errors, so each type
+    is found by one regex scan (in C) that skips the types already counted, and counted
+    by ``str.count``: no Python string, let alone a dict, per error.
+    """
+    counts: list[tuple[str, int]] = []
+    pattern = _TYPE_RE
+    while (found := pattern.search(dump)) is not None:
+        error_type = found.group(1)
+        counts.append((error_type, dump.count(f'"type":"{error_type}"')))
+        known = "|".join(re.escape(name) for name, _ in counts)
+        pattern = re.compile(rf'"type":"(?!(?:{known})")([^"\\]*)"')
+    return counts
+
+
+def _give(sink: IssueSink, issue: ValidationIssue) -> None:
+    if sink.room():
+        sink.issue(issue)
+    else:
+        sink.tally(issue.error_type, 1, lambda: issue.loc)
+
+
+_MISSING: Final = (IssueKind.MISSING_FIELD, "missing")
+_EXTRA: Final = (IssueKind.UNKNOWN_FIELD, "extra_forbidden")
+
+
+def _made(
+    sink: IssueSink, what: tuple[IssueKind, str], loc: Loc, message: str, found: object
+) -> None:
+    """An error pydantic would have made, made here for a field validated on its own."""
+    kind, error_type = what
+    if sink.room():
+        sink.issue(ValidationIssue(kind, loc, error_type, message, found, {}))
+    else:
+        sink.tally(error_type, 1, lambda: loc)
+
+
+# --- sizes ------------------------------------------------------------------------------------
+
+
+def _size(value: object, limit: int) -> int:
+    """How many JSON values (object keys included) ``value`` holds, counted up to just past
+    ``limit``: the walk stops there, so weighing a huge value costs no more than a small."""
+    count = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        count += 1
+        kind = type(item)
+        if kind is dict:
+            assert isinstance(item, dict)
+            if count + 2 * len(item) > limit:
+                return limit + 1
+            count += len(item)
+            stack.extend(item.values())
+        elif kind is list:
+            assert isinstance(item, list)
+            if count + len(item) > limit:
+                return limit + 1
+            stack.extend(item)
+        if count > limit:
+            return limit + 1
+    return count
+
+
+def _run_weight(run: list[Any], flat: bool) -> int:
+    """An upper bound of a run's errors, cheap to find for items of a flat object schema
+    (whose errors are at most one per key plus one per required field)."""
+    if flat:
+        try:
+            return sum(map(len, run)) + 4 * len(run)
+        except TypeError:  # an item without a length: a number, true, null
+            pass
+    return _size(run, PIECE_NODES)  # one walk of the run, stopped past the bound
+
+
+# --- schemas ----------------------------------------------------------------------------------
+
+# Adapters by (type, strict): schema types are few and hashable (typing objects compare
+# by their parts), so this holds one adapter per type ever validated in pieces.
+_ADAPTERS: dict[tuple[Any, bool], TypeAdapter[Any]] = {}
+
+
+def _adapter(tp: Any, strict: bool) -> TypeAdapter[Any]:
+    """A (cached) adapter for ``tp``; strict unless ``tp`` carries its own config."""
+    key = (tp, strict)
+    cached = _ADAPTERS.get(key)
+    if cached is None:
+        ensure_headroom()  # a validator is built in Rust
+        own_config = _has_own_config(tp)
+        cached = TypeAdapter(tp) if own_config or not strict else TypeAdapter(tp, config=_STRICT)
+        _ADAPTERS[key] = cached
+    return cached
+
+
+def prepare(*types: Any, strict: bool = True) -> None:
+    """Build the adapters of ``types`` now (at import, before a large document is read):
+    a validator built later, with little memory left, is an allocation in Rust.
+
+    (A schema whose config defers its build, as the packet's do for start-up time, is
+    built on first use instead, after `_piece`'s headroom check.)"""
+    for tp in types:
+        _adapter(tp, strict)
+
+
+def built(tp: Any, strict: bool = True) -> bool:
+    """Whether the validator of ``tp`` has been built in this process."""
+    cached = _ADAPTERS.get((tp, strict))
+    return cached is not None and bool(cached.pydantic_complete)
+
+
+_MODEL_FIELDS: dict[type[BaseModel], tuple[tuple[str, str | None, Any], ...]] = {}
+
+
+def _model_fields(model: type[BaseModel]) -> tuple[tuple[str, str | None, Any], ...]:
+    """(name, alias, type with its constraints) of each field, made once per model."""
+    fields = _MODEL_FIELDS.get(model)
+    if fields is None:
+        fields = tuple(
+            (
+                name,
+                info.alias,
+                typing_extensions.Annotated[(info.annotation, *info.metadata)]
+                if info.metadata
+                else info.annotation,
+            )
+            for name, info in model.model_fields.items()
+        )
+        _MODEL_FIELDS[model] = fields
+    return fields
+
+
+def _has_own_config(tp: Any) -> bool:
+    return isinstance(tp, type) and (
+        issubclass(tp, BaseModel) or hasattr(tp, "__pydantic_config__") or _is_typed_dict(tp)
+    )
+
+
+_REQUIREDNESS: Final = frozenset(
+    {typing.NotRequired, typing.Required, typing_extensions.NotRequired, typing_extensions.Required}
+)
+
+
+def _peel(tp: Any, value: object) -> tuple[Any, bool]:
+    """The type under ``NotRequired``/``Annotated``/``Optional``, and whether ``Annotated``
+    added constraints or validators on the way."""
+    constrained = False
+    while True:
+        origin = typing.get_origin(tp)
+        if origin in _REQUIREDNESS:
+            (tp,) = typing.get_args(tp)
+        elif origin is typing_extensions.Annotated:
+            tp = tp.__origin__
+            constrained = True
+        elif origin in (typing.Union, types.UnionType):
+            members = [m for m in typing.get_args(tp) if m is not type(None)]
+            if len(members) != 1 or value is None:
+                return tp, constrained
+            tp = members[0]  # `X | None` given a value: pydantic validates it as X
+        else:
+            return tp, constrained
+
+
+def _is_typed_dict(tp: Any) -> bool:
+    return typing_extensions.is_typeddict(tp)
+
+
+_FIELDS: dict[Any, dict[str, tuple[Any, bool]]] = {}
+
+
+def _typed_dict_fields(td: Any) -> dict[str, tuple[Any, bool]]:
+    """name -> (its type, required), in schema order."""
+    fields = _FIELDS.get(td)
+    if fields is None:
+        hints = typing_extensions.get_type_hints(td, include_extras=True)
+        # Requiredness from the resolved hints: with postponed annotations the class's
+        # own __required_keys__ cannot see a NotRequired written in a string.
+        total = getattr(td, "__total__", True)
+        fields = {name: (hint, _required(hint, total)) for name, hint in hints.items()}
+        _FIELDS[td] = fields
+    return fields
+
+
+def _required(hint: Any, total: bool) -> bool:
+    origin = typing.get_origin(hint)
+    if origin in (typing.NotRequired, typing_extensions.NotRequired):
+        return False
+    if origin in (typing.Required, typing_extensions.Required):
+        return True
+    return total
+
+
+def _flat_typed_dict(tp: Any) -> bool:
+    """Whether ``tp`` is a closed object schema whose fields are all scalars."""
+    core, _ = _peel(tp, None)
+    return _is_typed_dict(core) and not any(
+        _holds_container(field_type) for field_type, _ in _typed_dict_fields(core).values()
+    )
+
+
+def _holds_container(tp: Any) -> bool:
+    """Whether a value of ``tp`` may be (or hold) an array or an object."""
+    origin = typing.get_origin(tp)
+    if origin in _REQUIREDNESS:
+        return _holds_container(typing.get_args(tp)[0])
+    if origin is typing_extensions.Annotated:
+        return _holds_container(tp.__origin__)
+    if origin in (typing.Union, types.UnionType):
+        return any(_holds_container(member) for member in typing.get_args(tp))
+    if origin is typing.Literal:
+        return False
+    if origin is not None:
+        return True  # list[...], dict[...], tuple[...]
+    return tp is Any or _is_typed_dict(tp) or (isinstance(tp, type) and issubclass(tp, BaseModel))
