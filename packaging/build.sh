@@ -60,7 +60,8 @@ step "wheel from a clean copy of the source"
 # modules around) cannot leak into the wheel, and the checkout is left untouched.
 rm -rf "$STAGE" "$WHEELS"
 mkdir -p "$STAGE"
-cp -r pyproject.toml README.md zcf_inspector "$STAGE/"
+# goldens/ too: zcf_inspector/goldens is a link to ../goldens, and the wheel ships its vectors.
+cp -r pyproject.toml README.md goldens zcf_inspector "$STAGE/"
 find "$STAGE" -name __pycache__ -prune -exec rm -rf {} +
 "$VENV/bin/python" -m pip wheel -q --no-build-isolation --no-deps -w "$WHEELS" "./$STAGE"
 wheel=$(ls "$WHEELS"/zcf_inspector-*.whl)
