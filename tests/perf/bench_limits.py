@@ -35,6 +35,7 @@ from typing import Any
 
 from goldens import generate
 from tests.conftest import CONTINUATION_SPEC
+from tests.core.continuation.spec_examples import session_with_events
 from tests.perf.bench_continuation import dependency as _dependency
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.results import InspectionResult
@@ -104,25 +105,12 @@ def chain_session(length: int) -> bytes:
     return _dump(session)
 
 
-def _history_session(events: list[dict[str, Any]]) -> dict[str, Any]:
-    example = CONTINUATION_SPEC / "examples" / "continuation" / "another-computer.session.json"
-    session: dict[str, Any] = json.loads(example.read_text())
-    provenance = session["events"][0]["provenance"]
-    base = len(session["events"])
-    for i, event in enumerate(events):
-        event.update(sequence=base + i, actor_id="agent", causes=[], provenance=provenance)
-    session["events"] += events
-    session["branches"][0]["event_ids"] += [e["id"] for e in events]
-    session["branches"][0]["head_event_id"] = session["branches"][0]["event_ids"][-1]
-    return session
-
-
 def many_checkpoints(count: int) -> bytes:
     events = [
         {"id": f"m{i}", "kind": "note", "data": {"parts": [], "category": "bench"}}
         for i in range(count)
     ]
-    session = _history_session(events)
+    session = session_with_events(events)
     head = session["checkpoints"][0]
     extra = [
         dict(copy.deepcopy(head), id=f"cp{i}", at_event_id=f"m{i}", context_id=None)
@@ -147,7 +135,7 @@ def task_chain(count: int) -> bytes:
         }
         for i in range(count)
     ]
-    session = _history_session(events)
+    session = session_with_events(events)
     for item in session["coverage"]:
         if item["scope"] == "tasks":
             item["status"] = "complete"

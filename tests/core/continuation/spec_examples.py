@@ -59,6 +59,20 @@ def session(name: str) -> Json:
     return json.loads(raw_session(name))
 
 
+def session_with_events(events: list[Json]) -> Json:
+    """The another-computer example with ``events`` appended to its one branch (each given
+    the next sequence, the agent as actor, no causes and the first event's provenance)."""
+    doc = session("another-computer")
+    provenance = doc["events"][0]["provenance"]
+    base = len(doc["events"])
+    for i, event in enumerate(events):
+        event.update(sequence=base + i, actor_id="agent", causes=[], provenance=provenance)
+    doc["events"] += events
+    doc["branches"][0]["event_ids"] += [e["id"] for e in events]
+    doc["branches"][0]["head_event_id"] = doc["branches"][0]["event_ids"][-1]
+    return doc
+
+
 def report(name: str) -> Json:
     return json.loads(raw_report(name))
 

@@ -8,26 +8,14 @@ from typing import Any
 
 import pytest
 
-from tests.core.continuation.spec_examples import dump, inspect, session
+from tests.core.continuation.spec_examples import dump, inspect, session_with_events
 from zcf_inspector.core.continuation.rules import contexts, history
 
 Json = Any
 
 
-def _with_events(events: list[Json]) -> Json:
-    doc = session("another-computer")
-    provenance = doc["events"][0]["provenance"]
-    base = len(doc["events"])
-    for i, event in enumerate(events):
-        event.update(sequence=base + i, actor_id="agent", causes=[], provenance=provenance)
-    doc["events"] += events
-    doc["branches"][0]["event_ids"] += [e["id"] for e in events]
-    doc["branches"][0]["head_event_id"] = doc["branches"][0]["event_ids"][-1]
-    return doc
-
-
 def _tasks(count: int) -> Json:
-    doc = _with_events(
+    doc = session_with_events(
         [
             {
                 "id": f"t{i}",
@@ -87,7 +75,7 @@ def test_a_task_cycle_is_found_by_the_walk() -> None:
 
 
 def _notes(count: int) -> Json:
-    doc = _with_events(
+    doc = session_with_events(
         [
             {"id": f"n{i}", "kind": "note", "data": {"parts": [], "category": "test"}}
             for i in range(count)
