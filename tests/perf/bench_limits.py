@@ -35,7 +35,7 @@ from typing import Any
 
 from goldens import generate
 from tests.conftest import CONTINUATION_SPEC
-from tests.core.continuation.spec_examples import session_with_events
+from tests.core.continuation.spec_examples import session_with_events, task_chain_session
 from tests.perf.bench_continuation import dependency as _dependency
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.results import InspectionResult
@@ -121,25 +121,7 @@ def many_checkpoints(count: int) -> bytes:
 
 
 def task_chain(count: int) -> bytes:
-    events = [
-        {
-            "id": f"t{i}",
-            "kind": "task_update",
-            "data": {
-                "task_id": f"task{i}",
-                "revision": 0,
-                "status": "pending",
-                "parts": [],
-                "dependencies": [f"task{i - 1}"] if i else [],
-            },
-        }
-        for i in range(count)
-    ]
-    session = session_with_events(events)
-    for item in session["coverage"]:
-        if item["scope"] == "tasks":
-            item["status"] = "complete"
-    return _dump(session)
+    return _dump(task_chain_session(count))
 
 
 @dataclass(frozen=True)

@@ -73,6 +73,31 @@ def session_with_events(events: list[Json]) -> Json:
     return doc
 
 
+def task_chain_session(count: int) -> Json:
+    """The another-computer example with ``count`` pending tasks, each depending on the one
+    before, and its task coverage claimed complete."""
+    doc = session_with_events(
+        [
+            {
+                "id": f"t{i}",
+                "kind": "task_update",
+                "data": {
+                    "task_id": f"task{i}",
+                    "revision": 0,
+                    "status": "pending",
+                    "parts": [],
+                    "dependencies": [f"task{i - 1}"] if i else [],
+                },
+            }
+            for i in range(count)
+        ]
+    )
+    for item in doc["coverage"]:
+        if item["scope"] == "tasks":
+            item["status"] = "complete"
+    return doc
+
+
 def report(name: str) -> Json:
     return json.loads(raw_report(name))
 

@@ -8,33 +8,15 @@ from typing import Any
 
 import pytest
 
-from tests.core.continuation.spec_examples import dump, inspect, session_with_events
+from tests.core.continuation.spec_examples import (
+    dump,
+    inspect,
+    session_with_events,
+    task_chain_session,
+)
 from zcf_inspector.core.continuation.rules import contexts, history
 
 Json = Any
-
-
-def _tasks(count: int) -> Json:
-    doc = session_with_events(
-        [
-            {
-                "id": f"t{i}",
-                "kind": "task_update",
-                "data": {
-                    "task_id": f"task{i}",
-                    "revision": 0,
-                    "status": "pending",
-                    "parts": [],
-                    "dependencies": [f"task{i - 1}"] if i else [],
-                },
-            }
-            for i in range(count)
-        ]
-    )
-    for item in doc["coverage"]:
-        if item["scope"] == "tasks":
-            item["status"] = "complete"
-    return doc
 
 
 def _messages(doc: Json) -> set[str]:
@@ -44,19 +26,19 @@ def _messages(doc: Json) -> set[str]:
 
 
 def test_a_long_task_chain_is_checked_within_the_walk_limit() -> None:
-    assert not any("too large" in m for m in _messages(_tasks(60)))
+    assert not any("too large" in m for m in _messages(task_chain_session(60)))
 
 
 def test_past_the_walk_limit_the_history_is_refused_not_accepted(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(history, "MAX_TASK_WALK", 100)
-    messages = _messages(_tasks(60))
+    messages = _messages(task_chain_session(60))
     assert "task dependencies are too large to check for cycles within 100 steps" in messages
 
 
 def test_a_task_cycle_is_found_by_the_walk() -> None:
-    doc = _tasks(4)  # task3 → task2 → task1 → task0
+    doc = task_chain_session(4)  # task3 → task2 → task1 → task0
     # task0 is updated to depend on task3: a cycle through the whole chain.
     extra = copy.deepcopy(doc["events"][-1])
     extra.update(id="t4b", sequence=extra["sequence"] + 1)
