@@ -14,13 +14,11 @@ import json
 import os
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication
+from offscreen_window import fresh_app, save, settle, wait
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # for goldens.generate
@@ -47,19 +45,9 @@ def next_generation(folder: Path) -> Path:
     return path
 
 
-def wait(app: QApplication, done: object, seconds: float = 30) -> None:
-    deadline = time.perf_counter() + seconds
-    while not done():  # type: ignore[operator]
-        if time.perf_counter() > deadline:
-            raise SystemExit("timed out")
-        app.processEvents()
-        time.sleep(0.005)
-
-
 def main(argv: list[str]) -> int:
     out = Path(argv[1]) if len(argv) > 1 else DEFAULT_OUT
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
-    app = QApplication(argv[:1])
+    app = fresh_app(argv)
     from zcf_inspector.gui.compare_view import CompareView  # noqa: PLC0415 - after the app
     from zcf_inspector.gui.main_window import MainWindow  # noqa: PLC0415
 
@@ -82,14 +70,8 @@ def main(argv: list[str]) -> int:
     view.splitter.setSizes([860, 600])
     view.next_change()
     wait(app, lambda: not window.runner.busy)
-    deadline = time.perf_counter() + 1.0
-    while time.perf_counter() < deadline:
-        app.processEvents()
-        time.sleep(0.01)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if not window.grab().save(str(out)):
-        raise SystemExit(f"could not write {out}")
-    print(out)
+    settle(app)
+    save(window, out)
     window.close()
     return 0
 

@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import os
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings
-from PySide6.QtWidgets import QApplication
+from offscreen_window import fresh_app, save, settle, wait
 
 REPO = Path(__file__).resolve().parents[1]
 PACKET = REPO / "goldens" / "publication" / "full-handoff.json"
@@ -25,16 +22,9 @@ DESTINATION = REPO / "goldens" / "destination.json"
 DEFAULT_OUT = REPO / "docs" / "screenshots" / "window.png"
 
 
-def settle(app: QApplication, until: float) -> None:
-    while time.perf_counter() < until:
-        app.processEvents()
-        time.sleep(0.01)
-
-
 def main(argv: list[str]) -> int:
     out = Path(argv[1]) if len(argv) > 1 else DEFAULT_OUT
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp())
-    app = QApplication(argv[:1])
+    app = fresh_app(argv)
     from zcf_inspector.gui.main_window import MainWindow  # noqa: PLC0415 - after the app
 
     window = MainWindow()
@@ -42,11 +32,7 @@ def main(argv: list[str]) -> int:
     window.apply_destination(str(DESTINATION))
     window.show()
     window.open_paths([str(PACKET)])
-    deadline = time.perf_counter() + 30
-    while window.current_tab() is None or window.runner.busy:
-        if time.perf_counter() > deadline:
-            raise SystemExit("the packet did not open")
-        app.processEvents()
+    wait(app, lambda: window.current_tab() is not None and not window.runner.busy)
     tab = window.current_tab()
     assert tab is not None
     tab.splitter.setSizes([820, 640])
@@ -57,11 +43,8 @@ def main(argv: list[str]) -> int:
     row = tab.manifest_pane.model.row_of("capsule")
     if row is not None:
         tab.manifest_pane.select_row(row)
-    settle(app, time.perf_counter() + 1.0)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if not window.grab().save(str(out)):
-        raise SystemExit(f"could not write {out}")
-    print(out)
+    settle(app)
+    save(window, out)
     window.close()
     return 0
 
