@@ -27,10 +27,20 @@ class SubjectKey(NamedTuple):
 
     @property
     def node_id(self) -> str:
-        """``TYPE:ID``, or ``TYPE:OWNER/ID`` for owner-scoped subjects."""
+        """``TYPE:ID``, or ``TYPE:OWNER/ID`` for owner-scoped subjects: one string per key.
+
+        IDs are free text and may hold ``/`` (feature IDs do: ``asif.portable-continuation/0.2``),
+        so the owner is written with ``~`` as ``~0`` and ``/`` as ``~1`` (JSON pointer's
+        escapes): the first ``/`` after the owner ends it. Whether a kind has an owner is
+        fixed by the kind; a key that breaks that rule (a report may name one) gets ``!``
+        after its kind, so it can never be taken for a subject of the plan.
+        """
+        owned = self.kind in OWNED_KINDS
         if self.owner is None:
-            return f"{self.kind}:{self.id}"
-        return f"{self.kind}:{self.owner}/{self.id}"
+            return f"{self.kind}:{self.id}" if not owned else f"{self.kind}!:{self.id}"
+        owner = self.owner.replace("~", "~0").replace("/", "~1")
+        mark = ":" if owned else "!:"
+        return f"{self.kind}{mark}{owner}/{self.id}"
 
 
 def active_scopes(action: str) -> tuple[str, ...]:
