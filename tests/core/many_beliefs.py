@@ -10,13 +10,18 @@ from goldens import generate as g
 from tests.core.helpers import destination
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.ingest import ingest_bytes
-from zcf_inspector.core.review.decisions import ReviewTarget
+from zcf_inspector.core.review.decisions import DecisionRequest, ReviewSession, ReviewTarget
+from zcf_inspector.core.review.previous import (
+    PreviousGeneration,
+    check_previous_receipt,
+    compare_with_previous,
+)
 
 
-def many_beliefs_bytes(count: int) -> bytes:
+def many_beliefs_bytes(count: int, name: str = "many") -> bytes:
     """A valid session-handoff with ``count`` beliefs: every third says "parser", every
     fifth arrives confirmed (so it is demoted), every seventh has an evidence anchor."""
-    packet = g.handoff("many")
+    packet = g.handoff(name)
     content: dict[str, Any] = packet["content"]
     beliefs: list[dict[str, Any]] = []
     for i in range(count):
@@ -43,3 +48,18 @@ def admitting(count: int) -> Destination:
 
 def many_target(count: int) -> ReviewTarget:
     return ReviewTarget.from_ingest(ingest_bytes(many_beliefs_bytes(count), admitting(count)))
+
+
+def many_previous(current: ReviewTarget) -> PreviousGeneration:
+    """An earlier generation with the same beliefs, each confirmed in its receipt: the
+    carry-over can repeat every one of them on ``current``."""
+    count = len(current.beliefs)
+    dest = admitting(count)
+    earlier = ReviewTarget.from_ingest(
+        ingest_bytes(many_beliefs_bytes(count, "many-earlier"), dest)
+    )
+    session = ReviewSession(earlier)
+    step = session.plan([DecisionRequest(ref, "confirmed") for ref in earlier.rows], "alice", g.NOW)
+    session.apply(step)
+    receipt = session.receipt(g.NOW, dest.signing_key)
+    return compare_with_previous(earlier, receipt, check_previous_receipt(receipt, dest), current)

@@ -147,9 +147,9 @@ def everything(target: ReviewTarget) -> list[DecisionRequest]:
     return [DecisionRequest(ref, "confirmed") for ref in target.rows]
 
 
-# Points: 1-3 checking the requests, 4-6 the index after them, 7-8 writing rows, 9 the
-# last before the commit.
-@pytest.mark.parametrize("points", [0, 4, 6, 8])
+# Cancellation points: 1 (progress) and 2-4 checking the requests, 5 and 6-8 the index
+# after them, 9 and 10-11 writing rows, 12 the last before the commit.
+@pytest.mark.parametrize("points", [0, 5, 9, 11])
 def test_cancelled_before_the_commit_writes_nothing(tmp_path: Path, points: int) -> None:
     """Cancelled anywhere up to the commit: no row, the session as it was."""
     target = many_target(5_000)
@@ -212,7 +212,7 @@ review.write_decision(requests, "carol", g.NOW, Killed())
 """
 
 
-@pytest.mark.parametrize("at", [7, 8, 9])
+@pytest.mark.parametrize("at", [10, 11, 12])  # see the points above
 def test_a_process_killed_mid_step_leaves_the_journal_as_before(tmp_path: Path, at: int) -> None:
     """Killed while writing the step's rows (no rollback runs): the journal opens, its
     chain verifies, and it holds the steps before it only."""

@@ -805,20 +805,27 @@ class JournaledReview:
         at: str,
         monitor: Monitor = NULL_MONITOR,
     ) -> Prepared:
+        monitor.step("checking the decisions", 0.0)
         step = self.session.plan(requests, reviewer, at, monitor)
+        monitor.step("the review after them", 0.4)
         prepared = self.session.prepare("apply", step, monitor)
+        monitor.step("journalling", 0.7)
         self.journal.append([Entry("decide", step.number, d) for d in step.decisions], monitor)
         return prepared
 
     def write_undo(self, monitor: Monitor = NULL_MONITOR) -> Prepared:
         step = self.session.undo_candidate()
+        monitor.step("the review after it", 0.0)
         prepared = self.session.prepare("undo", step, monitor)
+        monitor.step("journalling", 0.9)
         self.journal.append([Entry("undo", step.number)], monitor)
         return prepared
 
     def write_redo(self, monitor: Monitor = NULL_MONITOR) -> Prepared:
         step = self.session.redo_candidate()
+        monitor.step("the review after it", 0.0)
         prepared = self.session.prepare("redo", step, monitor)
+        monitor.step("journalling", 0.9)
         self.journal.append([Entry("redo", step.number)], monitor)
         return prepared
 

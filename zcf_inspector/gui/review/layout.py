@@ -23,14 +23,10 @@ from PySide6.QtWidgets import (
 
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.review.previous import BeliefChange
+from zcf_inspector.core.review.table import Filters
 from zcf_inspector.gui.plain_text import plain_label
 from zcf_inspector.gui.review.detail import BeliefDetail
-from zcf_inspector.gui.review.table_model import (
-    Column,
-    Filters,
-    ReviewFilterModel,
-    ReviewTableModel,
-)
+from zcf_inspector.gui.review.table_model import Column, ReviewRows, ReviewTableModel
 from zcf_inspector.gui.theme import Tone, ToneLabel
 
 ANY = "any"
@@ -71,7 +67,7 @@ class PaneWidgets:
     bulk_buttons: dict[ReviewState, QPushButton]
     table: QTableView
     model: ReviewTableModel
-    proxy: ReviewFilterModel
+    proxy: ReviewRows  # the rows the filters let through, computed by the core
     detail: BeliefDetail
     splitter: QSplitter  # table above, the selected belief below
     note_field: QLineEdit
@@ -142,7 +138,7 @@ def _size_columns(table: QTableView) -> None:
 
 def build_widgets(pane: QWidget) -> PaneWidgets:
     model = ReviewTableModel(pane)
-    proxy = ReviewFilterModel(pane)
+    proxy = ReviewRows(pane)
     proxy.setSourceModel(model)
     table = QTableView()
     table.setModel(proxy)
