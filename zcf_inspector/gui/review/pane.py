@@ -77,7 +77,7 @@ from zcf_inspector.core.review.table import TableFacts, evidence_counts, next_un
 from zcf_inspector.gui.documents import FAST_READ_MAX_BYTES
 from zcf_inspector.gui.header_drag import UserResizes
 from zcf_inspector.gui.load_worker import TaskRunner
-from zcf_inspector.gui.plain_text import visible, visible_lines
+from zcf_inspector.gui.plain_text import set_tooltip, visible, visible_lines
 from zcf_inspector.gui.review.detail import SincePrevious
 from zcf_inspector.gui.review.dialogs import Prompter
 from zcf_inspector.gui.review.dropped import DroppedBeliefsDialog
@@ -1114,7 +1114,7 @@ class ReviewPane(QWidget):
         self.redo_action.setEnabled(active and review is not None and review.session.can_redo)
         signer = self.signer
         described = "" if signer is None else signer.describe()
-        self.ui.signer.setToolTip(described)
+        set_tooltip(self.ui.signer, described)
         if signer is not None and signer.fingerprint is not None:
             # A wrapped label cannot break a 71-character fingerprint: shortened here,
             # in full in the tooltip, the export summary and Settings.

@@ -55,7 +55,10 @@ class RowFilter(QObject):
     @property
     def pending(self) -> bool:
         """Whether an answer is still to come (waiting for a pause, or computing)."""
-        return self._waiting is not None or self._task is not None
+        # A computation the window's Cancel forgot never answers: not pending (the
+        # table keeps the rows it shows).
+        computing = self._task is not None and self.runner.running(self._task)
+        return self._waiting is not None or computing
 
     def large(self) -> bool:
         return len(self._facts().beliefs) > SYNC_ROWS
