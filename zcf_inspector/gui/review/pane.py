@@ -96,7 +96,7 @@ from zcf_inspector.gui.review.receipts import (
     suggested_receipt_path,
     summary_text,
 )
-from zcf_inspector.gui.review.row_filter import RowFilter, facts_of
+from zcf_inspector.gui.review.row_filter import ROW_BY_ROW, RowFilter, facts_of
 from zcf_inspector.gui.review.settings import ReviewerIdentity, load_identity
 from zcf_inspector.gui.review.table_model import REF_ROLE
 from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION
@@ -556,8 +556,12 @@ class ReviewPane(QWidget):
         if self.review is None or self.step_task is not None:
             return
         rows = self._bulk_rows()
-        session = self.review.session
-        refs = [r for r in rows if session.state_of(r) is not state]
+        last = self.review.session.last_decisions()
+        # One pass of dictionary look-ups: 200,000 rows in a few tens of milliseconds.
+        unreviewed = ReviewState.UNREVIEWED
+        refs = [
+            r for r in rows if (d.state if (d := last.get(r)) is not None else unreviewed) != state
+        ]
         if not refs:
             self.prompter.inform(self, "Nothing to change", f"All {len(rows)} are already {state}.")
             return
@@ -725,7 +729,9 @@ class ReviewPane(QWidget):
 
     def _after_step(self, step: Step) -> None:
         """Show what ``step`` changed: its rows, the filters that read decisions, counts."""
-        refs: Collection[str] = {d.portable_ref for d in step.decisions}
+        refs: Collection[str] | None = None  # a large step: every row may have changed
+        if len(step.decisions) <= ROW_BY_ROW:
+            refs = {d.portable_ref for d in step.decisions}
         self._refresh(refs)
         self.rows.decisions_changed(refs)
 
