@@ -125,6 +125,7 @@ def run(count: int, home: Path) -> int:
         lambda: not pane.rows.pending,
     )
     assert pane.proxy.rowCount() == len(shown_rows(pane.table_facts(), Filters(text="parser")))
+
     def type_parser() -> None:
         for n in range(1, 7):
             pane.ui.text_filter.setText("parser"[:n])
