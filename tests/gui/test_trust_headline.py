@@ -12,6 +12,7 @@ from zcf_inspector.core.packet.destination import load_destination
 from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.core.packet.trust import TrustLevel
 from zcf_inspector.gui.main_window import MainWindow
+from zcf_inspector.gui.plain_text import plain_tip
 from zcf_inspector.gui.theme import Tone, tone_colour
 from zcf_inspector.gui.verdict_header import LEVEL_TONES
 from zcf_inspector.gui.verdicts import packet_verdict
@@ -56,7 +57,7 @@ def test_unverified_mac_is_not_green(qtbot: QtBot, window: MainWindow) -> None:
     qtbot.waitUntil(lambda: tab.verdict.level is TrustLevel.CHECKED, timeout=20_000)
     assert tab.verdict.headline.startswith("VALID · SIGNED by sha256:")
     assert tab.verdict.headline.endswith("… (trusted)")  # shortened on screen
-    assert tab.header.headline.toolTip() == tab.verdict.full_headline  # in full on hover
+    assert tab.header.headline.toolTip() == plain_tip(tab.verdict.full_headline)  # in full
     assert headline_colour(window) == tone_colour(Tone.GOOD, tab.header.palette()).name()
 
 

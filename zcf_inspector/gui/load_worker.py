@@ -4,6 +4,12 @@
 ``on_done(result)`` on the UI thread. `cancel_all()` cancels the monitors and forgets the
 tasks at once: whatever a cancelled task returns later is dropped, so the window never
 waits for a core call to reach its next cancellation point.
+
+A *durable* task (``durable=True``) is one whose work may pass a point of no return —
+a review step committed to its journal. Cancel asks it to stop (its monitor raises
+`Cancelled` before that point), but it is not forgotten: its result, or the news that it
+stopped, always reaches ``on_done`` or ``on_cancelled``, so a committed step is never
+dropped on the floor.
 """
 
 from __future__ import annotations
@@ -57,6 +63,8 @@ class _Task:
     monitor: Monitor
     on_done: Callable[[Any], None]
     on_failed: Callable[[str], None] | None
+    durable: bool = False
+    on_cancelled: Callable[[], None] | None = None
     job: _Job | None = None
 
 
@@ -92,6 +100,9 @@ class TaskRunner(QObject):
         work: Work,
         on_done: Callable[[Any], None],
         on_failed: Callable[[str], None] | None = None,
+        *,
+        durable: bool = False,
+        on_cancelled: Callable[[], None] | None = None,
     ) -> int:
         self._next_id += 1
         task_id = self._next_id
@@ -104,7 +115,7 @@ class TaskRunner(QObject):
             signals.progress.emit(task_id, what, fraction)
 
         monitor = Monitor(report, pause=WORKER_PAUSE)
-        task = _Task(label, monitor, on_done, on_failed)
+        task = _Task(label, monitor, on_done, on_failed, durable, on_cancelled)
         task.job = _Job(task_id, work, monitor, signals)
         was_busy = self.busy
         self._tasks[task_id] = task
@@ -115,13 +126,28 @@ class TaskRunner(QObject):
         return task_id
 
     def cancel_all(self) -> None:
-        """Stop waiting for every task now; their monitors stop them at the next step."""
+        """Stop waiting for every task now; their monitors stop them at the next step.
+        Durable tasks are asked to stop too, but still report (see the module)."""
         for task in self._tasks.values():
             task.monitor.cancel()
         had = self.busy
-        self._tasks.clear()
-        if had:
+        self._tasks = {n: t for n, t in self._tasks.items() if t.durable}
+        if had and not self.busy:
             self.busyChanged.emit(False)
+
+    def cancel(self, task_id: int) -> None:
+        """Stop one task (a stale filter, a step the user cancelled): forgotten at once
+        unless durable, like `cancel_all`."""
+        task = self._tasks.get(task_id)
+        if task is None:
+            return
+        task.monitor.cancel()
+        if not task.durable:
+            self._finish(task_id)
+
+    def running(self, task_id: int) -> bool:
+        """Whether the task has not reported yet (and was not forgotten)."""
+        return task_id in self._tasks
 
     def wait_for_done(self, msecs: int = -1) -> bool:
         return self._pool.waitForDone(msecs)
@@ -152,4 +178,6 @@ class TaskRunner(QObject):
             self.taskFailed.emit(task.label, details)
 
     def _on_cancelled(self, task_id: int) -> None:
-        self._finish(task_id)
+        task = self._finish(task_id)
+        if task is not None and task.on_cancelled is not None:
+            task.on_cancelled()

@@ -61,7 +61,13 @@ from zcf_inspector.gui.documents import (
 from zcf_inspector.gui.garbage_collector import UiThreadGarbageCollector
 from zcf_inspector.gui.icons import IconName, example_packet_path, icon
 from zcf_inspector.gui.load_worker import TaskRunner
-from zcf_inspector.gui.plain_text import plain_label, visible, visible_lines
+from zcf_inspector.gui.plain_text import (
+    plain_label,
+    set_tab_tooltip,
+    set_tooltip,
+    visible,
+    visible_lines,
+)
 from zcf_inspector.gui.receipt_match import ReceiptMatchInput, belongs_summary, match_row
 from zcf_inspector.gui.review.pane import ReviewPane, default_data_dir, move_old_journals
 from zcf_inspector.gui.review.previous_dialog import OpenFile
@@ -190,7 +196,7 @@ class MainWindow(QMainWindow):
         self.progress.setMaximumWidth(220)
         self.progress.setTextVisible(False)
         self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.setToolTip("Stop waiting for the work in progress (Ctrl+.)")
+        set_tooltip(self.cancel_button, "Stop waiting for the work in progress (Ctrl+.)")
         self.cancel_button.clicked.connect(self.cancel_work)
         self.destination_label = plain_label()
         self.clock_label = plain_label()
@@ -636,7 +642,7 @@ class MainWindow(QMainWindow):
         view = CompareView(result, self.runner.start)
         view.statusMessage.connect(self._status_message)
         index = self.tabs.addTab(view, result.title.replace("&", "&&"))
-        self.tabs.setTabToolTip(index, visible_lines(f"{result.path_a}\n{result.path_b}"))
+        set_tab_tooltip(self.tabs, index, f"{result.path_a}\n{result.path_b}")
         self.tabs.setCurrentIndex(index)
         view.changes.setFocus()
         self._current_tab_changed()

@@ -8,12 +8,13 @@ that would hide or reorder text are escaped by the core's one rule
 
 from __future__ import annotations
 
+import html
 import json
 from typing import Final
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QLabel, QSizePolicy
+from PySide6.QtGui import QAction, QResizeEvent
+from PySide6.QtWidgets import QLabel, QSizePolicy, QTabWidget, QWidget
 
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.jsontypes import json_type_name as type_name
@@ -26,8 +27,11 @@ __all__ = [
     "clip",
     "one_line",
     "plain_label",
+    "plain_tip",
     "preview",
     "scalar_json",
+    "set_tab_tooltip",
+    "set_tooltip",
     "shown",
     "type_name",
     "visible",
@@ -63,6 +67,29 @@ def scalar_json(value: JsonValue) -> str:
     if isinstance(value, float):
         return repr(value)
     return json.dumps(value, ensure_ascii=False)
+
+
+# Qt's own tooltips guess rich text (``Qt::mightBeRichText``): a name like "<b>x</b>.json"
+# would render as HTML. A tooltip made here IS rich text, with the text escaped inside, so
+# Qt shows it literally, line breaks and spaces kept.
+TIP_START: Final = "<p style='white-space:pre-wrap'>"
+TIP_END: Final = "</p>"
+
+
+def plain_tip(text: str) -> str:
+    """``text`` as a tooltip Qt shows literally: cut to `TOOLTIP_CHARS`, characters that
+    hide or reorder text escaped (`visible_lines`), then HTML-escaped and wrapped."""
+    return TIP_START + html.escape(visible_lines(clip(text, TOOLTIP_CHARS))) + TIP_END
+
+
+def set_tooltip(target: QWidget | QAction, text: str) -> None:
+    """Every tooltip and status tip of the window goes through here (or through
+    `plain_tooltip` for item views); an empty text clears it."""
+    target.setToolTip(plain_tip(text) if text else "")
+
+
+def set_tab_tooltip(tabs: QTabWidget, index: int, text: str) -> None:
+    tabs.setTabToolTip(index, plain_tip(text) if text else "")
 
 
 def plain_label(text: str = "", *, wrap: bool = False, selectable: bool = False) -> QLabel:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLineEdit,
-    QMessageBox,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -34,7 +33,8 @@ from zcf_inspector.core.packet.receipt_keys import key_file_bytes, public_key_fi
 from zcf_inspector.gui.clipboard import set_clipboard
 from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.file_names import free_name, safe_part
-from zcf_inspector.gui.plain_text import plain_label, visible, visible_lines
+from zcf_inspector.gui.plain_text import plain_label, set_tooltip, visible, visible_lines
+from zcf_inspector.gui.questions import confirm
 
 
 def clock_text(moment: datetime) -> str:
@@ -72,18 +72,6 @@ def _ask_save_path(parent: QWidget, suggested: str) -> str | None:
     return path or None
 
 
-def _confirm(parent: QWidget, title: str, text: str) -> bool:
-    box = QMessageBox(QMessageBox.Icon.Question, title, text, parent=parent)
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
-    box.setDefaultButton(QMessageBox.StandardButton.No)
-    add_submit_keys(box)
-    try:
-        return box.exec() == QMessageBox.StandardButton.Yes
-    finally:
-        box.deleteLater()
-
-
 class SettingsDialog(QDialog):
     """Choose a destination file and the "Assess at" clock; OK only when both are usable."""
 
@@ -101,7 +89,7 @@ class SettingsDialog(QDialog):
         self.setMinimumWidth(560)
         # Replaceable, so tests answer without a native dialog.
         self.ask_save_path: Callable[[QWidget, str], str | None] = _ask_save_path
-        self.confirm: Callable[[QWidget, str, str], bool] = _confirm
+        self.confirm: Callable[[QWidget, str, str], bool] = confirm
         self.destination: Destination | None = None
         self._destination_ok = True
         self._clock: datetime | None = assess_at
@@ -147,9 +135,10 @@ class SettingsDialog(QDialog):
         self.use_now.setChecked(assess_at is None)
         self.clock_edit = QLineEdit("" if assess_at is None else clock_text(assess_at))
         self.clock_edit.setPlaceholderText("2026-09-26T12:30:00Z")
-        self.clock_edit.setToolTip(
+        set_tooltip(
+            self.clock_edit,
             "An RFC 3339 date-time with an offset, as plan --now takes it: an archived "
-            "report is checked as of its own time."
+            "report is checked as of its own time.",
         )
         self.clock_status = plain_label(wrap=True)
         row = QHBoxLayout()
@@ -203,9 +192,11 @@ class SettingsDialog(QDialog):
         self.public_key.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.public_key.setAccessibleName("Public key that verifies this destination's receipts")
         self.copy_key = QPushButton("Copy")
-        self.copy_key.setToolTip("Copy the public key (base64url) to the clipboard")
+        set_tooltip(self.copy_key, "Copy the public key (base64url) to the clipboard")
         self.export_key = QPushButton("Export…")
-        self.export_key.setToolTip("Write a public key file for zcf-inspector receipt verify --key")
+        set_tooltip(
+            self.export_key, "Write a public key file for zcf-inspector receipt verify --key"
+        )
         self.copy_key.clicked.connect(self.copy_public_key)
         self.export_key.clicked.connect(self.export_public_key)
         key_row = QHBoxLayout()

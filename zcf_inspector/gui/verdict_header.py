@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from zcf_inspector.core.packet.trust import TrustLevel
 from zcf_inspector.gui.flow_layout import FlowLayout
 from zcf_inspector.gui.icons import IconName, icon
-from zcf_inspector.gui.plain_text import ElidedLabel, plain_label, visible
+from zcf_inspector.gui.plain_text import ElidedLabel, plain_label, set_tooltip, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view, set_plain_tooltip
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE
 from zcf_inspector.gui.row_table_model import ModelIndex, RowTableModel
@@ -183,7 +183,7 @@ class VerdictHeader(QFrame):
 
     def set_verdict(self, verdict: Verdict, subject: str) -> None:
         self.headline.setText(verdict.headline)
-        self.headline.setToolTip(verdict.tooltip)
+        set_tooltip(self.headline, verdict.tooltip)
         self.headline.setAccessibleName(f"Verdict: {verdict.tooltip}")
         self.level = verdict.level
         self._icon.setPixmap(state_icon(LEVEL_STATES[verdict.level]).pixmap(22, 22))

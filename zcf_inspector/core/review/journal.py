@@ -58,10 +58,12 @@ from zcf_inspector.core.formats import (
     is_timestamp,
 )
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.reading import ReadError, read_json
 from zcf_inspector.core.review.decisions import (
     Decision,
     DecisionRequest,
+    Prepared,
     ReviewError,
     ReviewSession,
     ReviewTarget,
@@ -80,6 +82,9 @@ KEY_FORMAT = "zcf-review-journal-key"
 KEY_FILE_MAX_BYTES = 4096
 CHAIN_DOMAIN = "zcf-review-journal-chain-v2"
 OPS = ("decide", "undo", "redo", "export")
+# Rows between two cancellation points (and pauses for the UI thread) of a long read,
+# replay or write.
+_ROW_CHUNK = 2_000
 
 SCHEMA = """
 CREATE TABLE review (
@@ -321,7 +326,7 @@ class ReviewJournal:
         finally:
             conn.close()
 
-    def read(self) -> list[Row]:
+    def read(self, monitor: Monitor = NULL_MONITOR) -> list[Row]:
         """Every row, after every check; raises ``ReviewError`` on any problem."""
         state = self.keys.load(self.identity.correlation_id)
         self.state = state
@@ -356,7 +361,7 @@ class ReviewJournal:
             # to decode: the file is damaged either way.
             raise _corrupt(self.path, f"a text in it is not UTF-8 ({exc.reason})") from exc
         self._check_identity(stored, raw_rows, state)
-        rows = self._verified(raw_rows, state)
+        rows = self._verified(raw_rows, state, monitor)
         self.last_seq = len(rows)
         return rows
 
@@ -382,10 +387,14 @@ class ReviewJournal:
                 )
         raise _corrupt(self.path, "the packet it names does not match its rows")
 
-    def _verified(self, raw_rows: list[tuple[object, ...]], state: KeyState) -> list[Row]:
+    def _verified(
+        self, raw_rows: list[tuple[object, ...]], state: KeyState, monitor: Monitor
+    ) -> list[Row]:
         previous = _genesis(state.key, self.identity)
         rows: list[Row] = []
         for index, raw in enumerate(raw_rows):
+            if index % _ROW_CHUNK == 0:
+                monitor.breathe()
             row, checksum = _decoded_row(raw, self.path)
             if row[0] != index + 1:
                 raise refuse(
@@ -411,8 +420,13 @@ class ReviewJournal:
         self.last_mac = previous if rows else ""
         return rows
 
-    def append(self, entries: Sequence[Entry]) -> None:
-        """Write ``(op, step, decision, detail)`` entries as one transaction, or refuse."""
+    def append(self, entries: Sequence[Entry], monitor: Monitor = NULL_MONITOR) -> None:
+        """Write ``(op, step, decision, detail)`` entries as one transaction, or refuse.
+
+        ``monitor`` may stop a long write (`Cancelled`) until the commit: the transaction
+        is then rolled back and nothing of it is in the journal. Once committed, the
+        entries are durable and this returns normally, whatever ``monitor`` says.
+        """
         parent = self.path.parent
         try:
             parent.mkdir(parents=True, exist_ok=True)
@@ -428,7 +442,8 @@ class ReviewJournal:
                     _create(conn, self.identity)
                 conn.execute("BEGIN IMMEDIATE")
                 try:
-                    last_mac = self._append_in(conn, entries, state)
+                    last_mac = self._append_in(conn, entries, state, monitor)
+                    monitor.breathe()  # the last point at which the step may be dropped
                 except BaseException:
                     conn.execute("ROLLBACK")
                     raise
@@ -448,7 +463,11 @@ class ReviewJournal:
             self.keys.record(self.identity.correlation_id, self.state)
 
     def _append_in(
-        self, conn: sqlite3.Connection, entries: Sequence[Entry], state: KeyState
+        self,
+        conn: sqlite3.Connection,
+        entries: Sequence[Entry],
+        state: KeyState,
+        monitor: Monitor,
     ) -> str:
         (last,) = conn.execute("SELECT coalesce(max(seq), 0) FROM entry").fetchone()
         if last != self.last_seq:
@@ -461,6 +480,8 @@ class ReviewJournal:
             )
         previous = self.last_mac if self.last_seq else _genesis(state.key, self.identity)
         for offset, entry in enumerate(entries, start=1):
+            if offset % _ROW_CHUNK == 0:
+                monitor.breathe()
             row = _row(self.last_seq + offset, self.identity, entry)
             previous = row_mac(state.key, previous, row)
             conn.execute(
@@ -577,32 +598,36 @@ def _check_row(row: Row, identity: JournalIdentity) -> None:
         )
 
 
-def replay(rows: Sequence[Row], target: ReviewTarget) -> ReviewSession:
+def replay(
+    rows: Sequence[Row], target: ReviewTarget, monitor: Monitor = NULL_MONITOR
+) -> ReviewSession:
     """The session the rows describe; a row the rules refuse makes the whole journal refused."""
     session = ReviewSession(target)
     pending: list[Decision] = []
     pending_step = 0
-    for row in rows:
+    for number, row in enumerate(rows):
+        if number % _ROW_CHUNK == 0:
+            monitor.breathe()
         op, step = row[4], row[5]
         if pending and (op != "decide" or step != pending_step):
-            _apply(session, Step(pending_step, tuple(pending)))
+            _apply(session, Step(pending_step, tuple(pending)), monitor)
             pending = []
         if op == "decide":
             pending.append(_decision(row, target))
             pending_step = step
         else:
-            _replay_op(session, op, step, row[0])
+            _replay_op(session, op, step, row[0], monitor)
     if pending:
-        _apply(session, Step(pending_step, tuple(pending)))
+        _apply(session, Step(pending_step, tuple(pending)), monitor)
     return session
 
 
-def _replay_op(session: ReviewSession, op: str, step: int, seq: int) -> None:
+def _replay_op(session: ReviewSession, op: str, step: int, seq: int, monitor: Monitor) -> None:
     try:
         if op == "undo":
-            session.undo(step)
+            session.undo(step, monitor)
         elif op == "redo":
-            session.redo(step)
+            session.redo(step, monitor)
         elif op == "export":
             session.seal()
         else:
@@ -613,9 +638,9 @@ def _replay_op(session: ReviewSession, op: str, step: int, seq: int) -> None:
         ) from exc
 
 
-def _apply(session: ReviewSession, step: Step) -> None:
+def _apply(session: ReviewSession, step: Step, monitor: Monitor) -> None:
     try:
-        session.apply(step)
+        session.apply(step, monitor)
     except ReviewError as exc:
         raise refuse(ReviewCode.JOURNAL_CORRUPT, f"review journal: {exc}") from exc
 
@@ -725,19 +750,25 @@ class JournaledReview:
 
     @classmethod
     def open(
-        cls, directory: str | Path, target: ReviewTarget, *, keys: str | Path | JournalKeys
+        cls,
+        directory: str | Path,
+        target: ReviewTarget,
+        *,
+        keys: str | Path | JournalKeys,
+        monitor: Monitor = NULL_MONITOR,
     ) -> JournaledReview:
         """Restore the review of ``target`` from its journal in ``directory`` (or start
         one), verified with its key in ``keys`` (a folder outside ``directory``, beside
-        the user's settings); may refuse."""
+        the user's settings); may refuse. A worker may run it (``monitor`` can stop it:
+        nothing is written)."""
         identity = JournalIdentity.of(target)
         key_folder = keys if isinstance(keys, JournalKeys) else JournalKeys(keys)
         path = journal_path(directory, identity.correlation_id)
         if Path(os.path.abspath(key_folder.folder)) == Path(os.path.abspath(path.parent)):
             raise _unavailable(path, ValueError("its key may not be kept beside it"))
         journal = ReviewJournal(path, identity, 0, key_folder)
-        rows = journal.read()
-        session = replay(rows, target)
+        rows = journal.read(monitor)
+        session = replay(rows, target, monitor)
         journal.last_seq = len(rows)
         exports = [row for row in rows if row[4] == "export"]
         return cls(session, journal, _export_record(exports[-1][12]) if exports else None)
@@ -757,6 +788,50 @@ class JournaledReview:
         step = self.session.redo_candidate()
         self.journal.append([Entry("redo", step.number)])
         return self.session.redo(step.number)
+
+    # -- a large step, journalled off the UI thread ------------------------------------
+    #
+    # A worker calls `write_decision`, `write_undo` or `write_redo`: the step is checked,
+    # the index after it made on a copy, and the step journalled (one transaction). The
+    # session is not touched, so the window may keep reading it; `install` then applies
+    # the journalled step at once, on the window's thread. Until the commit ``monitor``
+    # may stop it all, and nothing is written; after it the step is durable and must be
+    # installed (it is in the journal either way: a restore replays it).
+
+    def write_decision(
+        self,
+        requests: Sequence[DecisionRequest],
+        reviewer: str,
+        at: str,
+        monitor: Monitor = NULL_MONITOR,
+    ) -> Prepared:
+        monitor.step("checking the decisions", 0.0)
+        step = self.session.plan(requests, reviewer, at, monitor)
+        monitor.step("the review after them", 0.4)
+        prepared = self.session.prepare("apply", step, monitor)
+        monitor.step("journalling", 0.7)
+        self.journal.append([Entry("decide", step.number, d) for d in step.decisions], monitor)
+        return prepared
+
+    def write_undo(self, monitor: Monitor = NULL_MONITOR) -> Prepared:
+        step = self.session.undo_candidate()
+        monitor.step("the review after it", 0.0)
+        prepared = self.session.prepare("undo", step, monitor)
+        monitor.step("journalling", 0.9)
+        self.journal.append([Entry("undo", step.number)], monitor)
+        return prepared
+
+    def write_redo(self, monitor: Monitor = NULL_MONITOR) -> Prepared:
+        step = self.session.redo_candidate()
+        monitor.step("the review after it", 0.0)
+        prepared = self.session.prepare("redo", step, monitor)
+        monitor.step("journalling", 0.9)
+        self.journal.append([Entry("redo", step.number)], monitor)
+        return prepared
+
+    def install(self, prepared: Prepared) -> Step:
+        """Apply a step a worker journalled (constant time)."""
+        return self.session.commit(prepared)
 
     def mark_exported(self, completed_at: str, receipt_digest: str, path: str) -> None:
         detail = canonical(

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from zcf_inspector.core.codes import ReviewCode
@@ -86,9 +86,18 @@ class Classification:
     changes: Mapping[str, BeliefChange]  # every current portableRef
     removed: tuple[str, ...]  # admitted before, not now (previous packet order)
     repeated: frozenset[str]  # admitted more than once on either side
+    # Counted once, where the classification is made (a worker): the window reads the
+    # counts on every refresh.
+    _counts: Mapping[BeliefChange, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        counts = dict.fromkeys(BeliefChange, 0)
+        for change in self.changes.values():
+            counts[change] += 1
+        object.__setattr__(self, "_counts", counts)
 
     def count(self, change: BeliefChange) -> int:
-        return sum(1 for c in self.changes.values() if c is change)
+        return self._counts[change]
 
 
 def classify(
@@ -421,7 +430,10 @@ def repeat_note(note: str, previous: PreviousGeneration, earlier: Decision) -> s
 
 
 def plan_carry_over(
-    previous: PreviousGeneration, last: Mapping[str, Decision], note: str
+    previous: PreviousGeneration,
+    last: Mapping[str, Decision],
+    note: str,
+    monitor: Monitor = NULL_MONITOR,
 ) -> CarryOver:
     """The requests that repeat every candidate this review has not decided yet.
 
@@ -434,32 +446,65 @@ def plan_carry_over(
             ReviewCode.NOTE_REQUIRED,
             "repeating earlier decisions needs a note: they become your decisions",
         )
-    pending, decided = repeatable(previous, last)
-    requests = tuple(
-        DecisionRequest(
-            c.portable_ref,
-            c.earlier.state,
-            repeat_note(reviewer_note, previous, c.earlier),
-            c.earlier.superseded_by,
+    pending, decided = repeatable(previous, last, monitor)
+    requests: list[DecisionRequest] = []
+    for index, c in enumerate(pending):
+        if index % _CHUNK == 0:
+            monitor.breathe()
+        requests.append(
+            DecisionRequest(
+                c.portable_ref,
+                c.earlier.state,
+                repeat_note(reviewer_note, previous, c.earlier),
+                c.earlier.superseded_by,
+            )
         )
-        for c in pending
-    )
-    return CarryOver(requests, decided)
+    return CarryOver(tuple(requests), decided)
 
 
 def repeatable(
-    previous: PreviousGeneration, last: Mapping[str, Decision]
+    previous: PreviousGeneration, last: Mapping[str, Decision], monitor: Monitor = NULL_MONITOR
 ) -> tuple[tuple[Carryable, ...], tuple[str, ...]]:
     """The candidates still open in this review, and those it has decided already."""
     pending: list[Carryable] = []
     decided: list[str] = []
-    for candidate in previous.candidates:
+    for index, candidate in enumerate(previous.candidates):
+        if index % _CHUNK == 0:
+            monitor.breathe()
         mine = last.get(candidate.portable_ref)
         if mine is not None and mine.state is not ReviewState.UNREVIEWED:
             decided.append(candidate.portable_ref)
         else:
             pending.append(candidate)
     return tuple(pending), tuple(decided)
+
+
+@dataclass(frozen=True, slots=True)
+class RepeatCounts:
+    """How many candidates are still open in this review (by their earlier state, in
+    the order first met) and how many it has decided already: what `repeatable` lists,
+    counted without building the lists."""
+
+    pending: int
+    decided: int
+    by_state: tuple[tuple[ReviewState, int], ...]
+
+
+def repeat_counts(
+    previous: PreviousGeneration, last: Mapping[str, Decision], monitor: Monitor = NULL_MONITOR
+) -> RepeatCounts:
+    decided = 0
+    states: dict[ReviewState, int] = {}
+    for index, candidate in enumerate(previous.candidates):
+        if index % _CHUNK == 0:
+            monitor.breathe()
+        mine = last.get(candidate.portable_ref)
+        if mine is not None and mine.state is not ReviewState.UNREVIEWED:
+            decided += 1
+        else:
+            state = candidate.earlier.state
+            states[state] = states.get(state, 0) + 1
+    return RepeatCounts(sum(states.values()), decided, tuple(states.items()))
 
 
 def _refusal(code: ReviewCode, head: str, reasons: Sequence[Finding]) -> ReviewError:

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from zcf_inspector.core import pointer as json_pointer
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.gui.clipboard import set_clipboard
-from zcf_inspector.gui.plain_text import plain_label, preview, visible
+from zcf_inspector.gui.plain_text import plain_label, preview, set_tooltip, visible
 
 ROW_LIMIT = 5_000
 _OPEN_DEPTH = 2
@@ -62,7 +62,7 @@ class ObjectTree(QWidget):
         self._where: str | None = None
         self.caption = plain_label(wrap=True, selectable=True)
         self.copy_button = QPushButton("Copy JSON")
-        self.copy_button.setToolTip("Copy the whole object as indented JSON")
+        set_tooltip(self.copy_button, "Copy the whole object as indented JSON")
         self.copy_button.clicked.connect(self.copy_all)
         self.copy_button.setEnabled(False)
         top = QHBoxLayout()

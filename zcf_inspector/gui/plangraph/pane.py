@@ -45,7 +45,7 @@ from zcf_inspector.core.continuation.why import entry_path
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.file_names import free_name, safe_part
-from zcf_inspector.gui.plain_text import visible
+from zcf_inspector.gui.plain_text import set_tooltip, visible
 from zcf_inspector.gui.plangraph import export
 from zcf_inspector.gui.plangraph.detail_pane import NodeDetailPane
 from zcf_inspector.gui.plangraph.findings_model import NODE_ROLE, FindingsModel
@@ -60,6 +60,7 @@ from zcf_inspector.gui.plangraph.plan_facts import NodeFacts, PlanFacts, plan_fa
 from zcf_inspector.gui.plangraph.plan_scene import PlanScene
 from zcf_inspector.gui.plangraph.relations import edge_text, requirement_line, why_line
 from zcf_inspector.gui.plangraph.summary import plan_summary, summary_line
+from zcf_inspector.gui.questions import confirm
 
 _EMPTY, _BUSY, _GRAPH = 0, 1, 2
 SIDE_SHARE = 0.29  # of the pane's width, for the side pane (Node, Findings, Legend)
@@ -75,18 +76,6 @@ def _ask_save_path(parent: QWidget, title: str, suggested: str, filters: str) ->
         options=QFileDialog.Option.DontConfirmOverwrite,  # asked below, as every export asks
     )
     return name or None
-
-
-def _confirm(parent: QWidget, title: str, text: str) -> bool:
-    box = QMessageBox(QMessageBox.Icon.Question, title, text, parent=parent)
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
-    box.setDefaultButton(QMessageBox.StandardButton.No)
-    add_submit_keys(box)
-    try:
-        return box.exec() == QMessageBox.StandardButton.Yes
-    finally:
-        box.deleteLater()
 
 
 def export_stem(document_path: str | None, plan_id: str) -> str:
@@ -132,7 +121,7 @@ class PlanGraphPane(QWidget):
         # questions are replaceable so tests answer them without native dialogs.
         self.document_path: str | None = None
         self.ask_save_path: Callable[[QWidget, str, str, str], str | None] = _ask_save_path
-        self.confirm: Callable[[QWidget, str, str], bool] = _confirm
+        self.confirm: Callable[[QWidget, str, str], bool] = confirm
         self._build()
 
     # ---- building the widgets -------------------------------------------------------
@@ -140,7 +129,7 @@ class PlanGraphPane(QWidget):
     def _build(self) -> None:
         self.plan_box = QComboBox()
         self.plan_box.setMinimumContentsLength(18)
-        self.plan_box.setToolTip("Plan to show")
+        set_tooltip(self.plan_box, "Plan to show")
         self.plan_box.currentIndexChanged.connect(self._plan_picked)
         self.find_edit = QLineEdit()
         self.find_edit.setPlaceholderText("Find node by ID…  (Ctrl+F)")
@@ -162,8 +151,9 @@ class PlanGraphPane(QWidget):
         tools.addWidget(self.find_edit, 2)
         tools.addWidget(self.path_edit, 2)
         self.show_all_box = QCheckBox("All subjects")
-        self.show_all_box.setToolTip(
-            "Also draw the subjects of the document's other plans, set apart and dimmed"
+        set_tooltip(
+            self.show_all_box,
+            "Also draw the subjects of the document's other plans, set apart and dimmed",
         )
         self.show_all_box.toggled.connect(self._show_all_toggled)
         tools.addWidget(self.show_all_box)
@@ -174,7 +164,7 @@ class PlanGraphPane(QWidget):
         ):
             button = QToolButton()
             button.setText(text)
-            button.setToolTip(tip)
+            set_tooltip(button, tip)
             button.clicked.connect(slot)
             tools.addWidget(button)
         self.export_button = QToolButton()

@@ -19,6 +19,9 @@ from PySide6.QtWidgets import (
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
 from zcf_inspector.core.review.previous import BeliefChange
+from zcf_inspector.core.review.table import evidence_counts
+
+__all__ = ["BeliefDetail", "SincePrevious", "evidence_counts"]
 from zcf_inspector.gui.plain_text import one_line, plain_label
 
 
@@ -30,15 +33,6 @@ def _objects(packet: Mapping[str, JsonValue], section: str) -> list[dict[str, Js
 
 def _s(value: JsonValue) -> str:
     return one_line(value) if isinstance(value, str) else ""
-
-
-def evidence_counts(packet: Mapping[str, JsonValue]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for anchor in _objects(packet, "evidenceAnchors"):
-        ref = anchor.get("beliefRef")
-        if isinstance(ref, str):
-            counts[ref] = counts.get(ref, 0) + 1
-    return counts
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,14 +23,10 @@ from PySide6.QtWidgets import (
 
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.review.previous import BeliefChange
-from zcf_inspector.gui.plain_text import plain_label
+from zcf_inspector.core.review.table import Filters
+from zcf_inspector.gui.plain_text import plain_label, set_tooltip
 from zcf_inspector.gui.review.detail import BeliefDetail
-from zcf_inspector.gui.review.table_model import (
-    Column,
-    Filters,
-    ReviewFilterModel,
-    ReviewTableModel,
-)
+from zcf_inspector.gui.review.table_model import Column, ReviewRows, ReviewTableModel
 from zcf_inspector.gui.theme import Tone, ToneLabel
 
 ANY = "any"
@@ -71,7 +67,7 @@ class PaneWidgets:
     bulk_buttons: dict[ReviewState, QPushButton]
     table: QTableView
     model: ReviewTableModel
-    proxy: ReviewFilterModel
+    proxy: ReviewRows  # the rows the filters let through, computed by the core
     detail: BeliefDetail
     splitter: QSplitter  # table above, the selected belief below
     note_field: QLineEdit
@@ -142,7 +138,7 @@ def _size_columns(table: QTableView) -> None:
 
 def build_widgets(pane: QWidget) -> PaneWidgets:
     model = ReviewTableModel(pane)
-    proxy = ReviewFilterModel(pane)
+    proxy = ReviewRows(pane)
     proxy.setSourceModel(model)
     table = QTableView()
     table.setModel(proxy)
@@ -206,9 +202,10 @@ def build_widgets(pane: QWidget) -> PaneWidgets:
         w.receipt_status,
     ):
         hidden.hide()
-    w.since_filter.setToolTip(
+    set_tooltip(
+        w.since_filter,
         "Against the previous generation's receipt: new beliefs, beliefs whose admitted "
-        "content changed, or both"
+        "content changed, or both",
     )
     _lay_out(pane, w)
     return w
@@ -244,10 +241,10 @@ def _lay_out(pane: QWidget, w: PaneWidgets) -> None:
     top.addWidget(w.settings_button)
     top.addSpacing(12)
     bulk = plain_label("Bulk:")
-    bulk.setToolTip("Decide the selected rows at once, or every row shown when one is selected")
+    set_tooltip(bulk, "Decide the selected rows at once, or every row shown when one is selected")
     top.addWidget(bulk)
     for button in w.bulk_buttons.values():
-        button.setToolTip("The selected rows, or every row shown")
+        set_tooltip(button, "The selected rows, or every row shown")
         top.addWidget(button)
     layout.addLayout(top)
     filters = _row(

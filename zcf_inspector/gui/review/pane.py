@@ -5,13 +5,19 @@ J/K next/previous, Ctrl+Z / Ctrl+Shift+Z undo/redo until the receipt is exported
 Ctrl+Shift+P compare with the previous generation and its receipt, Ctrl+Shift+R repeat its
 decisions on unchanged beliefs (asked for, with the count and a note; one undoable step).
 
+A large step (a bulk decision, the carry-over, undoing or redoing either) runs on the
+window's runner: progress in the status bar, Esc or Cancel stops it until it is in the
+journal, and no other step starts meanwhile. Once journalled it is always shown. The
+table's rows for its filters are computed by the core, on the runner for a large table
+(`row_filter`).
+
 What admission changed (beliefs dropped, cut, demoted) is said above the table; a receipt
 exported before the latest decisions is said to be out of date until it is exported again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
 from functools import partial
 from pathlib import Path
 
@@ -35,7 +41,6 @@ from zcf_inspector.core.atomic import (
     UnwritableFileError,
     write_atomic,
 )
-from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.errors import ZcfError
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.monitor import Cancelled, Monitor
@@ -47,9 +52,11 @@ from zcf_inspector.core.packet.trust import short_fingerprint
 from zcf_inspector.core.reading import fast_path_limit
 from zcf_inspector.core.review.decisions import (
     DecisionRequest,
+    Prepared,
     ReviewError,
     ReviewPreparation,
     ReviewTarget,
+    Step,
     prepare_review,
 )
 from zcf_inspector.core.review.journal import (
@@ -61,15 +68,17 @@ from zcf_inspector.core.review.journal import (
 from zcf_inspector.core.review.journal_move import JournalMove, move_journals
 from zcf_inspector.core.review.previous import (
     PreviousGeneration,
+    RepeatCounts,
     load_previous,
     plan_carry_over,
-    repeatable,
+    repeat_counts,
 )
+from zcf_inspector.core.review.table import TableFacts, evidence_counts, next_unreviewed
 from zcf_inspector.gui.documents import FAST_READ_MAX_BYTES
 from zcf_inspector.gui.header_drag import UserResizes
 from zcf_inspector.gui.load_worker import TaskRunner
-from zcf_inspector.gui.plain_text import visible, visible_lines
-from zcf_inspector.gui.review.detail import SincePrevious, evidence_counts
+from zcf_inspector.gui.plain_text import set_tooltip, visible, visible_lines
+from zcf_inspector.gui.review.detail import SincePrevious
 from zcf_inspector.gui.review.dialogs import Prompter
 from zcf_inspector.gui.review.dropped import DroppedBeliefsDialog
 from zcf_inspector.gui.review.layout import PaneWidgets, build_widgets
@@ -87,6 +96,7 @@ from zcf_inspector.gui.review.receipts import (
     suggested_receipt_path,
     summary_text,
 )
+from zcf_inspector.gui.review.row_filter import ROW_BY_ROW, RowFilter, facts_of
 from zcf_inspector.gui.review.settings import ReviewerIdentity, load_identity
 from zcf_inspector.gui.review.table_model import REF_ROLE
 from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION
@@ -107,6 +117,9 @@ LAYOUT_KEYS = {
     "columns": "layout/reviewColumns",
 }
 SAVE_DELAY_MS = 400
+# Steps of up to this many decisions are made on the UI thread (a few milliseconds);
+# larger ones on the runner.
+SYNC_DECISIONS = 500
 # The packets and receipts open in the window's other tabs, offered as the previous
 # generation (the window sets it; a pane on its own offers none).
 OpenFiles = Callable[[], tuple[list[OpenFile], list[OpenFile]]]
@@ -195,6 +208,10 @@ class ReviewPane(QWidget):
         self.previous: PreviousGeneration | None = None
         self.previous_paths: tuple[str, str] = ("", "")
         self._previous_ticket = 0  # a newer comparison (or packet) makes older ones stale
+        self._repeat_counts: tuple[int, RepeatCounts] | None = None  # (session version, …)
+        self.step_task: int | None = None  # the large step on the runner, if one is
+        self.rows = RowFilter(self.proxy, self.model, self.runner, self)
+        self._current_before_reset: str | None = None
         self._save_timer = QTimer(self)
         self._save_timer.setSingleShot(True)
         self._save_timer.setInterval(SAVE_DELAY_MS)
@@ -221,6 +238,11 @@ class ReviewPane(QWidget):
         without it they are made here.
         """
         self.packet_path, self.destination = path, destination
+        if self.step_task is not None:
+            # Asked to stop; if it was journalled already, the journal has it (opening
+            # the packet again restores it) and its answer is not shown on this review.
+            self.runner.cancel(self.step_task)
+            self.step_task = None
         self.target, self.review = None, None
         self._forget_previous()
         self.ui.set_aside.hide()
@@ -228,6 +250,7 @@ class ReviewPane(QWidget):
         self._show_admission()
         self._problem("")
         self.model.reset((), {}, {})
+        self.rows.request(self.ui.filters())  # drops any answer still coming for the last
         if destination is None:
             self._problem(
                 "No destination is in force. Reviewing needs one: it admits the beliefs, "
@@ -244,10 +267,13 @@ class ReviewPane(QWidget):
             return
         self.target = prepared.target
         self._show_admission()
-        self.model.reset(self.target.beliefs, evidence_counts(self.target.packet), {})
+        self.model.reset(
+            self.target.beliefs, evidence_counts(self.target.packet), {}, self.target.rows
+        )
         self.detail.set_packet(self.target.packet)
         self._open_journal()
         self._show_identity()
+        self.rows.request(self.ui.filters())
         self.select_next_unreviewed()
 
     @property
@@ -453,6 +479,9 @@ class ReviewPane(QWidget):
         self.settings_action.triggered.connect(self.edit_reviewer)
         self.export_action = self._action("Export receipt…", "", self)
         self.export_action.triggered.connect(self.export_receipt)
+        self.cancel_step_action = self._action("Cancel the step in progress", "Esc", self)
+        self.cancel_step_action.triggered.connect(self.cancel_step)
+        self.cancel_step_action.setEnabled(False)
 
     def _connect(self) -> None:
         ui = self.ui
@@ -464,10 +493,13 @@ class ReviewPane(QWidget):
         ui.settings_button.setDefaultAction(self.settings_action)
         ui.set_aside.clicked.connect(self.set_aside_journal)
         for combo in (ui.state_filter, ui.demoted_filter, ui.evidence_filter, ui.since_filter):
-            combo.currentIndexChanged.connect(self._apply_filters)
+            combo.currentIndexChanged.connect(lambda *_: self._apply_filters())
         ui.repeat_button.clicked.connect(self.repeat_earlier)
         ui.stop_previous_button.clicked.connect(self.stop_comparing)
-        ui.text_filter.textChanged.connect(self._apply_filters)
+        ui.text_filter.textChanged.connect(lambda *_: self._apply_filters(debounce=True))
+        # A new set of rows: the current belief stays current when it is still shown.
+        self.proxy.modelAboutToBeReset.connect(self._remember_current)
+        self.rows.rowsShown.connect(self._rows_shown)
         ui.note_field.returnPressed.connect(self.table.setFocus)
         ui.dropped_button.clicked.connect(self.show_dropped)
         selection = self.table.selectionModel()
@@ -521,10 +553,15 @@ class ReviewPane(QWidget):
 
     def bulk_decide(self, state: ReviewState) -> None:
         """One step over the selected rows (when several are) or every shown row."""
-        if self.review is None:
+        if self.review is None or self.step_task is not None:
             return
         rows = self._bulk_rows()
-        refs = [r for r in rows if self.model.state(r) is not state]
+        last = self.review.session.last_decisions()
+        # One pass of dictionary look-ups: 200,000 rows in a few tens of milliseconds.
+        unreviewed = ReviewState.UNREVIEWED
+        refs = [
+            r for r in rows if (d.state if (d := last.get(r)) is not None else unreviewed) != state
+        ]
         if not refs:
             self.prompter.inform(self, "Nothing to change", f"All {len(rows)} are already {state}.")
             return
@@ -548,35 +585,155 @@ class ReviewPane(QWidget):
             text += f"\n{skipped} already {state} " + (
                 "is left as it is." if skipped == 1 else "are left as they are."
             )
-        if self.prompter.confirm(self, f"Bulk decision: {state}", text) and self._record(
-            [
-                DecisionRequest(ref, state, note or self.ui.note_field.text() or None)
-                for ref in refs
-            ],
-            reviewer,
-        ):
-            self.ui.note_field.clear()
+        if not self.prompter.confirm(self, f"Bulk decision: {state}", text):
+            return
+        written = note or self.ui.note_field.text() or None
+
+        def requests(monitor: Monitor) -> list[DecisionRequest]:
+            return [DecisionRequest(ref, state, written) for ref in refs]
+
+        self._record_many(
+            requests, len(refs), reviewer, f"marking {len(refs):,} beliefs {state}", None
+        )
 
     def _bulk_rows(self) -> list[str]:
+        """The selected rows' refs (when several are selected), else every shown row's."""
         selected = self.table.selectionModel().selectedRows()
-        indexes = (
-            selected
-            if len(selected) > 1
-            else [self.proxy.index(r, 0) for r in range(self.proxy.rowCount())]
-        )
-        refs = [i.data(REF_ROLE) for i in sorted(indexes, key=lambda i: i.row())]
-        return [r for r in refs if isinstance(r, str)]
+        beliefs = self.model.beliefs
+        if len(selected) > 1:
+            rows = sorted(self.proxy.mapToSource(i).row() for i in selected)
+        else:
+            rows = list(self.proxy.rows)
+        return [beliefs[r].portable_ref for r in rows if r >= 0]
 
     def _record(self, requests: list[DecisionRequest], reviewer: str) -> bool:
+        """A small step, on the UI thread (a single decision takes a few milliseconds)."""
         assert self.review is not None
         assert self.destination is not None
         try:
-            self.review.decide(requests, reviewer, self.destination.now_text())
+            step = self.review.decide(requests, reviewer, self.destination.now_text())
         except ReviewError as exc:
             self.prompter.warn(self, "Decision not recorded", str(exc))
             return False
-        self._refresh()
+        self._after_step(step)
         return True
+
+    def _record_many(
+        self,
+        requests: Callable[[Monitor], Sequence[DecisionRequest]],
+        count: int,
+        reviewer: str,
+        label: str,
+        done: Callable[[Step], None] | None,
+    ) -> None:
+        """A step of ``count`` decisions: on the UI thread when small, else on the runner
+        (`_start_step`). ``requests`` makes them (on the runner for a large step: making
+        200,000 requests takes a while too); ``done`` follows once the step is shown."""
+        review, destination = self.review, self.destination
+        assert review is not None
+        assert destination is not None
+        at = destination.now_text()
+
+        def finished(step: Step) -> None:
+            self.ui.note_field.clear()  # it went into the step
+            if done is not None:
+                done(step)
+
+        if count <= SYNC_DECISIONS:
+            try:
+                made = list(requests(Monitor()))
+            except ReviewError as exc:
+                self.prompter.warn(self, "Decision not recorded", str(exc))
+                return
+            if self._record(made, reviewer):
+                finished(review.session.applied[-1])
+            return
+
+        def work(monitor: Monitor) -> Prepared:
+            return review.write_decision(list(requests(monitor)), reviewer, at, monitor)
+
+        self._start_step(label, work, finished)
+
+    def _start_step(
+        self, label: str, work: Callable[[Monitor], Prepared], done: Callable[[Step], None] | None
+    ) -> None:
+        """Run a step on the runner as a durable task: Esc/Cancel stops it until it is in
+        the journal; once it is, its answer always comes and is installed at once."""
+        review = self.review
+        assert review is not None
+
+        def guarded(monitor: Monitor) -> Prepared | ReviewError:
+            try:
+                return work(monitor)
+            except ReviewError as exc:
+                return exc  # a refusal (a rule, the journal): said, not a failure
+
+        self.step_task = self.runner.start(
+            label,
+            guarded,
+            partial(self._step_done, review, done),
+            partial(self._step_failed, review),
+            durable=True,
+            on_cancelled=partial(self._step_cancelled, review),
+        )
+        self.ui.status.setText(f"{label[:1].upper()}{label[1:]}… (Esc cancels)")
+        self._refresh()
+
+    def _step_done(
+        self, review: JournaledReview, done: Callable[[Step], None] | None, result: object
+    ) -> None:
+        if review is not self.review:
+            return  # another packet came meanwhile; the journal has the step
+        self.step_task = None
+        if isinstance(result, ReviewError):
+            self.ui.status.setText("")
+            self.prompter.warn(self, "Decision not recorded", str(result))
+            self._refresh()
+            return
+        assert isinstance(result, Prepared)
+        try:
+            step = review.install(result)
+        except ReviewError as exc:
+            self.prompter.warn(self, "Decision not shown", str(exc))
+            self._refresh()
+            return
+        self.ui.status.setText("")
+        self._after_step(step)
+        if done is not None:
+            done(step)
+
+    def _step_failed(self, review: JournaledReview, details: str) -> None:
+        if review is not self.review:
+            return
+        self.step_task = None
+        last = details.strip().splitlines()[-1] if details.strip() else "unknown error"
+        self.prompter.warn(self, "Step failed", f"The step was not completed: {last}")
+        self._refresh()
+
+    def _step_cancelled(self, review: JournaledReview) -> None:
+        if review is not self.review:
+            return
+        self.step_task = None
+        self.ui.status.setText("Cancelled before it was journalled: nothing was changed.")
+        self._refresh()
+
+    def cancel_step(self) -> None:
+        """Esc: stop the step in progress (it stops unless it is in the journal already)."""
+        if self.step_task is not None:
+            self.runner.cancel(self.step_task)
+            self.ui.status.setText("Cancelling…")
+
+    @property
+    def step_running(self) -> bool:
+        return self.step_task is not None
+
+    def _after_step(self, step: Step) -> None:
+        """Show what ``step`` changed: its rows, the filters that read decisions, counts."""
+        refs: Collection[str] | None = None  # a large step: every row may have changed
+        if len(step.decisions) <= ROW_BY_ROW:
+            refs = {d.portable_ref for d in step.decisions}
+        self._refresh(refs)
+        self.rows.decisions_changed(refs)
 
     def undo(self) -> None:
         self._history_step(redo=False)
@@ -585,17 +742,30 @@ class ReviewPane(QWidget):
         self._history_step(redo=True)
 
     def _history_step(self, *, redo: bool) -> None:
-        if self.review is None:
+        review = self.review
+        if review is None or self.step_task is not None:
+            return
+        session = review.session
+        try:
+            candidate = session.redo_candidate() if redo else session.undo_candidate()
+        except ReviewError as exc:
+            self.ui.status.setText(exc.findings[0].message)
+            return
+        if len(candidate.decisions) > SYNC_DECISIONS:
+            count = len(candidate.decisions)
+            label = f"{'redoing' if redo else 'undoing'} a step of {count:,} decisions"
+            work = review.write_redo if redo else review.write_undo
+            self._start_step(label, work, self._show_history_step)
             return
         try:
-            step = self.review.redo() if redo else self.review.undo()
+            step = review.redo() if redo else review.undo()
         except ReviewError as exc:
-            if exc.code in (ReviewCode.NOTHING_TO_UNDO, ReviewCode.NOTHING_TO_REDO):
-                self.ui.status.setText(exc.findings[0].message)
-            else:
-                self.prompter.warn(self, "Undo/redo not recorded", str(exc))
+            self.prompter.warn(self, "Undo/redo not recorded", str(exc))
             return
-        self._refresh()
+        self._after_step(step)
+        self._show_history_step(step)
+
+    def _show_history_step(self, step: Step) -> None:
         self._select_ref(step.decisions[0].portable_ref)
 
     # -- the previous generation ----------------------------------------------------------
@@ -661,6 +831,7 @@ class ReviewPane(QWidget):
     def set_previous(self, previous: PreviousGeneration, paths: tuple[str, str]) -> None:
         """Show the comparison, and filter to what changed since that receipt."""
         self.previous, self.previous_paths = previous, paths
+        self._repeat_counts = None
         self.model.set_changes(previous.classification.changes)
         self.ui.since_filter.setCurrentIndex(0)  # changed since that receipt
         self.ui.since_filter.show()
@@ -685,23 +856,20 @@ class ReviewPane(QWidget):
                 "(Ctrl+Shift+P)."
             )
         self.previous = None
+        self._repeat_counts = None
         self.model.set_changes(None)
-        self.ui.since_filter.hide()
-        self.proxy.set_filters(self.ui.filters())  # no "since" filter without a comparison
+        self.ui.since_filter.hide()  # no "since" filter without a comparison
 
     def repeat_earlier(self) -> None:
         """Repeat the earlier decisions on unchanged beliefs: asked for with the count and a
         note, then one step as this reviewer, now (Ctrl+Z undoes it whole)."""
         previous, review = self.previous, self.review
-        if previous is None or review is None:
+        if previous is None or review is None or self.step_task is not None:
             return
-        pending, decided = repeatable(previous, review.session.last_decisions())
-        if not pending:
-            self.prompter.inform(
-                self,
-                "Nothing to repeat",
-                nothing_to_repeat(previous, decided),
-            )
+        counts = self.repeat_counts()
+        assert counts is not None
+        if not counts.pending:
+            self.prompter.inform(self, "Nothing to repeat", nothing_to_repeat(previous, counts))
             return
         reviewer = self._reviewer()
         if reviewer is None:
@@ -709,41 +877,56 @@ class ReviewPane(QWidget):
         note = self.prompter.ask_note(
             self,
             "Repeat earlier decisions",
-            repeat_prompt(previous, pending, decided, reviewer),
+            repeat_prompt(previous, counts, reviewer),
             self.ui.note_field.text(),
             required=True,
         )
         if note is None:
             return
-        try:
-            plan = plan_carry_over(previous, review.session.last_decisions(), note)
-        except ReviewError as exc:
-            self.prompter.warn(self, "Decisions not repeated", str(exc))
-            return
-        if plan.requests and self._record(list(plan.requests), reviewer):
-            self.ui.note_field.clear()
-            count = len(plan.requests)
+        # Read by the worker: the session's index is replaced whole by a step, never
+        # changed in place while a step runs (no other step starts meanwhile).
+        last = review.session.last_decisions()
+
+        def requests(monitor: Monitor) -> Sequence[DecisionRequest]:
+            return plan_carry_over(previous, last, note, monitor).requests
+
+        def said(step: Step) -> None:
+            count = len(step.decisions)
             self.ui.status.setText(
-                f"Repeated {count} earlier decision{'s' if count != 1 else ''} as "
+                f"Repeated {count:,} earlier decision{'s' if count != 1 else ''} as "
                 f"{visible(reviewer)}, in one step (Ctrl+Z undoes them together)."
             )
 
-    def _show_previous(self) -> None:
+        self._record_many(requests, counts.pending, reviewer, "repeating earlier decisions", said)
+
+    def repeat_counts(self) -> RepeatCounts | None:
+        """What the carry-over would repeat now; counted once per change of the review."""
         previous, review = self.previous, self.review
-        ui = self.ui
-        shown = previous is not None and review is not None
-        for widget in (ui.previous, ui.repeat_button, ui.stop_previous_button):
-            widget.setVisible(shown)
-        self.stop_previous_action.setEnabled(shown)
         if previous is None or review is None:
+            return None
+        version = review.session.version
+        if self._repeat_counts is None or self._repeat_counts[0] != version:
+            counts = repeat_counts(previous, review.session.last_decisions())
+            self._repeat_counts = (version, counts)
+        return self._repeat_counts[1]
+
+    def _show_previous(self) -> None:
+        previous = self.previous
+        ui = self.ui
+        counts = self.repeat_counts()
+        for widget in (ui.previous, ui.repeat_button, ui.stop_previous_button):
+            widget.setVisible(counts is not None)
+        idle = self.step_task is None
+        self.stop_previous_action.setEnabled(counts is not None and idle)
+        ui.stop_previous_button.setEnabled(counts is not None and idle)
+        if previous is None or counts is None:
             self.repeat_action.setEnabled(False)
             ui.previous.setText("")
             return
-        pending, decided = repeatable(previous, review.session.last_decisions())
-        self.repeat_action.setEnabled(bool(pending))
-        ui.repeat_button.setEnabled(bool(pending))
-        ui.repeat_button.setText(f"Repeat {len(pending):,} earlier decisions…")
-        ui.previous.setText(previous_text(previous, self.previous_paths, pending, decided))
+        self.repeat_action.setEnabled(bool(counts.pending) and idle)
+        ui.repeat_button.setEnabled(bool(counts.pending) and idle)
+        ui.repeat_button.setText(f"Repeat {counts.pending:,} earlier decisions…")
+        ui.previous.setText(previous_text(previous, self.previous_paths, counts))
 
     # -- journal --------------------------------------------------------------------------
 
@@ -762,7 +945,7 @@ class ReviewPane(QWidget):
             self.prompter.warn(self, "Saved review refused", message)
             self._refresh()
             return
-        restored = len(self.review.session.decisions)
+        restored = self.review.session.index.decision_count
         self._refresh()
         if restored:
             self.ui.status.setText(f"Restored {restored} decisions from the review journal.")
@@ -832,12 +1015,7 @@ class ReviewPane(QWidget):
             self._select_proxy_row(here.row() + 1)
             return
         # The decided row left the filter: the row now in its place is the next one.
-        before = sum(
-            1
-            for r in range(self.proxy.rowCount())
-            if self.proxy.mapToSource(self.proxy.index(r, 0)).row() < source_row
-        )
-        self._select_proxy_row(before)
+        self._select_proxy_row(self.proxy.position(source_row))
 
     def _select_proxy_row(self, row: int) -> None:
         count = self.proxy.rowCount()
@@ -852,26 +1030,25 @@ class ReviewPane(QWidget):
         )
         self.table.scrollTo(index, QAbstractItemView.ScrollHint.EnsureVisible)
 
+    def table_facts(self) -> TableFacts:
+        return facts_of(self.model)
+
     def select_next_unreviewed(self) -> None:
         """The first unreviewed belief after the last one decided (wrapping), so a restored
         review continues where it stopped; the first row when nothing was decided."""
         review = self.review
-        count = self.proxy.rowCount()
-        decisions = review.session.decisions if review is not None else ()
-        if not decisions or count == 0:
+        last = review.session.last_decision if review is not None else None
+        rows = self.proxy.rows
+        if last is None or not rows:
             self._select_proxy_row(0)
             return
-        last = self.proxy.mapFromSource(
-            self.model.index(self.model.row_of(decisions[-1].portable_ref), 0)
-        )
-        start = last.row() + 1 if last.isValid() else 0
-        for offset in range(count):
-            row = (start + offset) % count
-            ref = self.proxy.index(row, 0).data(REF_ROLE)
-            if isinstance(ref, str) and self.model.state(ref) is ReviewState.UNREVIEWED:
-                self._select_proxy_row(row)
-                return
-        self._select_proxy_row(last.row() if last.isValid() else 0)
+        here = self.proxy.mapFromSource(self.model.index(self.model.row_of(last.portable_ref), 0))
+        after = here.row() if here.isValid() else None
+        found = next_unreviewed(self.table_facts(), rows, after)
+        if found is not None:
+            self._select_proxy_row(found)
+        else:
+            self._select_proxy_row(after if after is not None else 0)
 
     def _select_ref(self, ref: str) -> None:
         here = self.proxy.mapFromSource(self.model.index(self.model.row_of(ref), 0))
@@ -882,7 +1059,12 @@ class ReviewPane(QWidget):
         index = self.table.currentIndex()
         source = self.proxy.mapToSource(index) if index.isValid() else QModelIndex()
         belief = self.model.belief(source.row()) if source.isValid() else None
-        decisions = self.review.session.decisions if self.review else ()
+        review = self.review
+        history = (
+            review.session.history_of(belief.portable_ref)
+            if review is not None and belief is not None
+            else ()
+        )
         since = None
         previous = self.previous
         if belief is not None and previous is not None:
@@ -890,30 +1072,55 @@ class ReviewPane(QWidget):
             change = previous.classification.changes.get(ref)
             if change is not None:
                 since = SincePrevious(change, previous.earlier.get(ref), previous.packet_id)
-        self.detail.show_belief(belief, decisions, since)
+        self.detail.show_belief(belief, history, since)
 
-    def _apply_filters(self) -> None:
-        self.proxy.set_filters(self.ui.filters())
-        if not self.table.currentIndex().isValid():
-            self._select_proxy_row(0)
+    def _apply_filters(self, *, debounce: bool = False) -> None:
+        """The filters changed: their rows come from the core (`RowFilter`); typing in a
+        large table's filter box waits for a pause."""
+        self.rows.request(self.ui.filters(), debounce=debounce)
+
+    def _remember_current(self) -> None:
+        ref = self.current_ref()
+        self._current_before_reset = ref
+
+    def _rows_shown(self) -> None:
+        """New rows are in: the current belief stays current if still shown, else the
+        first row."""
+        ref, self._current_before_reset = self._current_before_reset, None
+        row = self.model.first_rows.get(ref) if ref is not None else None
+        if row is not None:
+            here = self.proxy.mapFromSource(self.model.index(row, 0))
+            if here.isValid():
+                self._select_proxy_row(here.row())
+                return
+        self._select_proxy_row(0)
 
     def _problem(self, text: str) -> None:
         self.ui.problem.setText(text)
         self.ui.problem.setVisible(bool(text))
 
-    def _refresh(self) -> None:
+    def _refresh(self, changed: Collection[str] | None = None) -> None:
+        """Actions, texts and counts; ``changed``: the beliefs whose decision changed
+        (None: any may have)."""
         review = self.review
-        active = review is not None
+        # While a step runs on the runner no other step starts (and nothing that reads
+        # the review's steps, like an export).
+        idle = self.step_task is None
+        active = review is not None and idle
         for action in (*self.decide_actions.values(), *self.bulk_actions.values()):
             action.setEnabled(active)
+        for button in self.ui.bulk_buttons.values():
+            button.setEnabled(active)
+        self.ui.set_aside.setEnabled(idle)
         self.export_action.setEnabled(active)
         self.compare_previous_action.setEnabled(active)
+        self.cancel_step_action.setEnabled(not idle)
         self._show_previous()
-        self.undo_action.setEnabled(review is not None and review.session.can_undo)
-        self.redo_action.setEnabled(review is not None and review.session.can_redo)
+        self.undo_action.setEnabled(active and review is not None and review.session.can_undo)
+        self.redo_action.setEnabled(active and review is not None and review.session.can_redo)
         signer = self.signer
         described = "" if signer is None else signer.describe()
-        self.ui.signer.setToolTip(described)
+        set_tooltip(self.ui.signer, described)
         if signer is not None and signer.fingerprint is not None:
             # A wrapped label cannot break a 71-character fingerprint: shortened here,
             # in full in the tooltip, the export summary and Settings.
@@ -929,7 +1136,7 @@ class ReviewPane(QWidget):
         if review is None:
             self.ui.summary.setText("")
             return
-        self.model.update_decisions(review.session.last_decisions())
+        self.model.update_decisions(review.session.last_decisions(), changed)
         exported = review.last_export
         sealed = ""
         if exported is not None and stale is None:

@@ -3,12 +3,11 @@ question, refusals. Everything from a file or a packet goes through `visible`.""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 from zcf_inspector.core.errors import ZcfError
 from zcf_inspector.core.review.decisions import ReviewError
-from zcf_inspector.core.review.previous import Carryable, PreviousGeneration
+from zcf_inspector.core.review.previous import PreviousGeneration, RepeatCounts
 from zcf_inspector.gui.plain_text import visible
 
 WITHHELD_SHOWN = 3  # the banner names this many beliefs not repeated, then counts the rest
@@ -31,8 +30,7 @@ def _counted(count: int, what: str) -> str:
 def previous_text(
     previous: PreviousGeneration,
     paths: tuple[str, str],
-    pending: Sequence[Carryable],
-    decided: Sequence[str],
+    counts: RepeatCounts,
 ) -> str:
     """The banner: what is compared with, how far its receipt is trusted, what changed."""
     lines = [
@@ -40,8 +38,8 @@ def previous_text(
         f"({visible(Path(paths[0]).name)}, {visible(Path(paths[1]).name)}): "
         f"{previous.trust_text()}.",
         f"Since then: {previous.summary()}; "
-        f"{_counted(len(pending), 'earlier decision')} can be repeated on unchanged beliefs"
-        + (f" ({len(decided):,} decided here already)" if decided else "")
+        f"{_counted(counts.pending, 'earlier decision')} can be repeated on unchanged beliefs"
+        + (f" ({counts.decided:,} decided here already)" if counts.decided else "")
         + ".",
     ]
     withheld = previous.withheld
@@ -57,21 +55,17 @@ def previous_text(
 
 def repeat_prompt(
     previous: PreviousGeneration,
-    pending: Sequence[Carryable],
-    decided: Sequence[str],
+    counts: RepeatCounts,
     reviewer: str,
 ) -> str:
-    states: dict[str, int] = {}
-    for candidate in pending:
-        states[str(candidate.earlier.state)] = states.get(str(candidate.earlier.state), 0) + 1
-    by_state = ", ".join(f"{n:,} {state}" for state, n in states.items())
+    by_state = ", ".join(f"{n:,} {state}" for state, n in counts.by_state)
     left = []
     if previous.withheld:
         left.append(f"{len(previous.withheld):,} withheld (named above the table)")
-    if decided:
-        left.append(f"{len(decided):,} you decided already")
+    if counts.decided:
+        left.append(f"{counts.decided:,} you decided already")
     return (
-        f"Repeat {_counted(len(pending), 'earlier decision')} ({by_state}) from the receipt "
+        f"Repeat {_counted(counts.pending, 'earlier decision')} ({by_state}) from the receipt "
         f"{previous.receipt_digest} of packet {visible(previous.packet_id)} on beliefs whose "
         "admitted content is byte-identical?\n\n"
         f"They are recorded as YOUR decisions ({visible(reviewer)}), now, in one step "
@@ -82,11 +76,11 @@ def repeat_prompt(
     )
 
 
-def nothing_to_repeat(previous: PreviousGeneration, decided: Sequence[str]) -> str:
-    if decided:
+def nothing_to_repeat(previous: PreviousGeneration, counts: RepeatCounts) -> str:
+    if counts.decided:
         return (
             f"Every repeatable decision of that receipt is decided here already "
-            f"({len(decided):,}); yours stand."
+            f"({counts.decided:,}); yours stand."
         )
     return "No unchanged belief has an earlier decision that can be repeated" + (
         f" ({len(previous.withheld):,} withheld)." if previous.withheld else "."

@@ -1,0 +1,124 @@
+"""The review table's rows for its filters, computed in the core (core/review/table.py)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from goldens import generate as g
+from tests.core.many_beliefs import many_target
+from zcf_inspector.core.formats import ReviewState
+from zcf_inspector.core.monitor import Cancelled, Monitor
+from zcf_inspector.core.review.decisions import DecisionRequest, ReviewSession
+from zcf_inspector.core.review.previous import BeliefChange
+from zcf_inspector.core.review.table import (
+    Filters,
+    TableFacts,
+    evidence_counts,
+    next_unreviewed,
+    position,
+    shown_rows,
+)
+
+COUNT = 400
+
+
+def reviewed() -> tuple[ReviewSession, TableFacts]:
+    target = many_target(COUNT)
+    session = ReviewSession(target)
+    requests = [
+        DecisionRequest(f"b-{i:06d}", "rejected", "Stale PARSER notes") for i in range(0, 90, 4)
+    ] + [DecisionRequest(f"b-{i:06d}", "confirmed") for i in range(1, 90, 4)]
+    session.apply(session.plan(requests, "carol", g.NOW))
+    changes = {
+        b.portable_ref: list(BeliefChange)[i % 3] for i, b in enumerate(target.beliefs) if i % 11
+    }
+    facts = TableFacts(
+        target.beliefs, session.last_decisions(), evidence_counts(target.packet), changes
+    )
+    return session, facts
+
+
+def expected(session: ReviewSession, facts: TableFacts, f: Filters) -> list[int]:
+    """The rows, from the session's own answers, one belief at a time."""
+    rows = []
+    for row, belief in enumerate(session.target.beliefs):
+        ref = belief.portable_ref
+        note = next(
+            (d.note or "" for d in reversed(session.decisions) if d.portable_ref == ref), ""
+        )
+        checks = [
+            f.state is None or session.state_of(ref) is f.state,
+            f.demoted is None or belief.demoted is f.demoted,
+            f.has_evidence is None or (facts.evidence.get(ref, 0) > 0) is f.has_evidence,
+            f.since is None or (facts.changes or {}).get(ref) in f.since,
+            not f.text or f.text.casefold() in f"{ref}\n{belief.content}\n{note}".casefold(),
+        ]
+        if all(checks):
+            rows.append(row)
+    return rows
+
+
+FILTERS = [
+    Filters(state=state, demoted=demoted, has_evidence=evidence, text=text, since=since)
+    for state, demoted, evidence, text, since in itertools.product(
+        (None, ReviewState.UNREVIEWED, ReviewState.REJECTED),
+        (None, True),
+        (None, False),
+        ("", "parser", "B-0001"),
+        (None, frozenset({BeliefChange.NEW, BeliefChange.CHANGED})),
+    )
+]
+
+
+def test_every_filter_combination_matches_the_session() -> None:
+    session, facts = reviewed()
+    for f in FILTERS:
+        assert list(shown_rows(facts, f)) == expected(session, facts, f), f
+
+
+def test_the_note_is_searched_and_no_filter_shows_all() -> None:
+    _session, facts = reviewed()
+    # "stale" is only in the reject notes (case-folded), never in a ref or content.
+    assert list(shown_rows(facts, Filters(text="STALE"))) == list(range(0, 90, 4))
+    assert Filters().open
+    assert shown_rows(facts, Filters()) == tuple(range(COUNT))
+    assert not Filters(demoted=True).reads_decisions
+    assert Filters(text="x").reads_decisions
+    assert Filters(state=ReviewState.REJECTED).reads_decisions
+
+
+def test_since_without_a_comparison_shows_nothing() -> None:
+    _session, facts = reviewed()
+    plain = TableFacts(facts.beliefs, facts.last, facts.evidence, None)
+    assert shown_rows(plain, Filters(since=frozenset(BeliefChange))) == ()
+
+
+def test_a_cancelled_filter_stops() -> None:
+    _, facts = reviewed()
+    monitor = Monitor()
+    monitor.cancel()
+    with pytest.raises(Cancelled):
+        shown_rows(facts, Filters(text="parser"), monitor)
+
+
+def test_next_unreviewed_wraps_and_position_bisects() -> None:
+    session, facts = reviewed()
+    rows = shown_rows(facts, Filters(has_evidence=True))  # every seventh row
+    assert rows[:3] == (0, 7, 14)
+    assert position(rows, 14) == 2
+    assert position(rows, 15) == 3
+    # The first unreviewed row shown after position 0 (row 0 is rejected):
+    at = next_unreviewed(facts, rows, 0)
+    assert at is not None
+    assert session.state_of(facts.beliefs[rows[at]].portable_ref) is ReviewState.UNREVIEWED
+    assert all(
+        session.state_of(facts.beliefs[rows[p]].portable_ref) is not ReviewState.UNREVIEWED
+        for p in range(1, at)
+    )
+    # From the last shown row, it wraps to the top.
+    wrapped = next_unreviewed(facts, rows, len(rows) - 1)
+    assert wrapped == next_unreviewed(facts, rows, None)
+    decided = shown_rows(facts, Filters(state=ReviewState.CONFIRMED))
+    assert next_unreviewed(facts, decided, None) is None
