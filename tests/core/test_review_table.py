@@ -17,6 +17,7 @@ from zcf_inspector.core.review.table import (
     TableFacts,
     evidence_counts,
     next_unreviewed,
+    not_yet,
     position,
     shown_rows,
 )
@@ -122,3 +123,22 @@ def test_next_unreviewed_wraps_and_position_bisects() -> None:
     assert wrapped == next_unreviewed(facts, rows, None)
     decided = shown_rows(facts, Filters(state=ReviewState.CONFIRMED))
     assert next_unreviewed(facts, decided, None) is None
+
+
+@pytest.mark.parametrize("state", list(ReviewState))
+def test_not_yet_lists_the_rows_a_bulk_step_would_change(state: ReviewState) -> None:
+    session, facts = reviewed()
+    rows = shown_rows(facts, Filters(text="parser")) + tuple(range(200, 260))
+    got = not_yet(facts, rows, state)
+    refs = [session.target.beliefs[r].portable_ref for r in rows]
+    assert got == tuple(ref for ref in refs if session.state_of(ref) is not state)
+    if state is not ReviewState.SUPERSEDED:  # none is: every row would change
+        assert 0 < len(got) < len(rows)  # rows already in that state among them, and others
+
+
+def test_a_cancelled_count_stops() -> None:
+    _, facts = reviewed()
+    monitor = Monitor()
+    monitor.cancel()
+    with pytest.raises(Cancelled):
+        not_yet(facts, range(COUNT), ReviewState.CONFIRMED, monitor)

@@ -93,7 +93,9 @@ def held_bulk(
     gate = Gate(pane.runner, at)
     prompter.script(("confirm", True))
     pane.ui.bulk_buttons[ReviewState.CONFIRMED].click()
-    assert gate.reached.wait(30)
+    # The rows to change are counted on the runner first; the UI thread then asks and
+    # starts the step, so it must run meanwhile.
+    qtbot.waitUntil(gate.reached.is_set, timeout=30_000)
     return gate, progress
 
 
@@ -168,6 +170,8 @@ def test_a_committed_step_survives_cancel(
     pane = large
     prompter.script(("confirm", True))
     pane.ui.bulk_buttons[ReviewState.CONFIRMED].click()
+    # Counted on the runner, asked, then the step itself starts.
+    qtbot.waitUntil(lambda: pane.ui.status.text().startswith("Marking"), timeout=30_000)
     assert pane.runner.wait_for_done(30_000)  # committed; the answer waits in the queue
     pane.cancel_step()
     pane.runner.cancel_all()  # the window's Cancel too
@@ -176,6 +180,37 @@ def test_a_committed_step_survives_cancel(
     assert confirmed(pane) == COUNT
     assert pane.review is not None
     assert pane.review.session.can_undo
+
+
+def test_the_rows_to_change_are_counted_on_the_runner_and_esc_stops_the_count(
+    qtbot: Any, large: ReviewPane, prompter: ScriptedPrompter
+) -> None:
+    pane = large
+    QTest.keyClick(pane.table, Qt.Key.Key_C)  # one confirmed by hand
+    gate = Gate(pane.runner, "counting")
+    pane.ui.bulk_buttons[ReviewState.CONFIRMED].click()
+    qtbot.waitUntil(gate.reached.is_set, timeout=30_000)
+    # Held mid-count: no question yet, no step can start, Esc is offered.
+    assert prompter.log == []
+    assert pane.step_running
+    assert not any(b.isEnabled() for b in pane.ui.bulk_buttons.values())
+    assert "Esc cancels" in pane.ui.status.text()
+    pane.cancel_step()
+    gate.release()
+    qtbot.waitUntil(lambda: not pane.runner.busy, timeout=30_000)
+    assert not pane.step_running
+    assert prompter.log == []  # a count cancelled asks nothing
+    assert confirmed(pane) == 1
+    assert "nothing was changed" in pane.ui.status.text()
+    # Counted to the end, the question names what the step changes and what it leaves.
+    prompter.script(("confirm", False))
+    pane.ui.bulk_buttons[ReviewState.CONFIRMED].click()
+    qtbot.waitUntil(lambda: bool(prompter.log), timeout=30_000)
+    [text] = prompter.messages("confirm")
+    assert f"Mark {COUNT - 1} beliefs as confirmed?" in text
+    assert "1 already confirmed is left as it is." in text
+    qtbot.waitUntil(lambda: not pane.runner.busy, timeout=30_000)
+    assert confirmed(pane) == 1  # declined
 
 
 def test_undo_and_redo_of_a_large_step_run_on_the_runner(

@@ -130,3 +130,22 @@ def next_unreviewed(
         if decided is None or decided.state is ReviewState.UNREVIEWED:
             return at
     return None
+
+
+def not_yet(
+    facts: TableFacts, rows: Sequence[int], state: ReviewState, monitor: Monitor = NULL_MONITOR
+) -> tuple[str, ...]:
+    """The portableRefs of the beliefs at ``rows`` that are not ``state`` now, in row
+    order: what a bulk step to ``state`` over those rows would decide (the rest already
+    are; deciding them again would only add noise to the journal)."""
+    last, beliefs = facts.last, facts.beliefs
+    unreviewed = ReviewState.UNREVIEWED
+    found: list[str] = []
+    for start in range(0, len(rows), _CHUNK):
+        monitor.step("counting the beliefs to change", start / len(rows))
+        for row in rows[start : start + _CHUNK]:
+            ref = beliefs[row].portable_ref
+            decided = last.get(ref)
+            if (unreviewed if decided is None else decided.state) != state:
+                found.append(ref)
+    return tuple(found)
