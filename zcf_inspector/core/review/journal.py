@@ -814,19 +814,16 @@ class JournaledReview:
         return prepared
 
     def write_undo(self, monitor: Monitor = NULL_MONITOR) -> Prepared:
-        step = self.session.undo_candidate()
-        monitor.step("the review after it", 0.0)
-        prepared = self.session.prepare("undo", step, monitor)
-        monitor.step("journalling", 0.9)
-        self.journal.append([Entry("undo", step.number)], monitor)
-        return prepared
+        return self._write_history("undo", self.session.undo_candidate(), monitor)
 
     def write_redo(self, monitor: Monitor = NULL_MONITOR) -> Prepared:
-        step = self.session.redo_candidate()
+        return self._write_history("redo", self.session.redo_candidate(), monitor)
+
+    def _write_history(self, kind: str, step: Step, monitor: Monitor) -> Prepared:
         monitor.step("the review after it", 0.0)
-        prepared = self.session.prepare("redo", step, monitor)
+        prepared = self.session.prepare(kind, step, monitor)
         monitor.step("journalling", 0.9)
-        self.journal.append([Entry("redo", step.number)], monitor)
+        self.journal.append([Entry(kind, step.number)], monitor)
         return prepared
 
     def install(self, prepared: Prepared) -> Step:
