@@ -25,15 +25,28 @@ run them either when a field fails — nor is the check that comes before its fi
 
 from __future__ import annotations
 
+import enum
 import functools
 import re
 import types
 import typing
-from collections.abc import Callable
+from array import array
+from bisect import bisect_right
+from collections.abc import Callable, Iterable
+from itertools import accumulate, repeat
+from operator import add, mul
 from typing import Any, Final, Protocol
 
 import typing_extensions
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    PlainValidator,
+    TypeAdapter,
+    ValidationError,
+    WrapValidator,
+)
 
 from zcf_inspector.core.headroom import ensure_headroom
 from zcf_inspector.core.pydantic_findings import IssueKind, Loc, ValidationIssue, validation_issues
@@ -42,8 +55,9 @@ from zcf_inspector.core.pydantic_findings import IssueKind, Loc, ValidationIssue
 # most (a missing field, an unknown key, a wrong type), so a piece's errors stay in the
 # tens of thousands: a few megabytes while they exist.
 PIECE_NODES: Final = 16_384
-# Items of a large array tried as one piece before they are weighed one by one.
-RUN_ITEMS: Final = 4096
+# A large array is weighed a block of items at a time, so that the weights never take
+# more memory than a block's (an array of millions of `{}` is a few bytes per item).
+BLOCK_ITEMS: Final = 65_536
 
 _STRICT: Final = ConfigDict(strict=True)
 # `"type":"..."` in pydantic's compact JSON of its errors. A quote inside any string of
@@ -82,7 +96,7 @@ def _validate(
     """``keep``: return what pydantic made of a large array or object that passed (a
     model's fields: the model is then validated over those, which pass through at once),
     not only that it passed."""
-    if _size(value, PIECE_NODES) <= PIECE_NODES:
+    if _size(value, PIECE_NODES, _widest(tp)) <= PIECE_NODES:
         return _piece(_adapter(tp, strict), value, base, 0, sink)
     core, constrained = _peel(tp, value)
     origin = typing.get_origin(core)
@@ -112,7 +126,7 @@ def _list(
     item: Any, value: list[Any], base: Loc, sink: IssueSink, strict: bool, *, keep: bool
 ) -> tuple[bool, list[Any] | None]:
     adapter = _adapter(list[item], strict)
-    flat = _flat_typed_dict(item)
+    weigh = _weigher(item)
     made: list[Any] | None = [] if keep else None
     ok = True
 
@@ -123,34 +137,29 @@ def _list(
         if made is not None and passed:
             made.extend(result)
 
-    for start in range(0, len(value), RUN_ITEMS):
-        run = value[start : start + RUN_ITEMS]
-        if _run_weight(run, flat) <= PIECE_NODES:
-            piece(start, run)
-            continue
-        # Weigh the items one by one: runs of small ones, and a large one on its own.
-        first, weight = 0, 0
-        for offset, element in enumerate(run):
-            size = _size(element, PIECE_NODES)
-            if size > PIECE_NODES:
-                if offset > first:
-                    piece(start + first, run[first:offset])
-                at = (*base, start + offset)
-                passed, result = _validate(item, element, at, sink, strict, keep=keep)
+    for block_start in range(0, len(value), BLOCK_ITEMS):
+        block = value[block_start : block_start + BLOCK_ITEMS]
+        weights = weigh(block)
+        # The block cut into runs of at most PIECE_NODES by weight: the end of each run
+        # is found by bisecting the running sums (in C), not by a Python step per item.
+        sums = array("q", accumulate(weights, initial=0))
+        offset = 0
+        while offset < len(block):
+            if weights[offset] > PIECE_NODES:
+                # An item larger than a piece: on its own, in pieces of its own.
+                at = (*base, block_start + offset)
+                passed, result = _validate(item, block[offset], at, sink, strict, keep=keep)
                 ok &= passed
                 if made is not None:
                     if passed and result is not None:
                         made.append(result)
                     else:
                         made = None  # no whole result to hand back: only the verdict
-                first, weight = offset + 1, 0
-            elif weight + size > PIECE_NODES:
-                piece(start + first, run[first:offset])
-                first, weight = offset, size
-            else:
-                weight += size
-        if first < len(run):
-            piece(start + first, run[first:])
+                offset += 1
+                continue
+            end = bisect_right(sums, sums[offset] + PIECE_NODES, offset + 1) - 1
+            piece(block_start + offset, block[offset:end])
+            offset = end
     return ok, made if ok else None
 
 
@@ -158,11 +167,12 @@ def _dict(
     core: Any, item: Any, value: dict[str, Any], base: Loc, sink: IssueSink, *, strict: bool
 ) -> bool:
     adapter = _adapter(core, strict)
+    per_object = _widest(item)
     ok = True
     part: dict[str, Any] = {}
     weight = 0
     for key, element in value.items():
-        size = _size(element, PIECE_NODES) + 1
+        size = _size(element, PIECE_NODES, per_object) + 1
         if size > PIECE_NODES:
             if part:
                 ok &= _piece(adapter, part, base, 0, sink)[0]
@@ -304,9 +314,13 @@ def _made(
 # --- sizes ------------------------------------------------------------------------------------
 
 
-def _size(value: object, limit: int) -> int:
-    """How many JSON values (object keys included) ``value`` holds, counted up to just past
-    ``limit``: the walk stops there, so weighing a huge value costs no more than a small."""
+def _size(value: object, limit: int, per_object: int = 0) -> int:
+    """How many JSON values (object keys included) ``value`` holds, and ``per_object`` more
+    for each object in it, counted up to just past ``limit``: the walk stops there, so
+    weighing a huge value costs no more than a small.
+
+    ``per_object`` (see `_widest`) makes the weight a bound of the errors too: an object
+    can lack every field its schema requires, one error each, whatever its size."""
     count = 0
     stack = [value]
     while stack:
@@ -315,9 +329,9 @@ def _size(value: object, limit: int) -> int:
         kind = type(item)
         if kind is dict:
             assert isinstance(item, dict)
-            if count + 2 * len(item) > limit:
+            if count + 2 * len(item) + per_object > limit:
                 return limit + 1
-            count += len(item)
+            count += len(item) + per_object
             stack.extend(item.values())
         elif kind is list:
             assert isinstance(item, list)
@@ -329,15 +343,56 @@ def _size(value: object, limit: int) -> int:
     return count
 
 
-def _run_weight(run: list[Any], flat: bool) -> int:
-    """An upper bound of a run's errors, cheap to find for items of a flat object schema
-    (whose errors are at most one per key plus one per required field)."""
-    if flat:
-        try:
-            return sum(map(len, run)) + 4 * len(run)
-        except TypeError:  # an item without a length: a number, true, null
-            pass
-    return _size(run, PIECE_NODES)  # one walk of the run, stopped past the bound
+Weigher = Callable[[list[Any]], list[int]]
+
+_SIZED: Final = frozenset({dict, list, str})
+
+
+def _weigher(item: Any) -> Weigher:
+    """How to weigh the items of an array of ``item``s: per item, an upper bound of the
+    values pydantic will look at in it, and so of the errors it can make there.
+
+    pydantic never looks inside a value given where its schema has a scalar (a string, a
+    number, an enumeration): one error says it is not one. So an item of a scalar schema
+    weighs 1 whatever it is, and an item of a closed object schema whose fields are all
+    scalars weighs by its number of members, found by ``len`` in C without walking their
+    values. Only the items of other schemas are walked (`_size`), each up to just past a
+    piece.
+    """
+    weigh = _WEIGHERS.get(item)
+    if weigh is None:
+        core, _ = _peel(item, None)
+        if not _holds_container(core):
+            weigh = _ones
+        elif (flat := _flat_object(core)) is not None:
+            weigh = functools.partial(_flat_weights, *flat)
+        else:
+            weigh = functools.partial(_walked_weights, _widest(item))
+        _WEIGHERS[item] = weigh
+    return weigh
+
+
+_WEIGHERS: dict[Any, Weigher] = {}
+
+
+def _ones(items: list[Any]) -> list[int]:
+    return [1] * len(items)
+
+
+def _flat_weights(per_member: int, own: int, items: list[Any]) -> list[int]:
+    """``per_member``: the most errors one member can make (an unknown key, or its value:
+    one error, or one per member of a union); ``own``: the object's (not an object, or
+    lacking fields). A list or a string given for the object is refused in one error:
+    its length only overstates it."""
+    if set(map(type, items)) <= _SIZED:
+        lengths: Iterable[int] = map(len, items)
+    else:
+        lengths = [len(x) if type(x) in _SIZED else 0 for x in items]
+    return list(map(add, map(mul, lengths, repeat(per_member)), repeat(own)))
+
+
+def _walked_weights(per_object: int, items: list[Any]) -> list[int]:
+    return [_size(x, PIECE_NODES, per_object) for x in items]
 
 
 # --- schemas ----------------------------------------------------------------------------------
@@ -456,25 +511,85 @@ def _required(hint: Any, total: bool) -> bool:
     return total
 
 
-def _flat_typed_dict(tp: Any) -> bool:
-    """Whether ``tp`` is a closed object schema whose fields are all scalars."""
-    core, _ = _peel(tp, None)
-    return _is_typed_dict(core) and not any(
-        _holds_container(field_type) for field_type, _ in _typed_dict_fields(core).values()
-    )
+def _flat_object(tp: Any) -> tuple[int, int] | None:
+    """For a closed object schema whose fields are all scalars: (the most errors one of its
+    members can make, the most errors the object itself can make). Otherwise None."""
+    if not _is_typed_dict(tp):
+        return None
+    fields = _typed_dict_fields(tp)
+    if any(_holds_container(field_type) for field_type, _ in fields.values()):
+        return None
+    # A value of the wrong type for a union is one error per member of the union; an
+    # unknown key, one. Values count as two (a key and its value) at the least, so that a
+    # weight also bounds the values of the object.
+    per_member = max([2, *(_alternatives(field_type) for field_type, _ in fields.values())])
+    return per_member, len(fields) + 1
+
+
+def _alternatives(tp: Any) -> int:
+    """How many members the union ``tp`` is (1 for any other type)."""
+    origin = typing.get_origin(tp)
+    if origin in _REQUIREDNESS:
+        return _alternatives(typing.get_args(tp)[0])
+    if origin is typing_extensions.Annotated:
+        return _alternatives(tp.__origin__)
+    if origin in (typing.Union, types.UnionType):
+        return sum(_alternatives(member) for member in typing.get_args(tp))
+    return 1
+
+
+_RAW_VALIDATORS: Final = (BeforeValidator, WrapValidator, PlainValidator)
+
+_WIDEST: dict[Any, int] = {}
+
+
+def _widest(tp: Any) -> int:
+    """The most fields of any object schema a value of ``tp`` may hold (0: none): the most
+    missing-field errors one object in it can make."""
+    widest = _WIDEST.get(tp)
+    if widest is None:
+        widest = _WIDEST[tp] = _fields_in(tp, set())
+    return widest
+
+
+def _fields_in(tp: Any, seen: set[Any]) -> int:
+    origin = typing.get_origin(tp)
+    if origin is typing_extensions.Annotated:
+        return _fields_in(tp.__origin__, seen)
+    if origin is not None:  # Required, a union, list[...], dict[...]: what they hold
+        return max([0, *(_fields_in(arg, seen) for arg in typing.get_args(tp))])
+    if tp in seen or not isinstance(tp, type):
+        return 0  # a recursive schema counts its objects once; a literal value holds none
+    if _is_typed_dict(tp):
+        field_types = [field_type for field_type, _ in _typed_dict_fields(tp).values()]
+    elif issubclass(tp, BaseModel):
+        field_types = [field_type for _, _, field_type in _model_fields(tp)]
+    else:
+        return 0
+    seen.add(tp)
+    return max([len(field_types), *(_fields_in(field_type, seen) for field_type in field_types)])
 
 
 def _holds_container(tp: Any) -> bool:
-    """Whether a value of ``tp`` may be (or hold) an array or an object."""
+    """Whether a value of ``tp`` may be (or hold) an array or an object, or be looked into
+    by a validator: True unless ``tp`` is known to be a scalar schema."""
     origin = typing.get_origin(tp)
     if origin in _REQUIREDNESS:
         return _holds_container(typing.get_args(tp)[0])
     if origin is typing_extensions.Annotated:
+        # A validator that runs before (or instead of) the type's own check is given the
+        # raw value, and may look inside it whatever the type is.
+        if any(isinstance(m, _RAW_VALIDATORS) for m in tp.__metadata__):
+            return True
         return _holds_container(tp.__origin__)
     if origin in (typing.Union, types.UnionType):
         return any(_holds_container(member) for member in typing.get_args(tp))
-    if origin is typing.Literal:
+    if origin in (typing.Literal, typing_extensions.Literal):
         return False
     if origin is not None:
-        return True  # list[...], dict[...], tuple[...]
-    return tp is Any or _is_typed_dict(tp) or (isinstance(tp, type) and issubclass(tp, BaseModel))
+        return True  # list[...], dict[...], tuple[...], ...
+    return not (tp in _SCALARS or (isinstance(tp, type) and issubclass(tp, enum.Enum)))
+
+
+# Types whose schema checks a value without looking inside it.
+_SCALARS: Final = frozenset({str, int, float, bool, type(None), None})
