@@ -28,6 +28,7 @@ from __future__ import annotations
 import enum
 import functools
 import re
+import sys
 import types
 import typing
 from array import array
@@ -35,21 +36,17 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from itertools import accumulate, repeat
 from operator import add, mul
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import typing_extensions
-from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    PlainValidator,
-    TypeAdapter,
-    ValidationError,
-    WrapValidator,
-)
+from pydantic_core import ValidationError
 
+from zcf_inspector.core.core_schemas import compile_validator
 from zcf_inspector.core.headroom import ensure_headroom
 from zcf_inspector.core.pydantic_findings import IssueKind, Loc, ValidationIssue, validation_issues
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 # At most this many JSON values go to one pydantic call. A value yields a few errors at
 # most (a missing field, an unknown key, a wrong type), so a piece's errors stay in the
@@ -59,7 +56,6 @@ PIECE_NODES: Final = 16_384
 # more memory than a block's (an array of millions of `{}` is a few bytes per item).
 BLOCK_ITEMS: Final = 65_536
 
-_STRICT: Final = ConfigDict(strict=True)
 # `"type":"..."` in pydantic's compact JSON of its errors. A quote inside any string of
 # that JSON (a key in a location, a message) is escaped, so this only matches the key.
 _TYPE_RE: Final = re.compile(r'"type":"([^"\\]*)"')
@@ -116,7 +112,7 @@ def _validate(
         return ok, None
     if _is_typed_dict(core) and type(value) is dict:
         return _typed_dict(core, value, base, sink, strict), None
-    if isinstance(core, type) and issubclass(core, BaseModel) and type(value) is dict:
+    if _is_model(core) and type(value) is dict:
         return _model(core, value, base, sink)
     # A scalar type (or a union) given a large value: one call, which fails once.
     return _piece(_adapter(tp, strict), value, base, 0, sink)
@@ -242,8 +238,14 @@ def _model(
     return False, None
 
 
+class Validator(Protocol):
+    """What validates a piece: pydantic-core's validator, or pydantic's ``TypeAdapter``."""
+
+    def validate_python(self, value: Any, /) -> Any: ...
+
+
 def _piece(
-    adapter: TypeAdapter[Any], value: object, base: Loc, offset: int, sink: IssueSink
+    adapter: Validator, value: object, base: Loc, offset: int, sink: IssueSink
 ) -> tuple[bool, Any]:
     ensure_headroom()  # pydantic-core allocates in Rust, which cannot fail cleanly
     try:
@@ -397,21 +399,48 @@ def _walked_weights(per_object: int, items: list[Any]) -> list[int]:
 
 # --- schemas ----------------------------------------------------------------------------------
 
-# Adapters by (type, strict): schema types are few and hashable (typing objects compare
-# by their parts), so this holds one adapter per type ever validated in pieces.
-_ADAPTERS: dict[tuple[Any, bool], TypeAdapter[Any]] = {}
+# Validators by (type, strict): schema types are few and hashable (typing objects compare
+# by their parts), so this holds one validator per type ever validated in pieces.
+_ADAPTERS: dict[tuple[Any, bool], Validator] = {}
 
 
-def _adapter(tp: Any, strict: bool) -> TypeAdapter[Any]:
-    """A (cached) adapter for ``tp``; strict unless ``tp`` carries its own config."""
+def _adapter(tp: Any, strict: bool) -> Validator:
+    """A (cached) validator for ``tp``; strict unless ``tp`` carries its own config.
+
+    The packet's closed schemas are compiled straight to pydantic-core validators
+    (`core_schemas`: pydantic is not even imported for them); any other type, such as a
+    continuation document's models, gets pydantic's ``TypeAdapter``.
+    """
     key = (tp, strict)
     cached = _ADAPTERS.get(key)
     if cached is None:
         ensure_headroom()  # a validator is built in Rust
-        own_config = _has_own_config(tp)
-        cached = TypeAdapter(tp) if own_config or not strict else TypeAdapter(tp, config=_STRICT)
+        cached = compile_validator(tp, strict=strict)
+        if cached is None:
+            cached = _type_adapter(tp, strict)
         _ADAPTERS[key] = cached
     return cached
+
+
+def _type_adapter(tp: Any, strict: bool) -> Validator:
+    from pydantic import ConfigDict, TypeAdapter  # noqa: PLC0415 - only for pydantic's types
+
+    if _has_own_config(tp) or not strict:
+        return TypeAdapter(tp)
+    return TypeAdapter(tp, config=ConfigDict(strict=True))
+
+
+def _pydantic_class(module: str, name: str) -> type | None:
+    """A class of pydantic's if pydantic is loaded: if it is not, no value or type in this
+    process can be an instance or a subclass of it (so `validate` never imports it)."""
+    loaded = sys.modules.get(module)
+    found = getattr(loaded, name, None)
+    return found if isinstance(found, type) else None
+
+
+def _is_model(tp: Any) -> bool:
+    base_model = _pydantic_class("pydantic.main", "BaseModel")
+    return base_model is not None and isinstance(tp, type) and issubclass(tp, base_model)
 
 
 def prepare(*types: Any, strict: bool = True) -> None:
@@ -427,7 +456,8 @@ def prepare(*types: Any, strict: bool = True) -> None:
 def built(tp: Any, strict: bool = True) -> bool:
     """Whether the validator of ``tp`` has been built in this process."""
     cached = _ADAPTERS.get((tp, strict))
-    return cached is not None and bool(cached.pydantic_complete)
+    # A TypeAdapter may defer its build; a compiled validator is built when made.
+    return cached is not None and bool(getattr(cached, "pydantic_complete", True))
 
 
 _MODEL_FIELDS: dict[type[BaseModel], tuple[tuple[str, str | None, Any], ...]] = {}
@@ -453,7 +483,7 @@ def _model_fields(model: type[BaseModel]) -> tuple[tuple[str, str | None, Any], 
 
 def _has_own_config(tp: Any) -> bool:
     return isinstance(tp, type) and (
-        issubclass(tp, BaseModel) or hasattr(tp, "__pydantic_config__") or _is_typed_dict(tp)
+        _is_model(tp) or hasattr(tp, "__pydantic_config__") or _is_typed_dict(tp)
     )
 
 
@@ -538,7 +568,14 @@ def _alternatives(tp: Any) -> int:
     return 1
 
 
-_RAW_VALIDATORS: Final = (BeforeValidator, WrapValidator, PlainValidator)
+# pydantic's validators that are given the raw value (see `_holds_container`).
+_RAW_VALIDATORS: Final = ("BeforeValidator", "WrapValidator", "PlainValidator")
+
+
+def _raw_validators() -> tuple[type, ...]:
+    found = (_pydantic_class("pydantic.functional_validators", n) for n in _RAW_VALIDATORS)
+    return tuple(cls for cls in found if cls is not None)
+
 
 _WIDEST: dict[Any, int] = {}
 
@@ -562,7 +599,7 @@ def _fields_in(tp: Any, seen: set[Any]) -> int:
         return 0  # a recursive schema counts its objects once; a literal value holds none
     if _is_typed_dict(tp):
         field_types = [field_type for field_type, _ in _typed_dict_fields(tp).values()]
-    elif issubclass(tp, BaseModel):
+    elif _is_model(tp):
         field_types = [field_type for _, _, field_type in _model_fields(tp)]
     else:
         return 0
@@ -579,7 +616,8 @@ def _holds_container(tp: Any) -> bool:
     if origin is typing_extensions.Annotated:
         # A validator that runs before (or instead of) the type's own check is given the
         # raw value, and may look inside it whatever the type is.
-        if any(isinstance(m, _RAW_VALIDATORS) for m in tp.__metadata__):
+        raw = _raw_validators()
+        if any(isinstance(m, raw) for m in tp.__metadata__):
             return True
         return _holds_container(tp.__origin__)
     if origin in (typing.Union, types.UnionType):
