@@ -33,9 +33,8 @@ import types
 import typing
 from array import array
 from bisect import bisect_right
-from collections.abc import Callable, Iterable
-from itertools import accumulate, repeat
-from operator import add, mul
+from collections.abc import Callable
+from itertools import accumulate
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import typing_extensions
@@ -135,7 +134,19 @@ def _list(
 
     for block_start in range(0, len(value), BLOCK_ITEMS):
         block = value[block_start : block_start + BLOCK_ITEMS]
-        weights = weigh(block)
+        counts, scale, plus = weigh(block)
+        heaviest = max(counts) * scale + plus
+        if heaviest * len(block) <= 2 * (sum(counts) * scale + plus * len(block)):
+            # Items of like weights (an array of like objects): runs of as many items as
+            # the heaviest allows, which bound a run's weight just as well. Unlike weights
+            # (one large item among small ones) would make runs too short: those are cut
+            # exactly, below.
+            step = max(1, PIECE_NODES // heaviest)
+            if step > 1:
+                for offset in range(0, len(block), step):
+                    piece(block_start + offset, block[offset : offset + step])
+                continue
+        weights = counts if (scale, plus) == (1, 0) else [c * scale + plus for c in counts]
         # The block cut into runs of at most PIECE_NODES by weight: the end of each run
         # is found by bisecting the running sums (in C), not by a Python step per item.
         sums = array("q", accumulate(weights, initial=0))
@@ -345,7 +356,11 @@ def _size(value: object, limit: int, per_object: int = 0) -> int:
     return count
 
 
-Weigher = Callable[[list[Any]], list[int]]
+# A block's weights as (counts, scale, plus): the weight of item i is counts[i] * scale +
+# plus, so that a flat object's can stay its member count (len, in C) until a per-item
+# list is needed at all.
+Weights = tuple[list[int], int, int]
+Weigher = Callable[[list[Any]], Weights]
 
 _SIZED: Final = frozenset({dict, list, str})
 
@@ -377,24 +392,24 @@ def _weigher(item: Any) -> Weigher:
 _WEIGHERS: dict[Any, Weigher] = {}
 
 
-def _ones(items: list[Any]) -> list[int]:
-    return [1] * len(items)
+def _ones(items: list[Any]) -> Weights:
+    return [1] * len(items), 1, 0
 
 
-def _flat_weights(per_member: int, own: int, items: list[Any]) -> list[int]:
+def _flat_weights(per_member: int, own: int, items: list[Any]) -> Weights:
     """``per_member``: the most errors one member can make (an unknown key, or its value:
     one error, or one per member of a union); ``own``: the object's (not an object, or
     lacking fields). A list or a string given for the object is refused in one error:
     its length only overstates it."""
-    if set(map(type, items)) <= _SIZED:
-        lengths: Iterable[int] = map(len, items)
-    else:
+    try:
+        lengths = list(map(len, items))  # all objects, in any array worth validating
+    except TypeError:  # a number, a boolean or null among them: weighs its own
         lengths = [len(x) if type(x) in _SIZED else 0 for x in items]
-    return list(map(add, map(mul, lengths, repeat(per_member)), repeat(own)))
+    return lengths, per_member, own
 
 
-def _walked_weights(per_object: int, items: list[Any]) -> list[int]:
-    return [_size(x, PIECE_NODES, per_object) for x in items]
+def _walked_weights(per_object: int, items: list[Any]) -> Weights:
+    return [_size(x, PIECE_NODES, per_object) for x in items], 1, 0
 
 
 # --- schemas ----------------------------------------------------------------------------------
