@@ -29,7 +29,15 @@ from pydantic_core import SchemaValidator
 
 from zcf_inspector.core.errors import ZcfError
 
-__all__ = ["CLOSED_CONFIG", "After", "AtLeast", "Text", "closed", "compile_validator"]
+__all__ = [
+    "CLOSED_CONFIG",
+    "After",
+    "AtLeast",
+    "Text",
+    "closed",
+    "compile_column_check",
+    "compile_validator",
+]
 
 # A closed object's config, as pydantic reads it from ``__pydantic_config__`` (a plain
 # ``ConfigDict``): strict, unknown keys refused; pydantic builds it on first use.
@@ -117,6 +125,19 @@ def compile_validator(tp: Any, *, strict: bool = True) -> SchemaValidator | None
     except _Unsupported:
         return None
     return SchemaValidator(schema, {"strict": True})
+
+
+def compile_column_check(tp: Any) -> SchemaValidator | None:
+    """A strict validator of a list of ``tp`` values that stops at the first one failing
+    (its cost and its errors are bounded whatever the list's length); ``None`` if ``tp``
+    is outside the vocabulary. For a yes-or-no answer: its one error says little."""
+    try:
+        schema = _schema(tp)
+    except _Unsupported:
+        return None
+    return SchemaValidator(
+        {"type": "list", "items_schema": schema, "fail_fast": True}, {"strict": True}
+    )
 
 
 def _schema(tp: Any) -> dict[str, Any]:
