@@ -26,7 +26,7 @@ from zcf_inspector.core.findings import (
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.packet.auth import AuthReport, AuthStatus, check_authentication
-from zcf_inspector.core.packet.manifest import ManifestReport, SectionHashing, check_manifest
+from zcf_inspector.core.packet.manifest import ManifestReport, check_manifest
 from zcf_inspector.core.packet.policy import check_policy
 from zcf_inspector.core.packet.structure import check_structure
 from zcf_inspector.core.reading import (
@@ -171,21 +171,17 @@ def inspect_value(
     """
     stages = [StageResult(Stage.BYTES, StageStatus.PASSED)]
     left = _Left(findings_limit)
-    # The manifest is recomputed even over a damaged packet, so a viewer can show which
-    # section changed; it only counts for the verdict when the structure is sound. Its
-    # sections are encoded first and hashed on another thread while the structure is
-    # checked (hashing releases the GIL): the stages' findings keep their order.
-    monitor.step("hashing sections", 0.3)
-    hashing = SectionHashing(value, monitor, reader_plain=reader_plain)
-    monitor.step("checking structure", 0.5)
+    monitor.step("checking structure", 0.4)
     structure_budget = left.budget()
     check_structure(value, structure_budget)
     structure = left.result(Stage.STRUCTURE, structure_budget)
     structure_ok = structure.status is StageStatus.PASSED
     stages.append(structure)
-    monitor.step("comparing digests", 0.8)
+    # The manifest is recomputed even over a damaged packet, so a viewer can show which
+    # section changed; it only counts for the verdict when the structure is sound.
+    monitor.step("hashing sections", 0.6)
     manifest_budget = left.budget()
-    manifest = check_manifest(value, monitor, budget=manifest_budget, hashing=hashing)
+    manifest = check_manifest(value, monitor, reader_plain=reader_plain, budget=manifest_budget)
     manifest_result = left.result(Stage.MANIFEST, manifest_budget)
     monitor.step("checking authentication", 0.9)
     stages.append(manifest_result if structure_ok else _informational(manifest_result))

@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import hashlib
-import threading
 from dataclasses import dataclass
 from functools import partial
 
-from zcf_inspector.core import headroom
 from zcf_inspector.core.canonical import canonical_chunked, canonical_pieces
 from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.digest import lp, sha256_digest
@@ -146,78 +144,28 @@ def root_hash(sections: list[CoveredSection]) -> str:
     return "sha256:" + h.hexdigest()
 
 
-# Below this many canonical bytes the hashes take well under a millisecond: not worth a
-# thread's start.
-BACKGROUND_MIN_BYTES = 1 << 20
+def _section_and_root_digests(
+    packet: dict[str, JsonValue], monitor: Monitor, reader_plain: bool
+) -> tuple[list[tuple[str, str, str]], str]:
+    """(name, pointer, digest) of each covered section, and the root: what `covered_sections`
+    and `root_hash` give, without ever holding a section's bytes in one piece.
 
-Digests = tuple[list[tuple[str, str, str]], str]
-
-
-class SectionHashing:
-    """The covered sections' digests and the root, being computed.
-
-    Each section is encoded at once, in pieces (the encoder holds the GIL), and every piece
-    goes to both hashes (the section's and the root's). With ``background``, the hashing
-    runs on a thread of its own: ``hashlib`` releases the GIL over a large buffer, so the
-    hashes of a large packet are made on another core while the caller goes on (the
-    structure stage) and `result` waits only for what is left. The same work either way,
-    in the same order; only where it runs differs. Hashing stays in the calling thread
-    under a memory limit (a thread's stack is address space too) or if no thread starts.
+    Each section is encoded once, in pieces, and every piece goes to both hashes while it
+    is fresh: joining the pieces and hashing the whole twice was most of the manifest's
+    time on a 50 MB packet.
     """
-
-    def __init__(
-        self,
-        packet: dict[str, JsonValue],
-        monitor: Monitor = NULL_MONITOR,
-        *,
-        reader_plain: bool = False,
-        background: bool = True,
-    ) -> None:
-        sections = [
-            (
-                name,
-                pointer,
-                canonical_pieces(value, between=monitor.breathe, reader_plain=reader_plain),
-            )
-            for name, pointer, value in _covered_values(packet)
-        ]
-        self._digests: Digests | None = None
-        self._thread: threading.Thread | None = None
-        size = sum(len(piece) for _, _, pieces in sections for piece in pieces)
-        if background and size >= BACKGROUND_MIN_BYTES and not headroom.limited():
-            thread = threading.Thread(
-                target=self._hash, args=(sections,), name="zcf-section-hashes", daemon=True
-            )
-            try:
-                thread.start()
-            except RuntimeError:  # no thread to be had: hash here
-                pass
-            else:
-                self._thread = thread
-                return
-        self._hash(sections)
-
-    def _hash(self, sections: list[tuple[str, str, list[bytes | memoryview]]]) -> None:
-        root = hashlib.sha256(lp(DOMAIN))
-        digests: list[tuple[str, str, str]] = []
-        for name, pointer, pieces in sections:
-            section = hashlib.sha256()
-            root.update(lp(name))
-            root.update(sum(map(len, pieces)).to_bytes(8, "big"))
-            for piece in pieces:
-                section.update(piece)
-                root.update(piece)
-            pieces.clear()  # hashed: its bytes can go now
-            digests.append((name, pointer, "sha256:" + section.hexdigest()))
-        self._digests = digests, "sha256:" + root.hexdigest()
-
-    def result(self) -> Digests:
-        """(name, pointer, digest) of each covered section, in root order, and the root."""
-        if self._thread is not None:
-            self._thread.join()
-        if self._digests is None:  # pragma: no cover - the thread died (out of memory)
-            raise MemoryError("the section hashes could not be completed")
-        return self._digests
+    root = hashlib.sha256(lp(DOMAIN))
+    digests: list[tuple[str, str, str]] = []
+    for name, pointer, value in _covered_values(packet):
+        pieces = canonical_pieces(value, between=monitor.breathe, reader_plain=reader_plain)
+        section = hashlib.sha256()
+        root.update(lp(name))
+        root.update(sum(map(len, pieces)).to_bytes(8, "big"))
+        for piece in pieces:
+            section.update(piece)
+            root.update(piece)
+        digests.append((name, pointer, "sha256:" + section.hexdigest()))
+    return digests, "sha256:" + root.hexdigest()
 
 
 def uncovered_fields(packet: dict[str, JsonValue]) -> tuple[str, ...]:
@@ -232,18 +180,14 @@ def check_manifest(
     *,
     reader_plain: bool = False,
     budget: FindingBudget | None = None,
-    hashing: SectionHashing | None = None,
 ) -> ManifestReport:
     """Recompute every covered digest and the root, and compare them with the listed ones.
 
     Every difference is reported together, so a reader sees which section changed (into
-    ``budget``: a manifest may list millions of sections no packet has). ``hashing``: the
-    digests of ``packet`` already under way (`SectionHashing`), else they are made here.
+    ``budget``: a manifest may list millions of sections no packet has).
     """
     budget = FindingBudget() if budget is None else budget
-    if hashing is None:
-        hashing = SectionHashing(packet, monitor, reader_plain=reader_plain, background=False)
-    covered, root = hashing.result()
+    covered, root = _section_and_root_digests(packet, monitor, reader_plain)
     manifest = packet.get("manifest")
     manifest_obj = manifest if isinstance(manifest, dict) else {}
     listed_sections = manifest_obj.get("sections")
