@@ -206,7 +206,9 @@ def _clean_by_columns(item: Any, value: list[Any]) -> bool:
             column = [v for v in present if v is not _ABSENT]
         found += len(column)
         ensure_headroom()  # the check runs in Rust
-        if not check.isinstance_python(column):
+        try:
+            check.validate_python(column)  # measured faster than isinstance_python
+        except ValidationError:  # one error at most: the check stops at the first
             return False
     return sum(map(len, value)) == found
 
