@@ -22,9 +22,10 @@ from pydantic import (
     ValidationError,
 )
 from pydantic_core import SchemaValidator
+from typing_extensions import TypedDict
 
 from tests.conftest import REPO
-from zcf_inspector.core.core_schemas import compile_validator
+from zcf_inspector.core.core_schemas import closed, compile_validator
 from zcf_inspector.core.packet import structure_models as models
 
 GOLDENS = sorted((REPO / "goldens" / "publication").glob("*.json"))
@@ -195,3 +196,14 @@ def test_types_outside_the_vocabulary_are_left_to_pydantic() -> None:
     assert compile_validator(Annotated[str, AfterValidator(str.strip)]) is None
     assert compile_validator(int | str) is None
     assert compile_validator(models.Id, strict=False) is None
+
+
+@closed
+class Node(TypedDict):
+    name: str
+    children: list[Node]
+
+
+def test_a_schema_that_holds_itself_is_left_to_pydantic() -> None:
+    assert compile_validator(Node) is None
+    assert compile_validator(list[Node]) is None

@@ -140,28 +140,33 @@ def compile_column_check(tp: Any) -> SchemaValidator | None:
     )
 
 
-def _schema(tp: Any) -> dict[str, Any]:
+def _schema(tp: Any, within: tuple[Any, ...] = ()) -> dict[str, Any]:
+    """``tp``'s core schema; ``within``: the TypedDicts it is a part of."""
     origin = typing.get_origin(tp)
     if origin in _REQUIREDNESS:
-        return _schema(typing.get_args(tp)[0])
+        return _schema(typing.get_args(tp)[0], within)
     if origin is typing_extensions.Annotated:
-        return _annotated(tp.__origin__, tp.__metadata__)
+        return _annotated(tp.__origin__, tp.__metadata__, within)
     if origin in (typing.Literal, typing_extensions.Literal):
         return {"type": "literal", "expected": list(_literal_values(tp))}
     if origin in (typing.Union, types.UnionType):
         members = typing.get_args(tp)
         if len(members) == 2 and type(None) in members:
             (inner,) = (m for m in members if m is not type(None))
-            return {"type": "nullable", "schema": _schema(inner)}
+            return {"type": "nullable", "schema": _schema(inner, within)}
         raise _Unsupported(tp)
     if origin is list:
         (item,) = typing.get_args(tp)
-        return {"type": "list", "items_schema": _schema(item)}
+        return {"type": "list", "items_schema": _schema(item, within)}
     if origin is dict:
         key, value = typing.get_args(tp)
         if key is not str:
             raise _Unsupported(tp)
-        return {"type": "dict", "keys_schema": {"type": "str"}, "values_schema": _schema(value)}
+        return {
+            "type": "dict",
+            "keys_schema": {"type": "str"},
+            "values_schema": _schema(value, within),
+        }
     if origin is not None:
         raise _Unsupported(tp)
     if tp is str:
@@ -169,7 +174,7 @@ def _schema(tp: Any) -> dict[str, Any]:
     if tp is int:
         return {"type": "int"}
     if typing_extensions.is_typeddict(tp):
-        return _typed_dict(tp)
+        return _typed_dict(tp, within)
     raise _Unsupported(tp)
 
 
@@ -185,8 +190,8 @@ def _literal_values(tp: Any) -> list[Any]:
     return values
 
 
-def _annotated(inner: Any, metadata: tuple[Any, ...]) -> dict[str, Any]:
-    schema = _schema(inner)
+def _annotated(inner: Any, metadata: tuple[Any, ...], within: tuple[Any, ...]) -> dict[str, Any]:
+    schema = _schema(inner, within)
     for mark in metadata:
         if isinstance(mark, Text) and schema["type"] == "str":
             schema = {**schema, **mark.constraints()}
@@ -199,16 +204,18 @@ def _annotated(inner: Any, metadata: tuple[Any, ...]) -> dict[str, Any]:
     return schema
 
 
-def _typed_dict(td: Any) -> dict[str, Any]:
+def _typed_dict(td: Any, within: tuple[Any, ...]) -> dict[str, Any]:
     config = getattr(td, "__pydantic_config__", None)
-    if config is not CLOSED_CONFIG:
+    if config is not CLOSED_CONFIG or td in within:
+        # A schema that holds itself would need pydantic's definitions: left to pydantic.
         raise _Unsupported(td)
+    within = (*within, td)
     hints = typing_extensions.get_type_hints(td, include_extras=True)
     total = getattr(td, "__total__", True)
     fields = {
         name: {
             "type": "typed-dict-field",
-            "schema": _schema(hint),
+            "schema": _schema(hint, within),
             "required": _required(hint, total),
         }
         for name, hint in hints.items()
