@@ -169,13 +169,15 @@ COLUMN_FAULTS: dict[str, object] = {
 @pytest.mark.parametrize("fault", sorted(COLUMN_FAULTS))
 def test_arrays_of_like_objects_checked_by_columns_report_as_one_call(fault: str) -> None:
     tp = ARRAY_SECTIONS["beliefs"].list_type
+    # Two blocks: the first clean, taken by columns; the fault in the second.
+    length = bounded_validation.BLOCK_ITEMS + BIG
     value: list[Any] = [
-        belief(i, reviewState="confirmed") if i % 3 else belief(i) for i in range(BIG)
+        belief(i, reviewState="confirmed") if i % 3 else belief(i) for i in range(length)
     ]
     sink = Collect(room=True)
     assert validate_bounded(tp, value, sink) == (True, None)
     assert bounded_validation._clean_by_columns(typing_args(tp), value)
-    value[BIG // 2] = COLUMN_FAULTS[fault]
+    value[length - BIG // 2] = COLUMN_FAULTS[fault]
     assert not bounded_validation._clean_by_columns(typing_args(tp), value)
     sink = Collect(room=True)
     ok, _ = validate_bounded(tp, value, sink)

@@ -121,8 +121,7 @@ def _validate(
 def _list(
     item: Any, value: list[Any], base: Loc, sink: IssueSink, strict: bool, *, keep: bool
 ) -> tuple[bool, list[Any] | None]:
-    if not keep and strict and _clean_by_columns(item, value):
-        return True, None
+    by_columns = not keep and strict and _columns(item) is not None
     adapter = _adapter(list[item], strict)
     weigh = _weigher(item)
     made: list[Any] | None = [] if keep else None
@@ -137,6 +136,11 @@ def _list(
 
     for block_start in range(0, len(value), BLOCK_ITEMS):
         block = value[block_start : block_start + BLOCK_ITEMS]
+        # A block at a time, so that no call (in C or in Rust) holds the GIL for long
+        # whatever the array's length; a clean block has nothing to report, and any other
+        # is validated as usual, so what is reported comes in the same order.
+        if by_columns and _clean_by_columns(item, block):
+            continue
         counts, scale, plus = weigh(block)
         heaviest = max(counts) * scale + plus
         if heaviest * len(block) <= 2 * (sum(counts) * scale + plus * len(block)):
