@@ -4,7 +4,9 @@ These schemas are the documented boundary of the structure stage: every object t
 profile closes is a ``TypedDict`` validated in pydantic's strict mode with
 ``extra="forbid"``, so an unknown key, a missing key, a wrong type, a value outside an
 enumeration and a format mismatch all come back as one ``ValidationError`` that
-``structure.py`` translates into findings with JSON pointers.
+``structure.py`` translates into findings with JSON pointers. They are written in the
+small vocabulary of ``core.core_schemas``, which compiles them for pydantic-core without
+loading pydantic (start-up time); pydantic builds the very same validators from them.
 
 Why ``TypedDict`` and not ``BaseModel``: the checker never keeps what it validated (the
 caller already holds the parsed packet; the stage returns only frozen findings), and
