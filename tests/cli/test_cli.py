@@ -503,6 +503,16 @@ def test_a_command_imports_only_its_own_module() -> None:
     assert ": VALID · UNSIGNED" in out
 
 
+def test_validate_loads_pydantic_core_but_not_pydantic() -> None:
+    # Start-up time (issue 14): the packet's schemas are compiled for pydantic-core
+    # directly (core/core_schemas.py); importing pydantic cost more than a small packet's
+    # whole check.
+    for packet in ("minimal.json", "full-handoff.json", "scope-proof.json"):
+        out, loaded = modules_loaded_by(["validate", str(PUB / packet)], ("pydantic.",))
+        assert loaded == []
+        assert ": VALID" in out
+
+
 def test_keygen_writes_both_files_or_neither(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -2,12 +2,15 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import threading
 from typing import Any
 
 import pytest
 
 from tests.core.helpers import golden, lp, plain_canonical, sha
+from zcf_inspector.core import headroom
 from zcf_inspector.core.codes import ErrorCode
+from zcf_inspector.core.packet import manifest
 from zcf_inspector.core.packet.manifest import check_manifest, seal_manifest
 
 ENVELOPE = {
@@ -203,3 +206,31 @@ def test_a_content_section_named_like_an_envelope_one_is_hashed_as_before() -> N
     pairs = [(d.pointer, d.computed) for d in report.sections if d.pointer is not None]
     assert pairs == [(s.pointer, sha(s.canonical)) for s in covered]
     assert [p for p, _ in pairs if p.endswith("retention")] == ["/retention", "/content/retention"]
+
+
+@pytest.mark.parametrize("threads", [True, False])
+def test_a_large_section_hashed_side_by_side_gives_the_same_digests(
+    threads: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A section past SIDE_BY_SIDE_BYTES has its two hashes made on two threads (or in
+    turn under a memory limit): the digests are those of an independent computation."""
+    if not threads:  # as under a memory limit: no helper thread
+        monkeypatch.setattr(headroom, "limited", lambda: True)
+    packet = golden("full-handoff")
+    belief = packet["content"]["beliefs"][0]
+    count = 2 * manifest.SIDE_BY_SIDE_BYTES // len(plain_canonical(belief))
+    packet["content"]["beliefs"] = [dict(belief, portableRef=f"b-{i}") for i in range(count)]
+    started: list[str] = []
+    real_thread = threading.Thread
+
+    def thread(*args: Any, **kwargs: Any) -> Any:
+        started.append(kwargs["name"])
+        return real_thread(*args, **kwargs)
+
+    monkeypatch.setattr(threading, "Thread", thread)
+    report = check_manifest(packet)
+    assert started == (["zcf-root-hash"] if threads else [])
+    by_name = {s.name: s for s in report.sections}
+    assert len(plain_canonical(packet["content"]["beliefs"])) > manifest.SIDE_BY_SIDE_BYTES
+    assert by_name["beliefs"].computed == sha(plain_canonical(packet["content"]["beliefs"]))
+    assert report.root_computed == independent_root(packet)

@@ -25,27 +25,37 @@ run them either when a field fails — nor is the check that comes before its fi
 
 from __future__ import annotations
 
+import enum
 import functools
+import operator
 import re
+import sys
 import types
 import typing
+from array import array
+from bisect import bisect_right
 from collections.abc import Callable
-from typing import Any, Final, Protocol
+from itertools import accumulate, repeat
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import typing_extensions
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic_core import ValidationError
 
+from zcf_inspector.core.core_schemas import compile_column_check, compile_validator
 from zcf_inspector.core.headroom import ensure_headroom
 from zcf_inspector.core.pydantic_findings import IssueKind, Loc, ValidationIssue, validation_issues
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 # At most this many JSON values go to one pydantic call. A value yields a few errors at
 # most (a missing field, an unknown key, a wrong type), so a piece's errors stay in the
 # tens of thousands: a few megabytes while they exist.
 PIECE_NODES: Final = 16_384
-# Items of a large array tried as one piece before they are weighed one by one.
-RUN_ITEMS: Final = 4096
+# A large array is weighed a block of items at a time, so that the weights never take
+# more memory than a block's (an array of millions of `{}` is a few bytes per item).
+BLOCK_ITEMS: Final = 65_536
 
-_STRICT: Final = ConfigDict(strict=True)
 # `"type":"..."` in pydantic's compact JSON of its errors. A quote inside any string of
 # that JSON (a key in a location, a message) is escaped, so this only matches the key.
 _TYPE_RE: Final = re.compile(r'"type":"([^"\\]*)"')
@@ -82,7 +92,7 @@ def _validate(
     """``keep``: return what pydantic made of a large array or object that passed (a
     model's fields: the model is then validated over those, which pass through at once),
     not only that it passed."""
-    if _size(value, PIECE_NODES) <= PIECE_NODES:
+    if _size(value, PIECE_NODES, _widest(tp)) <= PIECE_NODES:
         return _piece(_adapter(tp, strict), value, base, 0, sink)
     core, constrained = _peel(tp, value)
     origin = typing.get_origin(core)
@@ -102,7 +112,7 @@ def _validate(
         return ok, None
     if _is_typed_dict(core) and type(value) is dict:
         return _typed_dict(core, value, base, sink, strict), None
-    if isinstance(core, type) and issubclass(core, BaseModel) and type(value) is dict:
+    if _is_model(core) and type(value) is dict:
         return _model(core, value, base, sink)
     # A scalar type (or a union) given a large value: one call, which fails once.
     return _piece(_adapter(tp, strict), value, base, 0, sink)
@@ -111,8 +121,9 @@ def _validate(
 def _list(
     item: Any, value: list[Any], base: Loc, sink: IssueSink, strict: bool, *, keep: bool
 ) -> tuple[bool, list[Any] | None]:
+    by_columns = not keep and strict and _columns(item) is not None
     adapter = _adapter(list[item], strict)
-    flat = _flat_typed_dict(item)
+    weigh = _weigher(item)
     made: list[Any] | None = [] if keep else None
     ok = True
 
@@ -123,46 +134,114 @@ def _list(
         if made is not None and passed:
             made.extend(result)
 
-    for start in range(0, len(value), RUN_ITEMS):
-        run = value[start : start + RUN_ITEMS]
-        if _run_weight(run, flat) <= PIECE_NODES:
-            piece(start, run)
+    for block_start in range(0, len(value), BLOCK_ITEMS):
+        block = value[block_start : block_start + BLOCK_ITEMS]
+        # A block at a time, so that no call (in C or in Rust) holds the GIL for long
+        # whatever the array's length; a clean block has nothing to report, and any other
+        # is validated as usual, so what is reported comes in the same order.
+        if by_columns and _clean_by_columns(item, block):
             continue
-        # Weigh the items one by one: runs of small ones, and a large one on its own.
-        first, weight = 0, 0
-        for offset, element in enumerate(run):
-            size = _size(element, PIECE_NODES)
-            if size > PIECE_NODES:
-                if offset > first:
-                    piece(start + first, run[first:offset])
-                at = (*base, start + offset)
-                passed, result = _validate(item, element, at, sink, strict, keep=keep)
+        counts, scale, plus = weigh(block)
+        heaviest = max(counts) * scale + plus
+        if heaviest * len(block) <= 2 * (sum(counts) * scale + plus * len(block)):
+            # Items of like weights (an array of like objects): runs of as many items as
+            # the heaviest allows, which bound a run's weight just as well. Unlike weights
+            # (one large item among small ones) would make runs too short: those are cut
+            # exactly, below.
+            step = max(1, PIECE_NODES // heaviest)
+            if step > 1:
+                for offset in range(0, len(block), step):
+                    piece(block_start + offset, block[offset : offset + step])
+                continue
+        weights = counts if (scale, plus) == (1, 0) else [c * scale + plus for c in counts]
+        # The block cut into runs of at most PIECE_NODES by weight: the end of each run
+        # is found by bisecting the running sums (in C), not by a Python step per item.
+        sums = array("q", accumulate(weights, initial=0))
+        offset = 0
+        while offset < len(block):
+            if weights[offset] > PIECE_NODES:
+                # An item larger than a piece: on its own, in pieces of its own.
+                at = (*base, block_start + offset)
+                passed, result = _validate(item, block[offset], at, sink, strict, keep=keep)
                 ok &= passed
                 if made is not None:
                     if passed and result is not None:
                         made.append(result)
                     else:
                         made = None  # no whole result to hand back: only the verdict
-                first, weight = offset + 1, 0
-            elif weight + size > PIECE_NODES:
-                piece(start + first, run[first:offset])
-                first, weight = offset, size
-            else:
-                weight += size
-        if first < len(run):
-            piece(start + first, run[first:])
+                offset += 1
+                continue
+            end = bisect_right(sums, sums[offset] + PIECE_NODES, offset + 1) - 1
+            piece(block_start + offset, block[offset:end])
+            offset = end
     return ok, made if ok else None
+
+
+# A column check per field of a flat closed object schema: (name, required, check).
+Columns = tuple[tuple[str, bool, Any], ...]
+_COLUMNS: dict[Any, Columns | None] = {}
+_ABSENT: Final = object()
+
+
+def _clean_by_columns(item: Any, value: list[Any]) -> bool:
+    """Whether every object of ``value`` passes ``item``, a flat closed object schema (all
+    its fields scalars), decided a field at a time; False on any doubt.
+
+    Validating an array of like objects one object at a time makes pydantic build a new
+    dict for each, which is most of its time; a column holds only the values of one field
+    (taken in C), checked in one call that stops at the first failing value. Every object
+    is a dict that has each required field (taking the column raised no KeyError), every
+    value present passes its field's schema, and the members add up to exactly the fields
+    found: so no object has a key its schema lacks. That is what the object-wise check
+    decides. Any failure answers False, and the caller validates (and reports) as usual.
+    """
+    columns = _columns(item)
+    if columns is None or set(map(type, value)) != {dict}:
+        return False
+    found = 0
+    for name, required, check in columns:
+        if required:
+            try:
+                column = list(map(operator.itemgetter(name), value))
+            except KeyError:
+                return False
+        else:
+            present = map(dict.get, value, repeat(name), repeat(_ABSENT))
+            column = [v for v in present if v is not _ABSENT]
+        found += len(column)
+        ensure_headroom()  # the check runs in Rust
+        try:
+            check.validate_python(column)  # measured faster than isinstance_python
+        except ValidationError:  # one error at most: the check stops at the first
+            return False
+    return sum(map(len, value)) == found
+
+
+def _columns(item: Any) -> Columns | None:
+    if item in _COLUMNS:
+        return _COLUMNS[item]
+    columns: Columns | None = None
+    if _is_typed_dict(item) and _flat_object(item) is not None and compile_validator(item):
+        checks = [
+            (name, required, compile_column_check(field_type))
+            for name, (field_type, required) in _typed_dict_fields(item).items()
+        ]
+        if all(check is not None for _, _, check in checks):
+            columns = tuple(checks)
+    _COLUMNS[item] = columns
+    return columns
 
 
 def _dict(
     core: Any, item: Any, value: dict[str, Any], base: Loc, sink: IssueSink, *, strict: bool
 ) -> bool:
     adapter = _adapter(core, strict)
+    per_object = _widest(item)
     ok = True
     part: dict[str, Any] = {}
     weight = 0
     for key, element in value.items():
-        size = _size(element, PIECE_NODES) + 1
+        size = _size(element, PIECE_NODES, per_object) + 1
         if size > PIECE_NODES:
             if part:
                 ok &= _piece(adapter, part, base, 0, sink)[0]
@@ -232,8 +311,14 @@ def _model(
     return False, None
 
 
+class Validator(Protocol):
+    """What validates a piece: pydantic-core's validator, or pydantic's ``TypeAdapter``."""
+
+    def validate_python(self, value: Any, /) -> Any: ...
+
+
 def _piece(
-    adapter: TypeAdapter[Any], value: object, base: Loc, offset: int, sink: IssueSink
+    adapter: Validator, value: object, base: Loc, offset: int, sink: IssueSink
 ) -> tuple[bool, Any]:
     ensure_headroom()  # pydantic-core allocates in Rust, which cannot fail cleanly
     try:
@@ -304,9 +389,13 @@ def _made(
 # --- sizes ------------------------------------------------------------------------------------
 
 
-def _size(value: object, limit: int) -> int:
-    """How many JSON values (object keys included) ``value`` holds, counted up to just past
-    ``limit``: the walk stops there, so weighing a huge value costs no more than a small."""
+def _size(value: object, limit: int, per_object: int = 0) -> int:
+    """How many JSON values (object keys included) ``value`` holds, and ``per_object`` more
+    for each object in it, counted up to just past ``limit``: the walk stops there, so
+    weighing a huge value costs no more than a small.
+
+    ``per_object`` (see `_widest`) makes the weight a bound of the errors too: an object
+    can lack every field its schema requires, one error each, whatever its size."""
     count = 0
     stack = [value]
     while stack:
@@ -315,9 +404,9 @@ def _size(value: object, limit: int) -> int:
         kind = type(item)
         if kind is dict:
             assert isinstance(item, dict)
-            if count + 2 * len(item) > limit:
+            if count + 2 * len(item) + per_object > limit:
                 return limit + 1
-            count += len(item)
+            count += len(item) + per_object
             stack.extend(item.values())
         elif kind is list:
             assert isinstance(item, list)
@@ -329,34 +418,106 @@ def _size(value: object, limit: int) -> int:
     return count
 
 
-def _run_weight(run: list[Any], flat: bool) -> int:
-    """An upper bound of a run's errors, cheap to find for items of a flat object schema
-    (whose errors are at most one per key plus one per required field)."""
-    if flat:
-        try:
-            return sum(map(len, run)) + 4 * len(run)
-        except TypeError:  # an item without a length: a number, true, null
-            pass
-    return _size(run, PIECE_NODES)  # one walk of the run, stopped past the bound
+# A block's weights as (counts, scale, plus): the weight of item i is counts[i] * scale +
+# plus, so that a flat object's can stay its member count (len, in C) until a per-item
+# list is needed at all.
+Weights = tuple[list[int], int, int]
+Weigher = Callable[[list[Any]], Weights]
+
+_SIZED: Final = frozenset({dict, list, str})
+
+
+def _weigher(item: Any) -> Weigher:
+    """How to weigh the items of an array of ``item``s: per item, an upper bound of the
+    values pydantic will look at in it, and so of the errors it can make there.
+
+    pydantic never looks inside a value given where its schema has a scalar (a string, a
+    number, an enumeration): one error says it is not one. So an item of a scalar schema
+    weighs 1 whatever it is, and an item of a closed object schema whose fields are all
+    scalars weighs by its number of members, found by ``len`` in C without walking their
+    values. Only the items of other schemas are walked (`_size`), each up to just past a
+    piece.
+    """
+    weigh = _WEIGHERS.get(item)
+    if weigh is None:
+        core, _ = _peel(item, None)
+        if not _holds_container(core):
+            weigh = _ones
+        elif (flat := _flat_object(core)) is not None:
+            weigh = functools.partial(_flat_weights, *flat)
+        else:
+            weigh = functools.partial(_walked_weights, _widest(item))
+        _WEIGHERS[item] = weigh
+    return weigh
+
+
+_WEIGHERS: dict[Any, Weigher] = {}
+
+
+def _ones(items: list[Any]) -> Weights:
+    return [1] * len(items), 1, 0
+
+
+def _flat_weights(per_member: int, own: int, items: list[Any]) -> Weights:
+    """``per_member``: the most errors one member can make (an unknown key, or its value:
+    one error, or one per member of a union); ``own``: the object's (not an object, or
+    lacking fields). A list or a string given for the object is refused in one error:
+    its length only overstates it."""
+    try:
+        lengths = list(map(len, items))  # all objects, in any array worth validating
+    except TypeError:  # a number, a boolean or null among them: weighs its own
+        lengths = [len(x) if type(x) in _SIZED else 0 for x in items]
+    return lengths, per_member, own
+
+
+def _walked_weights(per_object: int, items: list[Any]) -> Weights:
+    return [_size(x, PIECE_NODES, per_object) for x in items], 1, 0
 
 
 # --- schemas ----------------------------------------------------------------------------------
 
-# Adapters by (type, strict): schema types are few and hashable (typing objects compare
-# by their parts), so this holds one adapter per type ever validated in pieces.
-_ADAPTERS: dict[tuple[Any, bool], TypeAdapter[Any]] = {}
+# Validators by (type, strict): schema types are few and hashable (typing objects compare
+# by their parts), so this holds one validator per type ever validated in pieces.
+_ADAPTERS: dict[tuple[Any, bool], Validator] = {}
 
 
-def _adapter(tp: Any, strict: bool) -> TypeAdapter[Any]:
-    """A (cached) adapter for ``tp``; strict unless ``tp`` carries its own config."""
+def _adapter(tp: Any, strict: bool) -> Validator:
+    """A (cached) validator for ``tp``; strict unless ``tp`` carries its own config.
+
+    The packet's closed schemas are compiled straight to pydantic-core validators
+    (`core_schemas`: pydantic is not even imported for them); any other type, such as a
+    continuation document's models, gets pydantic's ``TypeAdapter``.
+    """
     key = (tp, strict)
     cached = _ADAPTERS.get(key)
     if cached is None:
         ensure_headroom()  # a validator is built in Rust
-        own_config = _has_own_config(tp)
-        cached = TypeAdapter(tp) if own_config or not strict else TypeAdapter(tp, config=_STRICT)
+        cached = compile_validator(tp, strict=strict)
+        if cached is None:
+            cached = _type_adapter(tp, strict)
         _ADAPTERS[key] = cached
     return cached
+
+
+def _type_adapter(tp: Any, strict: bool) -> Validator:
+    from pydantic import ConfigDict, TypeAdapter  # noqa: PLC0415 - only for pydantic's types
+
+    if _has_own_config(tp) or not strict:
+        return TypeAdapter(tp)
+    return TypeAdapter(tp, config=ConfigDict(strict=True))
+
+
+def _pydantic_class(module: str, name: str) -> type | None:
+    """A class of pydantic's if pydantic is loaded: if it is not, no value or type in this
+    process can be an instance or a subclass of it (so `validate` never imports it)."""
+    loaded = sys.modules.get(module)
+    found = getattr(loaded, name, None)
+    return found if isinstance(found, type) else None
+
+
+def _is_model(tp: Any) -> bool:
+    base_model = _pydantic_class("pydantic.main", "BaseModel")
+    return base_model is not None and isinstance(tp, type) and issubclass(tp, base_model)
 
 
 def prepare(*types: Any, strict: bool = True) -> None:
@@ -372,7 +533,8 @@ def prepare(*types: Any, strict: bool = True) -> None:
 def built(tp: Any, strict: bool = True) -> bool:
     """Whether the validator of ``tp`` has been built in this process."""
     cached = _ADAPTERS.get((tp, strict))
-    return cached is not None and bool(cached.pydantic_complete)
+    # A TypeAdapter may defer its build; a compiled validator is built when made.
+    return cached is not None and bool(getattr(cached, "pydantic_complete", True))
 
 
 _MODEL_FIELDS: dict[type[BaseModel], tuple[tuple[str, str | None, Any], ...]] = {}
@@ -398,7 +560,7 @@ def _model_fields(model: type[BaseModel]) -> tuple[tuple[str, str | None, Any], 
 
 def _has_own_config(tp: Any) -> bool:
     return isinstance(tp, type) and (
-        issubclass(tp, BaseModel) or hasattr(tp, "__pydantic_config__") or _is_typed_dict(tp)
+        _is_model(tp) or hasattr(tp, "__pydantic_config__") or _is_typed_dict(tp)
     )
 
 
@@ -456,25 +618,93 @@ def _required(hint: Any, total: bool) -> bool:
     return total
 
 
-def _flat_typed_dict(tp: Any) -> bool:
-    """Whether ``tp`` is a closed object schema whose fields are all scalars."""
-    core, _ = _peel(tp, None)
-    return _is_typed_dict(core) and not any(
-        _holds_container(field_type) for field_type, _ in _typed_dict_fields(core).values()
-    )
+def _flat_object(tp: Any) -> tuple[int, int] | None:
+    """For a closed object schema whose fields are all scalars: (the most errors one of its
+    members can make, the most errors the object itself can make). Otherwise None."""
+    if not _is_typed_dict(tp):
+        return None
+    fields = _typed_dict_fields(tp)
+    if any(_holds_container(field_type) for field_type, _ in fields.values()):
+        return None
+    # A value of the wrong type for a union is one error per member of the union; an
+    # unknown key, one. Values count as two (a key and its value) at the least, so that a
+    # weight also bounds the values of the object.
+    per_member = max([2, *(_alternatives(field_type) for field_type, _ in fields.values())])
+    return per_member, len(fields) + 1
+
+
+def _alternatives(tp: Any) -> int:
+    """How many members the union ``tp`` is (1 for any other type)."""
+    origin = typing.get_origin(tp)
+    if origin in _REQUIREDNESS:
+        return _alternatives(typing.get_args(tp)[0])
+    if origin is typing_extensions.Annotated:
+        return _alternatives(tp.__origin__)
+    if origin in (typing.Union, types.UnionType):
+        return sum(_alternatives(member) for member in typing.get_args(tp))
+    return 1
+
+
+# pydantic's validators that are given the raw value (see `_holds_container`).
+_RAW_VALIDATORS: Final = ("BeforeValidator", "WrapValidator", "PlainValidator")
+
+
+def _raw_validators() -> tuple[type, ...]:
+    found = (_pydantic_class("pydantic.functional_validators", n) for n in _RAW_VALIDATORS)
+    return tuple(cls for cls in found if cls is not None)
+
+
+_WIDEST: dict[Any, int] = {}
+
+
+def _widest(tp: Any) -> int:
+    """The most fields of any object schema a value of ``tp`` may hold (0: none): the most
+    missing-field errors one object in it can make."""
+    widest = _WIDEST.get(tp)
+    if widest is None:
+        widest = _WIDEST[tp] = _fields_in(tp, set())
+    return widest
+
+
+def _fields_in(tp: Any, seen: set[Any]) -> int:
+    origin = typing.get_origin(tp)
+    if origin is typing_extensions.Annotated:
+        return _fields_in(tp.__origin__, seen)
+    if origin is not None:  # Required, a union, list[...], dict[...]: what they hold
+        return max([0, *(_fields_in(arg, seen) for arg in typing.get_args(tp))])
+    if tp in seen or not isinstance(tp, type):
+        return 0  # a recursive schema counts its objects once; a literal value holds none
+    if _is_typed_dict(tp):
+        field_types = [field_type for field_type, _ in _typed_dict_fields(tp).values()]
+    elif _is_model(tp):
+        field_types = [field_type for _, _, field_type in _model_fields(tp)]
+    else:
+        return 0
+    seen.add(tp)
+    return max([len(field_types), *(_fields_in(field_type, seen) for field_type in field_types)])
 
 
 def _holds_container(tp: Any) -> bool:
-    """Whether a value of ``tp`` may be (or hold) an array or an object."""
+    """Whether a value of ``tp`` may be (or hold) an array or an object, or be looked into
+    by a validator: True unless ``tp`` is known to be a scalar schema."""
     origin = typing.get_origin(tp)
     if origin in _REQUIREDNESS:
         return _holds_container(typing.get_args(tp)[0])
     if origin is typing_extensions.Annotated:
+        # A validator that runs before (or instead of) the type's own check is given the
+        # raw value, and may look inside it whatever the type is.
+        raw = _raw_validators()
+        if any(isinstance(m, raw) for m in tp.__metadata__):
+            return True
         return _holds_container(tp.__origin__)
     if origin in (typing.Union, types.UnionType):
         return any(_holds_container(member) for member in typing.get_args(tp))
-    if origin is typing.Literal:
+    if origin in (typing.Literal, typing_extensions.Literal):
         return False
     if origin is not None:
-        return True  # list[...], dict[...], tuple[...]
-    return tp is Any or _is_typed_dict(tp) or (isinstance(tp, type) and issubclass(tp, BaseModel))
+        return True  # list[...], dict[...], tuple[...], ...
+    return not (tp in _SCALARS or (isinstance(tp, type) and issubclass(tp, enum.Enum)))
+
+
+# Types whose schema checks a value without looking inside it.
+_SCALARS: Final = frozenset({str, int, float, bool, type(None), None})

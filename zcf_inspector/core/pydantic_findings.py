@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic_core import ValidationError  # pydantic's own, without loading pydantic
 
 from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.findings import Finding, FindingBudget, Severity, error

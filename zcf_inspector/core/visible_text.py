@@ -51,7 +51,9 @@ def shown(text: str, limit: int) -> str:
 
 # Runs of characters outside printable ASCII: each run is looked at once, and only a run
 # holding something `str.isprintable` refuses is taken apart character by character.
-_NON_ASCII_RUN: Final = re.compile("[\x7f-\U0010ffff]+")
+# Every code point from U+007F up, spelled as a negated class: the same set, compiled in
+# a twentieth of the time (a range up to U+10FFFF took 3 ms of every start-up).
+_NON_ASCII_RUN: Final = re.compile("[^\x00-\x7e]+")
 
 
 def _json_escape(char: str) -> str:

@@ -4,7 +4,9 @@ These schemas are the documented boundary of the structure stage: every object t
 profile closes is a ``TypedDict`` validated in pydantic's strict mode with
 ``extra="forbid"``, so an unknown key, a missing key, a wrong type, a value outside an
 enumeration and a format mismatch all come back as one ``ValidationError`` that
-``structure.py`` translates into findings with JSON pointers.
+``structure.py`` translates into findings with JSON pointers. They are written in the
+small vocabulary of ``core.core_schemas``, which compiles them for pydantic-core without
+loading pydantic (start-up time); pydantic builds the very same validators from them.
 
 Why ``TypedDict`` and not ``BaseModel``: the checker never keeps what it validated (the
 caller already holds the parsed packet; the stage returns only frozen findings), and
@@ -25,17 +27,10 @@ import re
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, NotRequired, get_args
 
-from pydantic import (
-    AfterValidator,
-    ConfigDict,
-    Field,
-    StrictInt,
-    StringConstraints,
-    with_config,
-)
 from pydantic_core import PydanticCustomError
 from typing_extensions import TypedDict  # pydantic needs this one below Python 3.12
 
+from zcf_inspector.core.core_schemas import After, AtLeast, Text, closed
 from zcf_inspector.core.formats import (
     Base64UrlError,
     ReviewStateName,
@@ -166,29 +161,33 @@ def _check_exactly_one(value: int) -> int:
     return value
 
 
-Id = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
-Digest = Annotated[str, StringConstraints(pattern=DIGEST_PATTERN)]
-JsonPointer = Annotated[str, StringConstraints(pattern=POINTER_PATTERN)]
-Timestamp = Annotated[str, AfterValidator(_check_timestamp)]
-PortablePath = Annotated[str, AfterValidator(_check_portable_path)]
-Nonce = Annotated[str, AfterValidator(_b64u_bytes(16, 64))]
-Signature = Annotated[str, AfterValidator(_b64u_bytes(64, 64))]
-Mac = Annotated[str, AfterValidator(_b64u_bytes(32, 32))]
-B64u = Annotated[str, AfterValidator(_b64u_bytes(0, None))]
-One = Annotated[StrictInt, AfterValidator(_check_exactly_one)]
-Intent = Annotated[str, StringConstraints(min_length=1, max_length=1024)]
-ByteLength = Annotated[int, Field(ge=0)]
+# The markers are core_schemas' (pydantic-core builds the validators without pydantic's
+# start-up cost); each means exactly what pydantic's own spelling in its comment does.
+Id = Annotated[str, Text(pattern=ID_PATTERN)]  # StringConstraints(pattern=...)
+Digest = Annotated[str, Text(pattern=DIGEST_PATTERN)]
+JsonPointer = Annotated[str, Text(pattern=POINTER_PATTERN)]
+Timestamp = Annotated[str, After(_check_timestamp)]  # AfterValidator(...)
+PortablePath = Annotated[str, After(_check_portable_path)]
+Nonce = Annotated[str, After(_b64u_bytes(16, 64))]
+Signature = Annotated[str, After(_b64u_bytes(64, 64))]
+Mac = Annotated[str, After(_b64u_bytes(32, 32))]
+B64u = Annotated[str, After(_b64u_bytes(0, None))]
+# An int in a strict schema (StrictInt); the objects are all strict.
+One = Annotated[int, After(_check_exactly_one)]
+Intent = Annotated[str, Text(min_length=1, max_length=1024)]
+ByteLength = Annotated[int, AtLeast(0)]  # Field(ge=0)
 
-# defer_build: an adapter builds its validator on first use, not at import (start-up time;
-# a small packet leaves most of them unused: empty arrays, the kinds it does not use).
-# Under a memory limit that first use is preceded by a headroom check like every other
-# allocation in Rust (core.bounded_validation), so a late build refuses in words.
-CLOSED = ConfigDict(strict=True, extra="forbid", defer_build=True)
+# Every object is closed and strict (`core_schemas.closed`: pydantic's
+# ConfigDict(strict=True, extra="forbid", defer_build=True)). Validators are built on
+# first use, not at import (start-up time; a small packet leaves most of them unused:
+# empty arrays, the kinds it does not use). Under a memory limit that first use is
+# preceded by a headroom check like every other allocation in Rust
+# (core.bounded_validation), so a late build refuses in words.
 
 # --- envelope ----------------------------------------------------------------------------
 
 
-@with_config(CLOSED)
+@closed
 class PacketIdentity(TypedDict):
     id: Id
     nonce: Nonce
@@ -197,58 +196,58 @@ class PacketIdentity(TypedDict):
     generation: One
 
 
-@with_config(CLOSED)
+@closed
 class ClientDescriptor(TypedDict):
     kind: ClientKind
     name: Id
     version: Id
 
 
-@with_config(CLOSED)
+@closed
 class SourceDescriptor(TypedDict):
     installationKeyId: Id
     scopeRefs: list[Id]
     client: ClientDescriptor
 
 
-@with_config(CLOSED)
+@closed
 class UnboundIntent(TypedDict):
     kind: Literal["unbound-local-import"]
 
 
-@with_config(CLOSED)
+@closed
 class RecipientBoundIntent(TypedDict):
     kind: Literal["recipient-bound"]
     destinationInstallationKeyId: Id
 
 
-@with_config(CLOSED)
+@closed
 class RedactionEntry(TypedDict):
     section: SectionName
     pointer: JsonPointer
     reason: str
 
 
-@with_config(CLOSED)
+@closed
 class RedactionManifest(TypedDict):
     policyId: Id
     policyVersion: Id
     entries: list[RedactionEntry]
 
 
-@with_config(CLOSED)
+@closed
 class OmissionEntry(TypedDict):
     section: SectionName
     status: OmissionStatus
     reason: str
 
 
-@with_config(CLOSED)
+@closed
 class OmissionManifest(TypedDict):
     entries: list[OmissionEntry]
 
 
-@with_config(CLOSED)
+@closed
 class Retention(TypedDict):
     exportedAt: Timestamp
     policyVersion: Id
@@ -256,7 +255,7 @@ class Retention(TypedDict):
     expiresAt: NotRequired[Timestamp]
 
 
-@with_config(CLOSED)
+@closed
 class Manifest(TypedDict):
     algorithm: Literal["zcf-lp-sha256-v1"]
     domain: Literal["zephr-continuity-manifest-v1"]
@@ -264,12 +263,12 @@ class Manifest(TypedDict):
     rootHash: Digest
 
 
-@with_config(CLOSED)
+@closed
 class UnsignedAuthentication(TypedDict):
     kind: Literal["unsigned"]
 
 
-@with_config(CLOSED)
+@closed
 class SourceSignatureAuthentication(TypedDict):
     kind: Literal["source-signature"]
     algorithm: Literal["ed25519"]
@@ -277,7 +276,7 @@ class SourceSignatureAuthentication(TypedDict):
     signature: Signature
 
 
-@with_config(CLOSED)
+@closed
 class RecipientBoundMacAuthentication(TypedDict):
     kind: Literal["recipient-bound-mac"]
     algorithm: Literal["ed25519+hmac-sha256"]
@@ -286,7 +285,7 @@ class RecipientBoundMacAuthentication(TypedDict):
     mac: Mac
 
 
-@with_config(CLOSED)
+@closed
 class ScopeProof(TypedDict):
     scheme: Id
     proof: B64u
@@ -296,7 +295,7 @@ class ScopeProof(TypedDict):
 # --- session-handoff content sections ---------------------------------------------------
 
 
-@with_config(CLOSED)
+@closed
 class Capsule(TypedDict):
     objective: str
     decisions: list[str]
@@ -310,7 +309,7 @@ class Capsule(TypedDict):
     lifecycleCoverage: LifecycleCoverage
 
 
-@with_config(CLOSED)
+@closed
 class Belief(TypedDict):
     portableRef: Id
     sourceId: Id
@@ -318,7 +317,7 @@ class Belief(TypedDict):
     reviewState: NotRequired[ReviewStateName]
 
 
-@with_config(CLOSED)
+@closed
 class EvidenceSource(TypedDict):
     id: Id
     kind: EvidenceSourceKind
@@ -326,7 +325,7 @@ class EvidenceSource(TypedDict):
     digest: NotRequired[Digest]
 
 
-@with_config(CLOSED)
+@closed
 class EvidenceAnchor(TypedDict):
     id: Id
     beliefRef: Id
@@ -335,7 +334,7 @@ class EvidenceAnchor(TypedDict):
     excerpt: NotRequired[str]
 
 
-@with_config(CLOSED)
+@closed
 class Receipt(TypedDict):
     id: Id
     kind: ReceiptKind
@@ -343,7 +342,7 @@ class Receipt(TypedDict):
     summary: str
 
 
-@with_config(CLOSED)
+@closed
 class ReviewEvent(TypedDict):
     id: Id
     beliefRef: Id
@@ -354,7 +353,7 @@ class ReviewEvent(TypedDict):
     note: NotRequired[str]
 
 
-@with_config(CLOSED)
+@closed
 class Verification(TypedDict):
     id: Id
     kind: Id
@@ -363,7 +362,7 @@ class Verification(TypedDict):
     receiptRef: NotRequired[Id]
 
 
-@with_config(CLOSED)
+@closed
 class SourceHandoff(TypedDict):
     fromSessionId: Id
     toSessionId: Id | None
@@ -374,7 +373,7 @@ class SourceHandoff(TypedDict):
 # --- continuity-archive content ---------------------------------------------------------
 
 
-@with_config(CLOSED)
+@closed
 class ArchiveRef(TypedDict):
     ref: Id
     digest: Digest
