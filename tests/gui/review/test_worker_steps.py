@@ -207,7 +207,7 @@ def test_the_rows_to_change_are_counted_on_the_runner_and_esc_stops_the_count(
     pane.ui.bulk_buttons[ReviewState.CONFIRMED].click()
     qtbot.waitUntil(lambda: bool(prompter.log), timeout=30_000)
     [text] = prompter.messages("confirm")
-    assert f"Mark {COUNT - 1} beliefs as confirmed?" in text
+    assert f"Mark {COUNT - 1:,} beliefs as confirmed?" in text
     assert "1 already confirmed is left as it is." in text
     qtbot.waitUntil(lambda: not pane.runner.busy, timeout=30_000)
     assert confirmed(pane) == 1  # declined

@@ -605,7 +605,7 @@ class ReviewPane(QWidget):
     ) -> None:
         """Ask for the step that marks ``refs`` (of ``asked`` rows) ``state``, then take it."""
         if not refs:
-            self.prompter.inform(self, "Nothing to change", f"All {asked} are already {state}.")
+            self.prompter.inform(self, "Nothing to change", f"All {asked:,} are already {state}.")
             return
         reviewer = self._reviewer()
         if reviewer is None:
@@ -615,16 +615,16 @@ class ReviewPane(QWidget):
             note = self.prompter.ask_note(
                 self,
                 "Reject beliefs",
-                f"Why are these {len(refs)} beliefs rejected? (required)",
+                f"Why are these {len(refs):,} beliefs rejected? (required)",
                 self.ui.note_field.text(),
                 required=True,
             )
             if note is None:
                 return
         skipped = asked - len(refs)
-        text = f"Mark {len(refs)} belief{'s' if len(refs) != 1 else ''} as {state}?"
+        text = f"Mark {len(refs):,} belief{'s' if len(refs) != 1 else ''} as {state}?"
         if skipped:
-            text += f"\n{skipped} already {state} " + (
+            text += f"\n{skipped:,} already {state} " + (
                 "is left as it is." if skipped == 1 else "are left as they are."
             )
         if not self.prompter.confirm(self, f"Bulk decision: {state}", text):

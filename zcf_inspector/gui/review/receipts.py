@@ -24,10 +24,10 @@ RECEIPT_MAX_BYTES = 64 * 1024 * 1024
 
 
 def summary_text(summary: ReviewSummary) -> str:
-    counts = ", ".join(f"{summary.counts[s]} {s}" for s in ReviewState)
+    counts = ", ".join(f"{summary.counts[s]:,} {s}" for s in ReviewState)
     return (
-        f"{summary.total} admitted beliefs: {counts}.\n"
-        f"{summary.decisions} decision{'s' if summary.decisions != 1 else ''} recorded."
+        f"{summary.total:,} admitted beliefs: {counts}.\n"
+        f"{summary.decisions:,} decision{'s' if summary.decisions != 1 else ''} recorded."
     )
 
 
