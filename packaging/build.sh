@@ -60,8 +60,9 @@ step "wheel from a clean copy of the source"
 # modules around) cannot leak into the wheel, and the checkout is left untouched.
 rm -rf "$STAGE" "$WHEELS"
 mkdir -p "$STAGE"
-# goldens/ too: zcf_inspector/goldens is a link to ../goldens, and the wheel ships its vectors.
-cp -r pyproject.toml README.md goldens zcf_inspector "$STAGE/"
+# goldens/ too: zcf_inspector/goldens is a link to ../goldens, and the wheel ships its vectors
+# (tests/test_packaging.py stages the same files the same way).
+cp -r pyproject.toml README.md LICENSE goldens zcf_inspector "$STAGE/"
 find "$STAGE" -name __pycache__ -prune -exec rm -rf {} +
 "$VENV/bin/python" -m pip wheel -q --no-build-isolation --no-deps -w "$WHEELS" "./$STAGE"
 wheel=$(ls "$WHEELS"/zcf_inspector-*.whl)

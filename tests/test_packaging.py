@@ -70,9 +70,17 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("wheel")
     source = work / "src"
     source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    # As packaging/build.sh stages them: links kept as links (zcf_inspector/goldens points
+    # at ../goldens, which must come along, or the wheel has no goldens).
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy2(REPO / name, source / name)
-    shutil.copytree(PACKAGE, source / "zcf_inspector", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("goldens", "zcf_inspector"):
+        shutil.copytree(
+            REPO / name,
+            source / name,
+            symlinks=True,
+            ignore=shutil.ignore_patterns("__pycache__"),
+        )
     out = work / "dist"
     result = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(source)],
@@ -135,6 +143,16 @@ def test_wheel_declares_the_console_script(wheel: Path) -> None:
         (entry_points,) = (n for n in archive.namelist() if n.endswith("entry_points.txt"))
         text = archive.read(entry_points).decode()
     assert f"{CONSOLE_SCRIPT} = zcf_inspector.cli:main" in text
+
+
+def test_wheel_carries_the_licence(wheel: Path) -> None:
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        (metadata,) = (n for n in names if n.endswith(".dist-info/METADATA"))
+        text = archive.read(metadata).decode()
+        (licence,) = (n for n in names if n.endswith(".dist-info/licenses/LICENSE"))
+        assert archive.read(licence) == (REPO / "LICENSE").read_bytes()
+    assert "License-Expression: Apache-2.0" in text
 
 
 def test_resources_load_from_the_unpacked_wheel(wheel: Path, tmp_path: Path) -> None:
