@@ -15,12 +15,12 @@ Not part of the default test run (timings belong here, not in tests).
 from __future__ import annotations
 
 import gc
-import subprocess
 import sys
 import time
 from collections.abc import Callable
 
 from tests.perf.make_packets import big_packet_path, next_generation_path
+from tests.perf.processes import peak_rss
 from zcf_inspector.core.compare.model import ChangeKind
 from zcf_inspector.core.compare.packets import budget_for, compare, compare_inspections
 from zcf_inspector.core.packet.inspection import inspect_bytes
@@ -28,20 +28,13 @@ from zcf_inspector.core.packet.inspection import inspect_bytes
 TIME_TARGET_S = 3.0
 MEMORY_TARGET = 10.0
 
-# VmHWM is this process's own high-water mark (ru_maxrss would include the parent's).
-PEAK_SCRIPT = """
-import sys
-from zcf_inspector.core.compare.packets import compare
-def hwm():
-    for line in open("/proc/self/status"):
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) * 1024
-base = hwm()
+# Run in a fresh process, so that its peak memory is the compare's own.
+PEAK_IMPORTS = "from zcf_inspector.core.compare.packets import compare"
+PEAK_WORK = """
 a = open(sys.argv[1], "rb").read()
 b = open(sys.argv[2], "rb").read()
 result = compare(a, b)
 assert len(result.changes) == 3, result.changes
-print(base, hwm())
 """
 
 
@@ -119,13 +112,7 @@ def main() -> int:
     print(f"  inspecting one packet (all stages): {t_inspect:.2f} s")
     print(f"  sections and elements compared:     {t_elements:.2f} s")
 
-    out = subprocess.run(
-        [sys.executable, "-c", PEAK_SCRIPT, str(path_a), str(path_b)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    base, peak = (int(x) for x in out.stdout.split())
+    base, peak = peak_rss(PEAK_IMPORTS, PEAK_WORK, str(path_a), str(path_b))
     print(
         f"peak RSS of a compare process: {peak / 1e6:.0f} MB "
         f"(interpreter alone {base / 1e6:.0f} MB; packets {size / 1e6:.0f} MB together)"

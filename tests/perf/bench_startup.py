@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import os
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
+
+from tests.perf.processes import timed_process
 
 ROOT = Path(__file__).resolve().parents[2]
 MINIMAL = ROOT / "goldens" / "publication" / "minimal.json"
@@ -65,29 +65,17 @@ def environment() -> dict[str, str]:
     return env
 
 
-def run_once(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """(wall seconds, CPU seconds of the child) of one run, which must succeed."""
-    start = time.perf_counter()
-    child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, cwd=ROOT)
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - start
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        raise SystemExit(f"{argv} exited with {child.returncode}")
-    return wall, usage.ru_utime + usage.ru_stime
-
-
 def main() -> int:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 21
     env = environment()
     for argv in CASES.values():  # writes the bytecode; not timed
-        run_once(argv, env)
+        timed_process(argv, env, ROOT)
     walls: dict[str, list[float]] = {name: [] for name in CASES}
     cpus: dict[str, list[float]] = {name: [] for name in CASES}
     # Interleaved: this shared machine's speed drifts, so each case sees the same moments.
     for _ in range(runs):
         for name, argv in CASES.items():
-            wall, cpu = run_once(argv, env)
+            wall, cpu = timed_process(argv, env, ROOT)
             walls[name].append(wall * 1000)
             cpus[name].append(cpu * 1000)
     print(f"{runs} runs each, bytecode enabled (PYTHONDONTWRITEBYTECODE unset)")

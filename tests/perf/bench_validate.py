@@ -18,7 +18,6 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -28,6 +27,7 @@ import orjson
 import rfc8785
 
 from tests.perf.make_packets import big_packet_path
+from tests.perf.processes import peak_rss, timed_process
 from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.core.packet.manifest import check_manifest
@@ -38,20 +38,12 @@ IN_PROCESS_TARGET = 2.0
 WHOLE_PROCESS_TARGET = 2.5
 
 
-# VmHWM is the process's own high-water mark; ru_maxrss would include the parent's,
-# since Linux keeps it across fork and exec.
-PEAK_SCRIPT = """
-import sys
-from zcf_inspector.core.packet.inspection import inspect_bytes
-def hwm():
-    for line in open("/proc/self/status"):
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1]) * 1024
-base = hwm()
+# Run in a fresh process, so that its peak memory is validate's own.
+PEAK_IMPORTS = "from zcf_inspector.core.packet.inspection import inspect_bytes"
+PEAK_WORK = """
 data = open(sys.argv[1], "rb").read()
 report = inspect_bytes(data)
 assert report.valid, report.findings[:3]
-print(base, hwm())
 """
 
 
@@ -72,18 +64,6 @@ def timed_call(func: Callable[[], object]) -> tuple[float, float]:
     wall, cpu = time.perf_counter(), time.process_time()
     func()
     return time.perf_counter() - wall, time.process_time() - cpu
-
-
-def timed_process(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """(wall, CPU of the child) of one run, which must succeed."""
-    start = time.perf_counter()
-    child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - start
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode != 0:
-        raise SystemExit(f"{argv} exited with {child.returncode}")
-    return wall, usage.ru_utime + usage.ru_stime
 
 
 def interleaved(
@@ -194,10 +174,7 @@ def main() -> int:
     print(f"canonical: {t_ours:.3f} s   rfc8785: {t_theirs:.3f} s")
     print(f"RATIO rfc8785 / canonical = {t_theirs / t_ours:.1f}  (target >= 10)")
 
-    out = subprocess.run(
-        [sys.executable, "-c", PEAK_SCRIPT, str(path)], capture_output=True, text=True, check=True
-    )
-    base, peak = (int(x) for x in out.stdout.split())
+    base, peak = peak_rss(PEAK_IMPORTS, PEAK_WORK, str(path))
     print(
         f"peak RSS of a validate process: {peak / 1e6:.0f} MB "
         f"(interpreter alone {base / 1e6:.0f} MB)"
