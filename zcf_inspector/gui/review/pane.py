@@ -215,7 +215,6 @@ class ReviewPane(QWidget):
         self._previous_ticket = 0  # a newer comparison (or packet) makes older ones stale
         self._repeat_counts: tuple[int, RepeatCounts] | None = None  # (session version, …)
         self.step_task: int | None = None  # the large step on the runner, if one is
-        self._step_cancel_asked = False  # Esc while it ran (a count that ends anyway is dropped)
         self.rows = RowFilter(self.proxy, self.model, self.runner, self)
         self._current_before_reset: str | None = None
         self._save_timer = QTimer(self)
@@ -571,10 +570,11 @@ class ReviewPane(QWidget):
             return
 
         def work(monitor: Monitor) -> tuple[str, ...]:
-            return not_yet(facts, rows, state, monitor)
+            refs = not_yet(facts, rows, state, monitor)
+            monitor.breathe()  # cancelled meanwhile (Esc, the window's Cancel): no question
+            return refs
 
         label = f"counting the {len(rows):,} beliefs to mark {state}"
-        self._step_cancel_asked = False
         # Held like a step (durable: its end always comes back to clear it), so that no
         # step changes the decisions while they are counted.
         self.step_task = self.runner.start(
@@ -594,11 +594,9 @@ class ReviewPane(QWidget):
         if review is not self.review:
             return
         self.step_task = None
-        cancelled = self._step_cancel_asked
-        self.ui.status.setText("Cancelled: nothing was changed." if cancelled else "")
+        self.ui.status.setText("")
         self._refresh()
-        if not cancelled:
-            self._ask_bulk(review, state, asked, refs)
+        self._ask_bulk(review, state, asked, refs)
 
     def _ask_bulk(
         self, review: JournaledReview, state: ReviewState, asked: int, refs: Sequence[str]
@@ -767,7 +765,6 @@ class ReviewPane(QWidget):
     def cancel_step(self) -> None:
         """Esc: stop the step in progress (it stops unless it is in the journal already)."""
         if self.step_task is not None:
-            self._step_cancel_asked = True
             self.runner.cancel(self.step_task)
             self.ui.status.setText("Cancelling…")
 
