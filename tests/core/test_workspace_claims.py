@@ -111,8 +111,8 @@ EXPECTED_SOURCES = {
     "s-link-out": (ClaimStatus.NOT_CHECKABLE, "a link that leads out of the workspace"),
     "s-link-in": (ClaimStatus.MATCHES, "the file's SHA-256"),
     "s-big": (ClaimStatus.NOT_CHECKABLE, "1,001 bytes, larger than the 1,000 bytes"),
-    "s-fifo": (ClaimStatus.NOT_CHECKABLE, "not a regular file (a FIFO)"),
-    "s-folder": (ClaimStatus.NOT_CHECKABLE, "not a regular file (a folder)"),
+    "s-fifo": (ClaimStatus.NOT_CHECKABLE, "a named pipe (FIFO), not a regular file"),
+    "s-folder": (ClaimStatus.NOT_CHECKABLE, "a folder, not a regular file"),
     "s-absolute": (ClaimStatus.NOT_CHECKABLE, "an absolute path"),
     "s-escape": (ClaimStatus.NOT_CHECKABLE, "'..' segment"),
     "s-no-digest": (ClaimStatus.NOT_CHECKABLE, "the packet gives no digest"),
@@ -236,7 +236,7 @@ def test_a_folder_that_is_not_one_is_refused(tmp_path: Path) -> None:
 def test_a_device_is_not_read() -> None:
     counter = ReadCounter()
     look = hash_file(Path("/dev/zero"), counter=counter)
-    assert "not a regular file (a device)" in look.reason
+    assert "a character device, not a regular file" in look.reason
     assert counter.files_opened == 0
 
 

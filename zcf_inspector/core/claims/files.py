@@ -21,6 +21,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Final
 
+from zcf_inspector.core.files import kind_of
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 
 MAX_FILE_BYTES: Final = 64 * 1024 * 1024  # a larger file is not hashed (not checkable)
@@ -116,7 +117,7 @@ def hash_file(
         return FileLook(Look.NOT_CHECKABLE, f"not checkable: cannot look at it ({exc.strerror})")
     if not stat.S_ISREG(before.st_mode):
         return FileLook(
-            Look.NOT_CHECKABLE, f"not checkable: not a regular file ({_kind_of(before.st_mode)})"
+            Look.NOT_CHECKABLE, f"not checkable: {kind_of(before.st_mode)}, not a regular file"
         )
     if before.st_size > max_bytes:
         return _too_large(before.st_size, max_bytes)
@@ -132,7 +133,7 @@ def hash_file(
         if not stat.S_ISREG(info.st_mode):
             return FileLook(
                 Look.NOT_CHECKABLE,
-                f"not checkable: not a regular file ({_kind_of(info.st_mode)})",
+                f"not checkable: {kind_of(info.st_mode)}, not a regular file",
             )
         if info.st_size > max_bytes:
             return _too_large(info.st_size, max_bytes)
@@ -165,15 +166,3 @@ def _too_large(size: int, max_bytes: int) -> FileLook:
         "a file is hashed up to",
         size=size,
     )
-
-
-def _kind_of(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
