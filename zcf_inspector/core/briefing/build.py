@@ -178,13 +178,11 @@ def _capsule(b: _Builder, capsule: dict[str, JsonValue]) -> list[BriefSection]:
     capture_items = []
     if quality is not None:
         capture_items.append(
-            b.item(join(*base, "captureQuality"), quality, label="capture quality",
-                   note=w.capture_line(quality))
+            b.item(join(*base, "captureQuality"), quality, label="capture quality")
         )  # fmt: skip
     if coverage is not None:
         capture_items.append(
-            b.item(join(*base, "lifecycleCoverage"), coverage, label="lifecycle coverage",
-                   note=w.lifecycle_line(coverage))
+            b.item(join(*base, "lifecycleCoverage"), coverage, label="lifecycle coverage")
         )  # fmt: skip
     out.append(
         BriefSection(
@@ -216,7 +214,9 @@ def _handoff(b: _Builder, content: dict[str, JsonValue]) -> BriefSection:
     pointer = "/content/sourceHandoff"
     handoff = content.get("sourceHandoff")
     if not isinstance(handoff, dict):
-        return BriefSection("handoff", "Source handoff", pointer, (), empty="not in the packet")
+        return BriefSection(
+            "handoff", "Source handoff", pointer, (), empty=_empty(content, "sourceHandoff")
+        )
     items: list[BriefItem] = []
     for key, label in (
         ("fromSessionId", "from session"),
@@ -259,7 +259,7 @@ def _tools(
         b.item(join("content", "allowedTools", i), name, note=statuses[name])
         for i, name in enumerate(names)
     )
-    summary = "" if destination is not None else "statuses need a destination (--destination)"
+    summary = "statuses need a destination" if destination is None and names else ""
     empty = (
         "none listed: the packet does not constrain the destination's tools"
         if "allowedTools" not in content
@@ -310,6 +310,7 @@ def _verification(b: _Builder, content: dict[str, JsonValue]) -> BriefSection:
         "/content/verification",
         tuple(items),
         summary=w.VERIFICATION_NOTE if items else "",
+        empty=_empty(content, "verification"),
     )
 
 
@@ -323,7 +324,13 @@ def _receipts(b: _Builder, content: dict[str, JsonValue]) -> BriefSection:
             b.item(join("content", "receipts", i, "summary"), _text(e.get("summary")) or "",
                    label=label, note=note)
         )  # fmt: skip
-    return BriefSection("receipts", "Receipts", "/content/receipts", tuple(items))
+    return BriefSection(
+        "receipts", "Receipts", "/content/receipts", tuple(items), empty=_empty(content, "receipts")
+    )
+
+
+def _empty(content: dict[str, JsonValue], name: str) -> str:
+    return "none listed" if name in content else "not in the packet (see the omissions)"
 
 
 def _redactions(b: _Builder, packet: dict[str, JsonValue]) -> BriefSection:

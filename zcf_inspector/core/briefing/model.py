@@ -31,7 +31,7 @@ INTEGRITY_WORDS: Final = {
         "covered by the manifest — this says the text arrived unchanged, not that it is true"
     ),
     Integrity.CHANGED: (
-        "covered by the manifest, which does not match — the text changed after it was sealed"
+        "covered by a manifest that does not match — the text may have changed since it was sealed"
     ),
     Integrity.NOT_COVERED: (
         "not covered by the manifest — nothing says this text arrived as it was written"

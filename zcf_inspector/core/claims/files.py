@@ -86,13 +86,13 @@ def look_in(
     """Look for the portable path ``name`` under the folder ``root`` (already resolved)."""
     problem = portable_problem(name)
     if problem is not None:
-        return FileLook(Look.NOT_CHECKABLE, f"not checkable: {problem}")
+        return FileLook(Look.NOT_CHECKABLE, f"{problem}")
     candidate = root / name
     if not os.path.lexists(candidate):
         return FileLook(Look.MISSING, "not in the workspace")
     target = Path(os.path.realpath(candidate))
     if target != root and root not in target.parents:
-        return FileLook(Look.NOT_CHECKABLE, "not checkable: a link that leads out of the workspace")
+        return FileLook(Look.NOT_CHECKABLE, "a link that leads out of the workspace")
     if not os.path.lexists(target):
         return FileLook(Look.MISSING, "a link inside the workspace to a file that is not there")
     if not hash_it:
@@ -114,11 +114,9 @@ def hash_file(
     except FileNotFoundError:
         return FileLook(Look.MISSING, "not in the workspace")
     except OSError as exc:
-        return FileLook(Look.NOT_CHECKABLE, f"not checkable: cannot look at it ({exc.strerror})")
+        return FileLook(Look.NOT_CHECKABLE, f"cannot look at it ({exc.strerror})")
     if not stat.S_ISREG(before.st_mode):
-        return FileLook(
-            Look.NOT_CHECKABLE, f"not checkable: {kind_of(before.st_mode)}, not a regular file"
-        )
+        return FileLook(Look.NOT_CHECKABLE, f"{kind_of(before.st_mode)}, not a regular file")
     if before.st_size > max_bytes:
         return _too_large(before.st_size, max_bytes)
     try:
@@ -126,14 +124,14 @@ def hash_file(
     except FileNotFoundError:
         return FileLook(Look.MISSING, "not in the workspace")
     except OSError as exc:
-        return FileLook(Look.NOT_CHECKABLE, f"not checkable: cannot open it ({exc.strerror})")
+        return FileLook(Look.NOT_CHECKABLE, f"cannot open it ({exc.strerror})")
     counter.files_opened += 1
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             return FileLook(
                 Look.NOT_CHECKABLE,
-                f"not checkable: {kind_of(info.st_mode)}, not a regular file",
+                f"{kind_of(info.st_mode)}, not a regular file",
             )
         if info.st_size > max_bytes:
             return _too_large(info.st_size, max_bytes)
@@ -149,12 +147,12 @@ def hash_file(
             if size > max_bytes:  # it grew while being read
                 return FileLook(
                     Look.NOT_CHECKABLE,
-                    f"not checkable: it grew past the {max_bytes:,} bytes a file is hashed up to",
+                    f"it grew past the {max_bytes:,} bytes a file is hashed up to",
                 )
             digest.update(chunk)
         return FileLook(Look.HASHED, "", "sha256:" + digest.hexdigest(), size)
     except OSError as exc:
-        return FileLook(Look.NOT_CHECKABLE, f"not checkable: cannot read it ({exc.strerror})")
+        return FileLook(Look.NOT_CHECKABLE, f"cannot read it ({exc.strerror})")
     finally:
         os.close(fd)
 
@@ -162,7 +160,6 @@ def hash_file(
 def _too_large(size: int, max_bytes: int) -> FileLook:
     return FileLook(
         Look.NOT_CHECKABLE,
-        f"not checkable: {size:,} bytes, larger than the {max_bytes:,} bytes "
-        "a file is hashed up to",
+        f"{size:,} bytes, larger than the {max_bytes:,} bytes a file is hashed up to",
         size=size,
     )

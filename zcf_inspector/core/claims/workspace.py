@@ -243,9 +243,9 @@ def _source_check(index: int, source: JsonValue, looker: _Looker) -> ClaimCheck:
         return ClaimCheck(pointer, subject, locator, status, reason, claimed, found)
 
     if _str(source, "kind") != "local":
-        return check(ClaimStatus.NOT_CHECKABLE, "not checkable: an external source")
+        return check(ClaimStatus.NOT_CHECKABLE, "an external source")
     if claimed is None:
-        return check(ClaimStatus.NOT_CHECKABLE, "not checkable: the packet gives no digest")
+        return check(ClaimStatus.NOT_CHECKABLE, "the packet gives no digest")
     seen = looker.look(locator, hash_it=True)
     if seen.look is Look.MISSING:
         return check(ClaimStatus.MISSING, seen.reason)
@@ -309,7 +309,7 @@ def _changed_file_check(
 ) -> ClaimCheck:
     pointer = join("content", "capsule", "changedFiles", index)
     name = entry if isinstance(entry, str) else ""
-    subject = f"changed file {name}"
+    subject = "changed file"
     source = by_path.get(name)
     if source is not None:
         reason = f"its content {source.status.value} per {source.subject}"

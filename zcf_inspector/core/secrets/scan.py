@@ -68,7 +68,7 @@ class SecretHit:
     @property
     def message(self) -> str:
         return (
-            f"looks like {self.label} ({self.masked}) at characters "
+            f"looks like {self.label}, {self.masked}, at characters "
             f"{self.start:,} to {self.end:,}; the value is not shown here — "
             "check it before this text is admitted or confirmed"
         )
