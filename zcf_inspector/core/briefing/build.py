@@ -229,12 +229,9 @@ def _handoff(b: _Builder, content: dict[str, JsonValue]) -> BriefSection:
             b.item(join("content", "sourceHandoff", key), text or "", label=label,
                    note="" if text is not None else "not named by the source")
         )  # fmt: skip
-    where = {
-        _text(_obj(belief).get("portableRef")): i
-        for i, belief in enumerate(_arr(content.get("beliefs")))
-    }
-    for i, ref in enumerate(_arr(handoff.get("checkpointBeliefIds"))):
-        text = _text(ref) or ""
+    refs = [_text(r) or "" for r in _arr(handoff.get("checkpointBeliefIds"))]
+    where = _belief_indices(_arr(content.get("beliefs")), set(refs))
+    for i, text in enumerate(refs):
         index = where.get(text)
         note = (
             f"belief {join('content', 'beliefs', index)}" if index is not None else "no such belief"
@@ -244,6 +241,21 @@ def _handoff(b: _Builder, content: dict[str, JsonValue]) -> BriefSection:
                    label="checkpoint belief", note=note)
         )  # fmt: skip
     return BriefSection("handoff", "Source handoff", pointer, tuple(items))
+
+
+def _belief_indices(beliefs: list[JsonValue], wanted: set[str]) -> dict[str, int]:
+    """Where each of a few ``wanted`` portableRefs is, stopping once all are found: a
+    packet of 200,000 beliefs is not indexed whole for two checkpoint ids."""
+    found: dict[str, int] = {}
+    if not wanted:
+        return found
+    for index, belief in enumerate(beliefs):
+        ref = belief.get("portableRef") if type(belief) is dict else None
+        if ref in wanted and ref not in found and isinstance(ref, str):
+            found[ref] = index
+            if len(found) == len(wanted):
+                break
+    return found
 
 
 def _tools(

@@ -144,9 +144,17 @@ def _strings(value: JsonValue, path: Path) -> Iterator[tuple[Path, str]]:
 
 
 def _fields(
-    value: JsonValue, path: Path, names: Sequence[str], paths: list[Path], texts: list[str]
+    value: JsonValue,
+    first: str,
+    second: str,
+    names: Sequence[str],
+    *,
+    paths: list[Path],
+    texts: list[str],
 ) -> None:
-    """``names`` of each object in the array ``value``, where they are strings."""
+    """``names`` of each object in the array ``value`` (at /first/second), where they are
+    strings. A plain loop building each path from locals: this runs once per belief, and
+    it is the fastest spelling (a comprehension that unpacks a prefix is twice as slow)."""
     if not isinstance(value, list):
         return
     for name in names:
@@ -154,7 +162,7 @@ def _fields(
             if type(item) is dict:
                 text = item.get(name)
                 if type(text) is str:
-                    paths.append((*path, index, name))
+                    paths.append((first, second, index, name))
                     texts.append(text)
 
 
@@ -171,7 +179,9 @@ def packet_texts(packet: dict[str, JsonValue]) -> tuple[list[Path], list[str]]:
     for manifest in ("redactionManifest", "omissionManifest"):
         section = packet.get(manifest)
         if isinstance(section, dict):
-            _fields(section.get("entries"), (manifest, "entries"), ("reason",), paths, texts)
+            _fields(
+                section.get("entries"), manifest, "entries", ("reason",), paths=paths, texts=texts
+            )
     content = packet.get("content")
     if not isinstance(content, dict):
         return paths, texts
@@ -188,7 +198,7 @@ def packet_texts(packet: dict[str, JsonValue]) -> tuple[list[Path], list[str]]:
         ("reviewEvents", ("note",)),
     )
     for name, fields in table:
-        _fields(content.get(name), ("content", name), fields, paths, texts)
+        _fields(content.get(name), "content", name, fields, paths=paths, texts=texts)
     return paths, texts
 
 
