@@ -265,3 +265,18 @@ def test_no_flag_on_the_goldens_or_the_test_data() -> None:
         assert scan.hits == (), (path, [(h.pointer, h.kind) for h in scan.hits])
         scanned += scan.texts
     assert scanned > 100  # the goldens' texts were there to be read
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("Authorization: Bearer abcDEF123456ghiJKL", "abcDEF123456ghiJKL"),
+        ("db_password=hunter22x", "hunter22x"),
+        ("AUTH_TOKEN: sk9Xk2mP0q", "sk9Xk2mP0q"),
+        ("client_secret => 'Zq8!mmw2'", "Zq8!mmw2"),
+    ],
+)
+def test_credential_assignments_in_their_usual_spellings(text: str, value: str) -> None:
+    (hit,) = scan_texts([("t",)], [text]).hits
+    assert hit.kind == "keyword"
+    assert text[hit.start : hit.end] == value
