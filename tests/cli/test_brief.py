@@ -10,8 +10,10 @@ import pytest
 
 from goldens import generate as g
 from tests.cli import brief_pins  # the one place the pins are made (and regenerated)
+from tests.cli.test_hostile_corpus import check_answer
 from tests.conftest import REPO
 from tests.core.helpers import to_bytes
+from tests.hostile.corpus import CORPUS, Hostile, path_of
 from zcf_inspector.cli import exitcodes, main
 from zcf_inspector.core.briefing.build import build_briefing
 from zcf_inspector.core.briefing.model import INTEGRITY_WORDS, Integrity
@@ -159,3 +161,18 @@ def test_the_model_masks_and_points_without_the_cli() -> None:
     assert risk.integrity is Integrity.COVERED
     assert briefing.section("redactions").items == ()
     assert briefing.refused is False
+
+
+HOSTILE_PACKETS = [h for h in CORPUS if h.kind == "packet"]
+
+
+@pytest.mark.parametrize("hostile", HOSTILE_PACKETS, ids=[h.name for h in HOSTILE_PACKETS])
+def test_the_hostile_corpus_is_briefed_in_words(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, hostile: Hostile
+) -> None:
+    # The corpus's rule for every command: an exit code and words, no traceback, nothing
+    # hidden on the terminal, no line as long as the input.
+    f = str(path_of(hostile))
+    for argv in (["brief", f], ["brief", "--json", f], ["brief", "--workspace", str(tmp_path), f]):
+        code, out, err = run(capsys, *argv)
+        check_answer(code, out, err, argv)

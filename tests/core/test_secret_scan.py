@@ -11,6 +11,8 @@ from typing import Any, NamedTuple
 import pytest
 from detect_secrets.core.scan import scan_line
 from detect_secrets.settings import default_settings
+from hypothesis import given
+from hypothesis import strategies as st
 
 from goldens import generate as g
 from tests.conftest import REPO
@@ -280,3 +282,22 @@ def test_credential_assignments_in_their_usual_spellings(text: str, value: str) 
     (hit,) = scan_texts([("t",)], [text]).hits
     assert hit.kind == "keyword"
     assert text[hit.start : hit.end] == value
+
+
+TOKENISH = st.text(alphabet="AKIghp_xob-:=/@'\" aZ09eyJ.\n-----BEGIN PRIVATE KEY", max_size=80)
+
+
+@given(st.lists(st.one_of(st.text(max_size=60), TOKENISH), max_size=8))
+def test_any_texts_are_scanned_into_spans_inside_them(texts: list[str]) -> None:
+    scan = scan_texts([("t", i) for i in range(len(texts))], texts)
+    assert scan.texts == len(texts)
+    for hit in scan.hits:
+        index = int(hit.pointer.rsplit("/", 1)[1])
+        assert 0 <= hit.start < hit.end <= len(texts[index])
+        assert hit.masked.endswith(f"…({hit.end - hit.start:,} characters, hidden)")
+    # At most one hit per span of one text.
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for hit in scan.hits:
+        for start, end in spans.get(hit.pointer, []):
+            assert hit.end <= start or hit.start >= end
+        spans.setdefault(hit.pointer, []).append((hit.start, hit.end))
