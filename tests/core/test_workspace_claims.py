@@ -51,6 +51,7 @@ def workspace(tmp_path: Path) -> Path:
     outside.write_bytes(b"the spec\n")
     (root / "link-out").symlink_to(outside)
     (root / "link-in").symlink_to(root / "spec" / "a.md")
+    (root / "dir-out").symlink_to(tmp_path)
     os.mkfifo(root / "pipe")
     return root
 
@@ -69,6 +70,7 @@ def claims_packet() -> dict[str, Any]:
         source("s-folder", "spec", sha(b"")),
         source("s-absolute", "/etc/hostname", sha(b"")),
         source("s-escape", "../outside.txt", sha(b"the spec\n")),
+        source("s-under-link", "dir-out/absent.txt", sha(b"")),
         source("s-no-digest", "spec/a.md", None),
         source("s-external", "https://example.com/doc", sha(b"x"), kind="external"),
     ]
@@ -115,6 +117,7 @@ EXPECTED_SOURCES = {
     "s-folder": (ClaimStatus.NOT_CHECKABLE, "a folder, not a regular file"),
     "s-absolute": (ClaimStatus.NOT_CHECKABLE, "an absolute path"),
     "s-escape": (ClaimStatus.NOT_CHECKABLE, "'..' segment"),
+    "s-under-link": (ClaimStatus.NOT_CHECKABLE, "a link that leads out of the workspace"),
     "s-no-digest": (ClaimStatus.NOT_CHECKABLE, "the packet gives no digest"),
     "s-external": (ClaimStatus.NOT_CHECKABLE, "an external source"),
 }
@@ -179,12 +182,12 @@ def test_belief_roll_up(checked: WorkspaceCheck) -> None:
 
 def test_summary_and_json(checked: WorkspaceCheck) -> None:
     assert checked.summary() == (
-        "claims vs workspace: 3 match, 2 differ, 1 present, 2 missing, 9 not checkable"
+        "claims vs workspace: 3 match, 2 differ, 1 present, 2 missing, 10 not checkable"
     )
     assert checked.mismatched
     data = checked.to_json()
     assert data["summary"] == checked.summary()
-    assert len(data["sources"]) == 12  # type: ignore[arg-type]
+    assert len(data["sources"]) == 13  # type: ignore[arg-type]
     assert data["filesOpened"] == checked.files_opened
 
 

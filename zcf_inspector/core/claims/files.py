@@ -88,11 +88,13 @@ def look_in(
     if problem is not None:
         return FileLook(Look.NOT_CHECKABLE, f"{problem}")
     candidate = root / name
-    if not os.path.lexists(candidate):
-        return FileLook(Look.MISSING, "not in the workspace")
+    # Where it leads first, then whether it is there: a name under a link out of the
+    # folder is not looked for at all (its existence outside is none of the packet's).
     target = Path(os.path.realpath(candidate))
     if target != root and root not in target.parents:
         return FileLook(Look.NOT_CHECKABLE, "a link that leads out of the workspace")
+    if not os.path.lexists(candidate):
+        return FileLook(Look.MISSING, "not in the workspace")
     if not os.path.lexists(target):
         return FileLook(Look.MISSING, "a link inside the workspace to a file that is not there")
     if not hash_it:
