@@ -11,9 +11,10 @@ import pytest
 from goldens import generate as g
 from tests.cli import brief_pins  # the one place the pins are made (and regenerated)
 from tests.cli.test_hostile_corpus import check_answer
+from tests.cli.test_memory_limits import NO_MEMORY, run_limited
 from tests.conftest import REPO
 from tests.core.helpers import to_bytes
-from tests.hostile.corpus import CORPUS, Hostile, path_of
+from tests.hostile.corpus import CORPUS, Hostile, by_name, path_of
 from zcf_inspector.cli import exitcodes, main
 from zcf_inspector.core.briefing.build import build_briefing
 from zcf_inspector.core.briefing.model import INTEGRITY_WORDS, Integrity
@@ -176,3 +177,14 @@ def test_the_hostile_corpus_is_briefed_in_words(
     for argv in (["brief", f], ["brief", "--json", f], ["brief", "--workspace", str(tmp_path), f]):
         code, out, err = run(capsys, *argv)
         check_answer(code, out, err, argv)
+
+
+@pytest.mark.parametrize("megabytes", [128, 192])
+def test_brief_under_a_memory_limit_answers_never_crashes(tmp_path: Path, megabytes: int) -> None:
+    path = tmp_path / "beliefs.json"
+    path.write_bytes(by_name("empty-beliefs").build(3 * 1024 * 1024))
+    result = run_limited(megabytes, "brief", str(path))
+    assert result.returncode in (0, 1, 2), result.stderr[-2000:]
+    assert b"Traceback" not in result.stderr
+    if result.returncode == 2:
+        assert NO_MEMORY.encode() in result.stderr
