@@ -24,7 +24,7 @@ from zcf_inspector.cli.output import print_findings, print_json, verdict_line
 from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field
 from zcf_inspector.core.briefing.build import build_briefing
 from zcf_inspector.core.briefing.model import INTEGRITY_WORDS, Briefing, BriefItem, Integrity
-from zcf_inspector.core.claims.workspace import WorkspaceCheck, check_workspace
+from zcf_inspector.core.claims.workspace import RollUp, WorkspaceCheck, check_workspace
 from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import inspect_bytes
@@ -170,6 +170,6 @@ def _workspace_lines(workspace: WorkspaceCheck | None, *, asked: bool) -> Iterat
             yield f"  - {_t(belief.portable_ref)}: {belief.words}  {field(belief.pointer)}"
         if len(flagged) > BELIEFS_LISTED:
             yield f"  … and {len(flagged) - BELIEFS_LISTED:,} more (see --json)"
-    matched = sum(1 for b in workspace.beliefs if b.words == "all cited sources match")
+    matched = sum(1 for b in workspace.beliefs if b.roll_up is RollUp.ALL_MATCH)
     yield f"  beliefs whose cited sources all match: {matched:,} of {len(workspace.beliefs):,}"
     yield f"  read {workspace.files_opened:,} file(s), {workspace.bytes_read:,} bytes"

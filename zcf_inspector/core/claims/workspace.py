@@ -150,11 +150,15 @@ class WorkspaceCheck:
     files_opened: int
     bytes_read: int
 
-    def source_status(self, source_id: str) -> ClaimCheck | None:
+    def by_source_id(self) -> dict[str, ClaimCheck]:
+        """Each source's check by its id (the first, should a broken packet repeat one)."""
+        found: dict[str, ClaimCheck] = {}
         for sid, check in zip(self.source_ids, self.sources, strict=True):
-            if sid == source_id:
-                return check
-        return None
+            found.setdefault(sid, check)
+        return found
+
+    def source_status(self, source_id: str) -> ClaimCheck | None:
+        return self.by_source_id().get(source_id)
 
     @property
     def counts(self) -> dict[ClaimStatus, int]:
@@ -291,7 +295,10 @@ def check_workspace(
     for index, entry in enumerate(changed):
         monitor.step("checking claims against the workspace", (len(sources) + index) / total)
         files.append(_changed_file_check(index, entry, looker, by_path))
-    beliefs = _roll_up(content, dict(zip(ids, sources, strict=True)), monitor)
+    first: dict[str, ClaimCheck] = {}
+    for sid, check in zip(ids, sources, strict=True):
+        first.setdefault(sid, check)
+    beliefs = _roll_up(content, first, monitor)
     monitor.step("checking claims against the workspace", 1.0)
     return WorkspaceCheck(
         str(root),
