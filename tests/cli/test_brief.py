@@ -149,6 +149,10 @@ def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "[changed]" in out
     code, _, _ = run(capsys, "brief", str(tmp_path / "missing.json"))
     assert code == exitcodes.USAGE
+    bom = REPO / "goldens" / "negative" / "bom.json"
+    code, _, err = run(capsys, "brief", str(bom), "--workspace", str(tmp_path / "none"))
+    assert code == exitcodes.USAGE  # checked before the packet is read
+    assert "is not a folder" in err
 
 
 def test_the_model_masks_and_points_without_the_cli() -> None:

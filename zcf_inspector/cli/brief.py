@@ -24,7 +24,12 @@ from zcf_inspector.cli.output import print_findings, print_json, verdict_line
 from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field
 from zcf_inspector.core.briefing.build import build_briefing
 from zcf_inspector.core.briefing.model import INTEGRITY_WORDS, Briefing, BriefItem, Integrity
-from zcf_inspector.core.claims.workspace import RollUp, WorkspaceCheck, check_workspace
+from zcf_inspector.core.claims.workspace import (
+    RollUp,
+    WorkspaceCheck,
+    check_workspace,
+    resolve_folder,
+)
 from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import inspect_bytes
@@ -64,14 +69,16 @@ def run(args: argparse.Namespace) -> int:
         from zcf_inspector.core.packet.destination import load_destination  # noqa: PLC0415
 
         destination = load_destination(args.destination)
+    # A folder that is not one is a usage error, whatever the packet turns out to be.
+    folder = None if args.workspace is None else resolve_folder(args.workspace)
     data = read_bounded(args.packet)
     inspection = inspect_bytes(data, destination)
     secrets: SecretScan | None = None
     workspace: WorkspaceCheck | None = None
     if inspection.value is not None:
         secrets = scan_packet(inspection.value)
-        if args.workspace is not None:
-            workspace = check_workspace(inspection.value, args.workspace)
+        if folder is not None:
+            workspace = check_workspace(inspection.value, folder)
     briefing = build_briefing(
         inspection, secrets=secrets, workspace=workspace, destination=destination
     )
