@@ -192,3 +192,24 @@ def test_brief_under_a_memory_limit_answers_never_crashes(tmp_path: Path, megaby
     assert b"Traceback" not in result.stderr
     if result.returncode == 2:
         assert NO_MEMORY.encode() in result.stderr
+
+
+def test_a_locator_holding_a_password_is_masked_in_the_workspace_lines_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    password = "Hunter2Secret9"
+    packet = g.handoff("brief-locator")
+    packet["content"]["evidenceSources"] = [
+        {
+            "id": "s-db",
+            "kind": "local",
+            "locator": f"pg://admin:{password}@db/x",
+            "digest": "sha256:" + "0" * 64,
+        }
+    ]
+    path = tmp_path / "p.json"
+    path.write_bytes(to_bytes(g.unsigned(packet)))
+    for extra in ([], ["--json"]):
+        _, out, _ = run(capsys, "brief", str(path), "--workspace", str(tmp_path), *extra)
+        assert password not in out
+        assert "pg://admin:…(14 characters, hidden)@db/x" in out

@@ -11,6 +11,7 @@ saying it was refused.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Final
 
 from zcf_inspector.core.briefing import words as w
@@ -87,6 +88,20 @@ class _Builder:
         )
 
 
+def _masked_workspace(
+    workspace: WorkspaceCheck, hits: Mapping[str, Sequence[SecretHit]]
+) -> WorkspaceCheck:
+    def masked(check: ClaimCheck, pointer: str) -> ClaimCheck:
+        found = hits.get(pointer)
+        return replace(check, locator=_masked(check.locator, found)) if found else check
+
+    return replace(
+        workspace,
+        sources=tuple(masked(c, c.pointer + "/locator") for c in workspace.sources),
+        changed_files=tuple(masked(c, c.pointer) for c in workspace.changed_files),
+    )
+
+
 def _masked(text: str, hits: Sequence[SecretHit]) -> str:
     for hit in sorted(hits, key=lambda h: h.start, reverse=True):
         text = text[: hit.start] + hit.masked + text[hit.end :]
@@ -120,8 +135,11 @@ def build_briefing(
             "", verdict, True, (), secrets, workspace,
             ("no briefing: the packet was refused at its bytes, so nothing in it can be read",),
         )  # fmt: skip
-    claims = {c.pointer: c for c in workspace.changed_files} if workspace is not None else {}
-    b = _Builder(_Integrity(inspection.manifest), secrets, claims)
+    b = _Builder(_Integrity(inspection.manifest), secrets, {})
+    if workspace is not None:
+        # The workspace check repeats locators and paths from the packet: masked the same.
+        workspace = _masked_workspace(workspace, b.hits)
+        b.claims = {c.pointer: c for c in workspace.changed_files}
     identity = _obj(packet.get("packet"))
     content = _obj(packet.get("content"))
     notes: list[str] = []
