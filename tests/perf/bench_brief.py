@@ -63,7 +63,9 @@ def main() -> int:
     brief_json = command("brief", str(path), "--json")
     timed_process(brief, env)  # writes the bytecode; not timed
     scan = scan_packet(packet)
-    print(f"texts scanned: {scan.texts:,}, {scan.characters / 1e6:.1f} MB; hits: {len(scan.hits)}")
+    print(
+        f"texts scanned: {scan.texts:,}, {scan.scanned_bytes / 1e6:.1f} MB; hits: {len(scan.hits)}"
+    )
     best = interleaved(
         5,
         {

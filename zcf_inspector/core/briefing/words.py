@@ -63,7 +63,7 @@ def lifecycle_line(coverage: str | None) -> str:
 def omission_summary(entries: list[tuple[str, str]]) -> str:
     """``entries``: (section, status). "2 sections omitted by the source: a, b; …"."""
     if not entries:
-        return "no section left out: every core section is in the packet"
+        return "no section left out by the source"
     by_status: dict[str, list[str]] = {}
     for section, status in entries:
         by_status.setdefault(status, []).append(section)

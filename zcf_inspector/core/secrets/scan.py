@@ -94,7 +94,7 @@ class SecretHit:
 class SecretScan:
     hits: tuple[SecretHit, ...]  # in text order, at most one per overlapping span
     texts: int  # how many texts were read
-    characters: int  # their total length, in UTF-8 bytes
+    scanned_bytes: int  # their total length, in UTF-8 bytes
 
     @property
     def flagged_pointers(self) -> frozenset[str]:
@@ -113,18 +113,16 @@ class SecretScan:
         return tuple(budget.kept), budget.omitted()
 
     def summary(self) -> str:
+        texts = f"{self.texts:,} text{'' if self.texts == 1 else 's'}"
         if not self.hits:
-            return f"no credential found in {self.texts:,} texts"
+            return f"no credential found in {texts}"
         where = len(self.flagged_pointers)
-        return (
-            f"{len(self.hits):,} suspected credential(s) in {where:,} of {self.texts:,} texts "
-            "(values hidden)"
-        )
+        return f"{len(self.hits):,} suspected credential(s) in {where:,} of {texts} (values hidden)"
 
     def to_json(self) -> dict[str, JsonValue]:
         return {
             "texts": self.texts,
-            "bytes": self.characters,
+            "bytes": self.scanned_bytes,
             "hits": [hit.to_json() for hit in self.hits],
         }
 
