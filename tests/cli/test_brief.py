@@ -49,6 +49,11 @@ def test_the_pins_say_what_the_issue_asks() -> None:
     for heading in headings:
         assert f"\n{heading}  /" in text
     assert "capture: partial — " in text
+    # Unsigned: "covered" is said not to name who sealed it; a verified MAC packet is not.
+    assert "not who sealed it" in text
+    signed = (PINS / "publication-recipient-bound-mac.txt").read_text(encoding="utf-8")
+    assert "VALID · SIGNED" in signed
+    assert "not who sealed it" not in signed
     assert INTEGRITY_WORDS[Integrity.COVERED] in text
     assert "checkpoint belief: b-order\n      belief /content/beliefs/1" in text
     omissions = (PINS / "publication-omissions-redactions.txt").read_text(encoding="utf-8")

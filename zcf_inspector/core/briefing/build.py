@@ -22,7 +22,7 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import PacketInspection, Stage, StageStatus
 from zcf_inspector.core.packet.manifest import ManifestReport
 from zcf_inspector.core.packet.structure import HIGH_RISK_TOOLS
-from zcf_inspector.core.packet.trust import packet_trust
+from zcf_inspector.core.packet.trust import Authenticity, packet_trust
 from zcf_inspector.core.pointer import join
 from zcf_inspector.core.secrets.scan import SecretHit, SecretScan
 
@@ -143,6 +143,11 @@ def build_briefing(
     identity = _obj(packet.get("packet"))
     content = _obj(packet.get("content"))
     notes: list[str] = []
+    if trust.authenticity is not Authenticity.SIGNED:
+        notes.append(
+            "no verified signature: whoever changes the text can recompute the manifest, so "
+            "'covered' says the text is as it was sealed, not who sealed it"
+        )
     sections: list[BriefSection] = []
     intent = _text(identity.get("intent"))
     if intent is not None:
