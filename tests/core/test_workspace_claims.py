@@ -165,7 +165,6 @@ def test_belief_roll_up(checked: WorkspaceCheck) -> None:
     assert got == {
         "b-1": RollUp.ALL_MATCH,
         "b-2": RollUp.CITES_MISMATCH,
-        "b-3": RollUp.NO_EVIDENCE,
         "b-4": RollUp.NOT_CHECKED,
         "b-5": RollUp.PARTLY_CHECKED,
         "b-6": RollUp.CITES_MISSING,
@@ -174,10 +173,16 @@ def test_belief_roll_up(checked: WorkspaceCheck) -> None:
     words = {b.portable_ref: b.words for b in checked.beliefs}
     assert words["b-1"] == "all cited sources match"
     assert words["b-2"] == "cites a mismatch"
-    assert words["b-3"] == "no evidence cited"
+    # b-3 cites nothing: no entry, counted, and said so when asked.
+    assert checked.belief_count == 7
+    assert checked.beliefs_without_evidence == 1
+    uncited = checked.for_belief("b-3", "/content/beliefs/2")
+    assert uncited.roll_up is RollUp.NO_EVIDENCE
+    assert uncited.words == "no evidence cited"
+    assert checked.for_belief("b-2").roll_up is RollUp.CITES_MISMATCH
     flagged = {b.portable_ref for b in checked.beliefs if b.flagged}
     assert flagged == {"b-2", "b-6"}
-    assert checked.beliefs[6].sources == ("s-fifo", "s-match")  # each cited source once
+    assert checked.beliefs[-1].sources == ("s-fifo", "s-match")  # each cited source once
 
 
 def test_summary_and_json(checked: WorkspaceCheck) -> None:

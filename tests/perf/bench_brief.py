@@ -10,6 +10,7 @@ each case once in turn (this machine is shared; CPU time is the steadier figure)
 - `zcf-inspector brief PACKET` and `brief PACKET --json` as whole processes (read,
   validate, scan, brief, print), against `validate` as a process — the issue's bound is
   twice validate's time;
+- `brief PACKET --workspace EMPTY` (every belief's roll-up is made; nothing is found);
 - a planted copy: the same packet with one credential every 1,000 beliefs, scanned
   in-process, so the figure is not only that of a packet with nothing to find.
 
@@ -21,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +63,8 @@ def main() -> int:
     validate = command("validate", str(path))
     brief = command("brief", str(path))
     brief_json = command("brief", str(path), "--json")
+    empty = Path(tempfile.mkdtemp(prefix="bench-brief-"))  # nothing named is there
+    brief_workspace = command("brief", str(path), "--workspace", str(empty))
     timed_process(brief, env)  # writes the bytecode; not timed
     scan = scan_packet(packet)
     print(
@@ -73,6 +77,7 @@ def main() -> int:
             "validate process": lambda: timed_process(validate, env),
             "brief process": lambda: timed_process(brief, env),
             "brief --json process": lambda: timed_process(brief_json, env),
+            "brief --workspace process": lambda: timed_process(brief_workspace, env),
         },
     )
     for name, case in best.items():

@@ -178,5 +178,8 @@ def _workspace_lines(workspace: WorkspaceCheck | None, *, asked: bool) -> Iterat
         if len(flagged) > BELIEFS_LISTED:
             yield f"  … and {len(flagged) - BELIEFS_LISTED:,} more (see --json)"
     matched = sum(1 for b in workspace.beliefs if b.roll_up is RollUp.ALL_MATCH)
-    yield f"  beliefs whose cited sources all match: {matched:,} of {len(workspace.beliefs):,}"
+    yield (
+        f"  beliefs whose cited sources all match: {matched:,} of {workspace.belief_count:,} "
+        f"({workspace.beliefs_without_evidence:,} cite no evidence)"
+    )
     yield f"  read {workspace.files_opened:,} file(s), {workspace.bytes_read:,} bytes"

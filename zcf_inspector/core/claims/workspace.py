@@ -146,7 +146,8 @@ class WorkspaceCheck:
     sources: tuple[ClaimCheck, ...]  # one per evidence source, in packet order
     source_ids: tuple[str, ...]  # sources[i] is the source with this id
     changed_files: tuple[ClaimCheck, ...]
-    beliefs: tuple[BeliefClaims, ...]  # one per belief, in packet order
+    beliefs: tuple[BeliefClaims, ...]  # one per belief that cites a source, in packet order
+    belief_count: int  # beliefs in the packet, citing or not
     files_opened: int
     bytes_read: int
 
@@ -156,6 +157,18 @@ class WorkspaceCheck:
         for sid, check in zip(self.source_ids, self.sources, strict=True):
             found.setdefault(sid, check)
         return found
+
+    @property
+    def beliefs_without_evidence(self) -> int:
+        return self.belief_count - len(self.beliefs)
+
+    def for_belief(self, portable_ref: str, pointer: str = "") -> BeliefClaims:
+        """The roll-up of one belief; one that cites nothing has no entry: "no evidence
+        cited". (A window indexes `beliefs` once rather than calling this per row.)"""
+        for claims in self.beliefs:
+            if claims.portable_ref == portable_ref:
+                return claims
+        return BeliefClaims(portable_ref, pointer, RollUp.NO_EVIDENCE, ())
 
     def source_status(self, source_id: str) -> ClaimCheck | None:
         return self.by_source_id().get(source_id)
@@ -188,6 +201,8 @@ class WorkspaceCheck:
             "sources": [c.to_json() for c in self.sources],
             "changedFiles": [c.to_json() for c in self.changed_files],
             "beliefs": [b.to_json() for b in self.beliefs],
+            "beliefCount": self.belief_count,
+            "beliefsWithoutEvidence": self.beliefs_without_evidence,
             "filesOpened": self.files_opened,
             "bytesRead": self.bytes_read,
         }
@@ -298,7 +313,7 @@ def check_workspace(
     first: dict[str, ClaimCheck] = {}
     for sid, check in zip(ids, sources, strict=True):
         first.setdefault(sid, check)
-    beliefs = _roll_up(content, first, monitor)
+    beliefs, belief_count = _roll_up(content, first, monitor)
     monitor.step("checking claims against the workspace", 1.0)
     return WorkspaceCheck(
         str(root),
@@ -306,6 +321,7 @@ def check_workspace(
         tuple(ids),
         tuple(files),
         beliefs,
+        belief_count,
         looker.counter.files_opened,
         looker.counter.bytes_read,
     )
@@ -336,7 +352,7 @@ def _changed_file_check(
 
 def _roll_up(
     content: dict[str, JsonValue], sources: Mapping[str, ClaimCheck], monitor: Monitor
-) -> tuple[BeliefClaims, ...]:
+) -> tuple[tuple[BeliefClaims, ...], int]:
     cited: dict[str, list[str]] = {}
     for anchor in _list(content, "evidenceAnchors"):
         cites, source = _str(anchor, "beliefRef"), _str(anchor, "sourceRef")
@@ -345,16 +361,21 @@ def _roll_up(
             if source not in listed:
                 listed.append(source)
     result: list[BeliefClaims] = []
-    for index, belief in enumerate(_list(content, "beliefs")):
+    beliefs = _list(content, "beliefs")
+    for index, belief in enumerate(beliefs):
         if index % 4096 == 0:
             monitor.breathe()
-        ref = _str(belief, "portableRef") or f"#{index}"
-        ids = tuple(cited.get(ref, ()))
+        # Only beliefs that cite something get an entry: 200,000 "no evidence cited"
+        # would cost more than the whole check (`WorkspaceCheck.for_belief` says it).
+        ref = belief.get("portableRef") if type(belief) is dict else None
+        if type(ref) is not str or ref not in cited:
+            continue
+        ids = tuple(cited[ref])
         statuses = [sources[s].status for s in ids if s in sources]
         result.append(
             BeliefClaims(ref, join("content", "beliefs", index), _judge(ids, statuses), ids)
         )
-    return tuple(result)
+    return tuple(result), len(beliefs)
 
 
 def _judge(ids: Sequence[str], statuses: Sequence[ClaimStatus]) -> RollUp:
