@@ -28,14 +28,20 @@ DESTINATION_FILE_MAX_BYTES = 1024 * 1024
 class DestinationError(InputError):
     """A destination file that cannot be used; the message says which field and why."""
 
+    code = "destination_invalid"
+
 
 @dataclass(frozen=True)
 class Destination:
-    """A destination ready to use: keys decoded, trusted keys indexed by fingerprint."""
+    """A destination ready to use: keys decoded, trusted keys indexed by fingerprint.
+
+    The three secrets (its installation key, the sources' installation keys and the key that
+    signs its receipts) are left out of ``repr``: a destination in a log or a traceback
+    must not hand them over. Trusted keys are public and shown."""
 
     installation_key_id: str
-    installation_key: bytes | None = None
-    source_installation_keys: dict[str, bytes] = field(default_factory=dict)
+    installation_key: bytes | None = field(default=None, repr=False)
+    source_installation_keys: dict[str, bytes] = field(default_factory=dict, repr=False)
     trusted_keys: dict[str, bytes] = field(default_factory=dict)  # fingerprint -> raw key
     capabilities: frozenset[str] = frozenset()
     strict: bool = False
@@ -43,7 +49,7 @@ class Destination:
     max_beliefs: int = DEFAULT_MAX_BELIEFS
     max_belief_bytes: int = DEFAULT_MAX_BELIEF_BYTES
     fixed_now: datetime | None = None
-    signing_key: bytes | None = None
+    signing_key: bytes | None = field(default=None, repr=False)
 
     def now(self) -> datetime:
         """The destination's clock: the file's fixed ``now`` if set, else the system clock."""
