@@ -14,14 +14,16 @@ from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import Unreadable, UnreadableFileError, read_bounded, shown_path
 from zcf_inspector.core.formats import b64u_decode, format_timestamp, parse_timestamp
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.packet.destination_limits import (
+    DEFAULT_MAX_BELIEF_BYTES,
+    DEFAULT_MAX_BELIEFS,
+)
 from zcf_inspector.core.pydantic_findings import issue_message, validation_issues
 from zcf_inspector.core.reading import ReadError, read_packet
 
 if TYPE_CHECKING:
     from zcf_inspector.core.packet.destination_file import DestinationFile
 
-DEFAULT_MAX_BELIEFS = 10_000
-DEFAULT_MAX_BELIEF_BYTES = 16_384
 DESTINATION_FILE_MAX_BYTES = 1024 * 1024
 
 
