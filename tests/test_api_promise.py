@@ -251,11 +251,17 @@ def test_every_type_a_public_function_takes_or_returns_is_public() -> None:
 
 
 def test_every_public_function_says_what_it_raises() -> None:
-    for name in ("inspect_packet", "ingest", "review", "verify_receipt", "seal"):
+    functions = [n for n in api.__all__ if inspect.isfunction(getattr(api, n))]
+    assert len(functions) == 12
+    for name in functions:
         doc = inspect.getdoc(getattr(api, name)) or ""
         assert "Raises:" in doc, name
-    for name in ("canonicalize", "compare", "inspect_continuation"):
-        assert "Raises:" in (inspect.getdoc(getattr(api, name)) or ""), name
+
+
+def test_describe_refuses_what_is_not_a_finding_code() -> None:
+    assert api.describe(api.ErrorCode.DUPLICATE_ID).severity is api.Severity.ERROR
+    with pytest.raises(api.InputError, match="not a finding code: 'duplicate_id'"):
+        api.describe("duplicate_id")  # type: ignore[arg-type]
 
 
 # --- verify_receipt takes every form of key -----------------------------------------------

@@ -26,10 +26,12 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
+from enum import StrEnum
 from pathlib import Path
 
 from zcf_inspector.core.canonical import canonical as _canonical
-from zcf_inspector.core.codes import ErrorCode, PlanCode, ReviewCode, describe
+from zcf_inspector.core.codes import CodeInfo, ErrorCode, PlanCode, ReviewCode
+from zcf_inspector.core.codes import describe as _describe
 from zcf_inspector.core.compare.model import Change, ChangeKind, Comparison, PartStatus
 from zcf_inspector.core.compare.packets import compare as _compare
 from zcf_inspector.core.continuation.inspection import inspect_continuation as _continuation
@@ -75,6 +77,7 @@ __all__ = [
     "Cancelled",
     "Change",
     "ChangeKind",
+    "CodeInfo",
     "Comparison",
     "Destination",
     "DestinationError",
@@ -338,6 +341,21 @@ def compare(a: Source, b: Source, *, monitor: Monitor | None = None) -> Comparis
         Cancelled: ``monitor`` was cancelled.
     """
     return _compare(_bytes(a), _bytes(b), monitor=monitor or _NULL_MONITOR)
+
+
+def describe(code: StrEnum) -> CodeInfo:
+    """The registry entry of a finding code (an `ErrorCode`, `PlanCode` or `ReviewCode`):
+    its family, the severity it is usually reported with, and its meaning in one line —
+    the entry of the code list (docs/codes.md).
+
+    Raises:
+        InputError: ``code`` is not a member of one of the three code enums (a bare string
+            is not: ``duplicate_id`` is both a packet and a continuation code).
+    """
+    try:
+        return _describe(code)
+    except KeyError:
+        raise InputError(f"not a finding code: {str(code)[:80]!r}") from None
 
 
 def inspect_continuation(

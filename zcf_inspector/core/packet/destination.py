@@ -87,7 +87,12 @@ class Destination:
 
 
 def parse_destination(value: JsonValue) -> Destination:
-    """A destination from the parsed JSON of a destination file; raises ``DestinationError``."""
+    """A destination from the parsed JSON of a destination file.
+
+    Raises:
+        DestinationError: the value is not a valid destination file (the message names
+            every field at fault).
+    """
     # The file's pydantic model is built only here: `validate` without a destination never
     # needs it, and creating the class is a measurable part of a small run's start-up.
     from zcf_inspector.core.packet.destination_file import DestinationFile  # noqa: PLC0415
@@ -104,7 +109,12 @@ def parse_destination(value: JsonValue) -> Destination:
 
 
 def load_destination(path: str | Path) -> Destination:
-    """Read a destination file strictly (profile §1 reader) and check it."""
+    """Read a destination file strictly (profile §1 reader) and check it.
+
+    Raises:
+        DestinationError: the file cannot be read, is larger than 1 MiB, is not strict
+            JSON or is not a valid destination file (the message names the field).
+    """
     try:
         # Bounded: a packet picked by mistake must not be read whole on the UI thread.
         data = read_bounded(path, DESTINATION_FILE_MAX_BYTES, refuse_larger=True)
