@@ -50,6 +50,7 @@ STABLE_CODES = {
     "ReviewError": "review_refused",  # per instance: the first finding's ReviewCode
     "Cancelled": "cancelled",
     "ExportError": "export_failed",
+    "WorkspaceError": "workspace_unusable",
 }
 
 

@@ -62,6 +62,8 @@ STATUS_WORDS: Final[Mapping[ClaimStatus, str]] = {
 class WorkspaceError(InputError):
     """The folder the reviewer named cannot be used."""
 
+    code = "workspace_unusable"
+
 
 @dataclass(frozen=True, slots=True)
 class ClaimCheck:
