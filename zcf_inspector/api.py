@@ -45,7 +45,7 @@ from zcf_inspector.core.packet.inspection import (
     inspect_bytes,
 )
 from zcf_inspector.core.packet.producer import AuthKind, SealError, seal_packet
-from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus
+from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus, unreadable_receipt
 from zcf_inspector.core.packet.receipt import verify_receipt as _verify_receipt
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError, read_json, read_packet
 
@@ -140,7 +140,7 @@ def verify_receipt(source: Source, public_key: bytes | None = None) -> ReceiptRe
     try:
         value = read_json(_bytes(source))
     except ReadError as exc:
-        return ReceiptReport(ReceiptStatus.INVALID, None, None, (exc.to_finding(),))
+        return unreadable_receipt(exc.to_finding())
     return _verify_receipt(value, public_key)
 
 

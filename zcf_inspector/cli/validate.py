@@ -3,20 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.output import (
-    fail,
-    inspection_json,
-    print_findings,
-    print_json,
-    verdict_line,
-)
+from zcf_inspector.cli.output import fail, inspection_json, print_json, print_packet
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import inspect_bytes
+from zcf_inspector.present import packet
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,7 +19,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=help_of("validate"),
         description="Check ZCF v1 packets. Without --destination: profile §1-§4 and the key-free "
         "part of §5. With one: everything, MAC verification and policy included. Exit 0 when "
-        "every packet is valid, 1 when any is refused, 2 for a usage error or an unreadable file.",
+        "every packet is VALID, 1 when any is REFUSED, 3 when none is refused but one is "
+        "INTACT (a claim it makes could not be checked: a recipient MAC without destination "
+        "keys, a recipient binding without a destination), 2 for a usage error or an "
+        "unreadable file.",
     )
     parser.add_argument("packets", nargs="+", metavar="PACKET")
     parser.add_argument("--destination", metavar="FILE", help="destination file (profile §6)")
@@ -44,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         destination = load_destination(args.destination)
     results: list[JsonValue] = []
     unreadable: UnreadableFileError | None = None
-    refused = False
+    codes: list[int] = []
     for path in args.packets:
         try:
             data = read_bounded(path)
@@ -54,14 +51,13 @@ def run(args: argparse.Namespace) -> int:
             unreadable = exc
             continue
         inspection = inspect_bytes(data, destination)
-        refused |= not inspection.valid
+        codes.append(exitcodes.for_trust(packet.verdict(inspection).trust))
         if args.json:
             results.append(inspection_json(path, inspection))
         else:
-            sys.stdout.write(verdict_line(path, inspection) + "\n")
-            print_findings(inspection.findings, omitted=inspection.omitted)
+            print_packet(path, inspection)
     if args.json:
         print_json(results)
     if unreadable is not None:
         return exitcodes.for_error(unreadable)
-    return exitcodes.REFUSED if refused else exitcodes.OK
+    return exitcodes.worst(codes)

@@ -46,7 +46,6 @@ from zcf_inspector.gui.packet_tree_model import (
 from zcf_inspector.gui.plain_text import clip, shown, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.plangraph.pane import PlanGraphPane
-from zcf_inspector.gui.plangraph.plan_facts import document_notes
 from zcf_inspector.gui.review.pane import OpenFiles, ReviewPane, no_open_files
 from zcf_inspector.gui.review.previous_dialog import OpenFile
 from zcf_inspector.gui.roles import POINTER_ROLE
@@ -58,11 +57,11 @@ from zcf_inspector.gui.verdict_header import VerdictHeader
 from zcf_inspector.gui.verdicts import (
     Verdict,
     VerdictRow,
-    admission_row,
     continuation_verdict,
     packet_verdict,
     receipt_verdict,
 )
+from zcf_inspector.present.asif_listing import document_notes
 
 PANE_MANIFEST = "Manifest"
 PANE_CANONICAL = "Canonical bytes"
@@ -269,11 +268,9 @@ class DocumentTab(QWidget):
             inspection = document.inspection
             findings = inspection.findings
             value: JsonValue = inspection.value if inspection.value is not None else {}
-            verdict = packet_verdict(inspection)
             target = document.review.target if document.review is not None else None
-            notice = target.notice if target is not None else None
-            if notice is not None:  # a demotion or truncation is never hidden
-                verdict = replace(verdict, rows=(*verdict.rows, admission_row(notice)))
+            # what admission changed is a chip of its own: never hidden
+            verdict = packet_verdict(inspection, target.notice if target is not None else None)
             return value, findings, ("",) * len(findings), verdict
         if isinstance(document, ReceiptDocument):
             findings = document.report.findings

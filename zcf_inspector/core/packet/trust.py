@@ -1,12 +1,12 @@
-"""What a packet's verdict says about trust, in words: validity *and* authenticity.
+"""What a packet's stages say about trust: validity *and* authenticity, as facts.
 
-One vocabulary for the window's headline, `validate`'s verdict line and `validate --json`
-(its ``authenticity`` object), derived here from a `PacketInspection` so that the three
-cannot drift. The rule it keeps: never overstate trust. A packet is ``VALID`` only when
+Derived once from a `PacketInspection`; the words and the trust level every front end
+shows are chosen from these facts by the packet presenter (`zcf_inspector.present.packet`).
+The rule it keeps: never overstate trust. A packet is ``VALID`` only when
 every stage that ran passed *and* everything the packet claims was checked; when the
 bytes, structure and manifest hold but a claim could not be checked (a recipient MAC
 with no destination keys, a recipient binding with no destination), it is ``INTACT``,
-and the headline says which claim was not checked.
+and the headline says which claim was not checked:
 
     VALID · SIGNED by sha256:… (trusted)           signature by a trusted key, MAC verified
     VALID · UNSIGNED                               claims no identity; all it claims checked
@@ -17,7 +17,6 @@ and the headline says which claim was not checked.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -27,7 +26,6 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.auth import AuthStatus
 from zcf_inspector.core.packet.inspection import PacketInspection, Stage, StageStatus
 
-SEPARATOR = " · "
 NO_DESTINATION_KEYS = "no destination keys"
 NO_DESTINATION = "no destination"
 
@@ -44,14 +42,6 @@ class Authenticity(StrEnum):
     MAC_NOT_CHECKED = "mac-not-checked"  # recipient-bound-mac with no destination keys
     REFUSED = "refused"  # authentication refused: unknown key, bad signature or MAC, …
     NOT_CHECKED = "not-checked"  # an earlier stage failed, so nothing was checked
-
-
-class TrustLevel(StrEnum):
-    """How a viewer colours the verdict: green only for ``CHECKED``."""
-
-    CHECKED = "checked"  # valid, and everything the packet claims was checked
-    PARTIAL = "partial"  # intact, but some claim was not checked
-    REFUSED = "refused"
 
 
 class MacState(StrEnum):
@@ -73,49 +63,9 @@ class PacketTrust:
     reason: str  # the authentication report's own sentence
 
     @property
-    def level(self) -> TrustLevel:
-        if self.validity is Validity.REFUSED:
-            return TrustLevel.REFUSED
-        return TrustLevel.CHECKED if self.validity is Validity.VALID else TrustLevel.PARTIAL
-
-    @property
     def complete(self) -> bool:
         """Everything the packet claims was checked, and every check passed."""
-        return self.level is TrustLevel.CHECKED
-
-    def phrase(self, key: Callable[[str], str] = str) -> str:
-        """Authenticity in capitals, e.g. ``SIGNED by sha256:… (trusted)``; ``key`` may
-        shorten a fingerprint for a narrow display."""
-        if self.authenticity is Authenticity.SIGNED:
-            return f"SIGNED by {key(self.signer or '?')} (trusted)"
-        if self.authenticity is Authenticity.UNSIGNED:
-            return "UNSIGNED"
-        if self.authenticity is Authenticity.MAC_NOT_CHECKED:
-            return f"MAC NOT CHECKED ({NO_DESTINATION_KEYS})"
-        if self.authenticity is Authenticity.REFUSED:
-            return "AUTHENTICATION REFUSED"
-        return "AUTHENTICATION NOT CHECKED"
-
-    def headline(self, key: Callable[[str], str] = str) -> str:
-        if self.validity is Validity.REFUSED:
-            return f"REFUSED at {', '.join(s.value for s in self.refused_at)}"
-        parts = [str(self.validity), self.phrase(key)]
-        if self.authenticity is Authenticity.UNSIGNED and self.not_checked:
-            parts.append(f"RECIPIENT NOT CHECKED ({NO_DESTINATION})")
-        return SEPARATOR.join(parts)
-
-    def to_json(self) -> dict[str, JsonValue]:
-        """``validate --json``'s ``authenticity`` object."""
-        return {
-            "state": str(self.authenticity),
-            "kind": self.kind,
-            "signer": self.signer,
-            "signerTrusted": self.signer_trusted,
-            "mac": None if self.mac is None else str(self.mac),
-            "notChecked": list(self.not_checked),
-            "verdict": self.headline(),
-            "complete": self.complete,
-        }
+        return self.validity is Validity.VALID
 
 
 _KEY_REFUSALS = frozenset({ErrorCode.SOURCE_KEY_UNKNOWN})

@@ -19,6 +19,7 @@ from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
 from zcf_inspector.core.continuation.models.profile import ContinuationPlan
 from zcf_inspector.core.continuation.models.report import DestinationReport
 from zcf_inspector.core.continuation.results import (
+    BLOCKING_STATUSES,
     BlockingReason,
     ReportResult,
     ReportTimes,
@@ -29,8 +30,6 @@ from zcf_inspector.core.continuation.rules.workspace_state import WorkspaceTree
 from zcf_inspector.core.continuation.subjects import SubjectKey
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
 from zcf_inspector.core.findings import Finding, error
-
-BLOCKING_STATUSES = frozenset({"omitted", "unresolved", "unsupported"})
 
 
 @dataclass(frozen=True, slots=True)

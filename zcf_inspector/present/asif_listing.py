@@ -1,7 +1,9 @@
-"""What the view shows about each node of one plan, gathered from the core's results.
+"""The ASIF listing: each plan node's facts, and every finding, blocker and note attached
+to the node it is about — what the plan graph, the findings pane and the tree show.
 
-No Qt here: the facts are plain data, so the scene only draws and the rules (which
-finding belongs to which node, what blocks) are tested without a window.
+No Qt here: the facts are plain data, so the scene only draws. What blocks is the core's
+§11 rule (`SubjectAssessment.blocking`), never re-derived here; a known blocker and a
+report's blocking reason are attached to their node by its ID.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from zcf_inspector.core.continuation.results import (
     PlanResult,
     SubjectAssessment,
 )
-from zcf_inspector.core.continuation.rules.report import BLOCKING_STATUSES
 from zcf_inspector.core.findings import Finding, Severity
 
 
@@ -56,11 +57,7 @@ class NodeFacts:
     @property
     def blocking(self) -> bool:
         """A required subject the report marks omitted, unresolved or unsupported (§11)."""
-        assessment = self.assessment
-        if assessment is None or assessment.status not in BLOCKING_STATUSES:
-            return False
-        required = assessment.computed_required
-        return bool(assessment.reported_required if required is None else required)
+        return self.assessment is not None and self.assessment.blocking
 
 
 @dataclass(frozen=True, slots=True)
