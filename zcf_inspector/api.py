@@ -48,6 +48,8 @@ from zcf_inspector.core.packet.producer import AuthKind, SealError, seal_packet
 from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus, unreadable_receipt
 from zcf_inspector.core.packet.receipt import verify_receipt as _verify_receipt
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError, read_json, read_packet
+from zcf_inspector.present.registry import Result, verdict_of
+from zcf_inspector.present.vocabulary import CheckStatus, Chip, Trust, Verdict
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -55,6 +57,8 @@ __all__ = [
     "Cancelled",
     "Change",
     "ChangeKind",
+    "CheckStatus",
+    "Chip",
     "Comparison",
     "Destination",
     "ErrorCode",
@@ -77,6 +81,8 @@ __all__ = [
     "Source",
     "Stage",
     "StageStatus",
+    "Trust",
+    "Verdict",
     "ZcfError",
     "canonicalize",
     "compare",
@@ -88,6 +94,7 @@ __all__ = [
     "parse_destination",
     "read_json",
     "seal",
+    "verdict",
     "verify_receipt",
 ]
 
@@ -195,3 +202,16 @@ def inspect_continuation(
         plan_id=plan_id,
         report=None if report is None else _bytes(report),
     )
+
+
+def verdict(result: Result) -> Verdict:
+    """What the window and the CLI say about a checked document — the same words, trust
+    level (``verified``, ``unsigned``, ``unchecked``, ``refused``) and chips: ``result``
+    is what `inspect_packet`, `verify_receipt`, `inspect_continuation` or `compare` gave.
+
+        >>> from zcf_inspector import api
+        >>> shown = api.verdict(api.inspect_packet("goldens/publication/minimal.json"))
+        >>> shown.words, str(shown.trust)
+        ('VALID · UNSIGNED', 'unsigned')
+    """
+    return verdict_of(result)

@@ -111,7 +111,7 @@ class _Read:
 
 
 def _kind(value: JsonValue | None) -> str:
-    """"packet", "receipt", "report" or "session" (a bare profile too), as recognised by
+    """ "packet", "receipt", "report" or "session" (a bare profile too), as recognised by
     the presentation layer: the one place kinds are told apart."""
     kind = recognise(value)
     if kind is DocumentKind.CONTINUATION_REPORT:

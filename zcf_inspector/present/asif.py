@@ -85,10 +85,10 @@ def _document_refusal(result: InspectionResult) -> Finding | None:
     return first
 
 
-def window_only(report: ReportResult) -> tuple[str, str] | None:
-    """(headline words, chip detail) when the report's only fault is its validity window
-    at the clock: it may be a sound report checked at the wrong time ("Assess at" in
-    Settings, ``plan --now``), not a bad one."""
+def window_only(report: ReportResult) -> tuple[str, str, str] | None:
+    """(headline words, chip summary, chip detail) when the report's only fault is its
+    validity window at the clock: it may be a sound report checked at the wrong time
+    ("Assess at" in Settings, ``plan --now``), not a bad one."""
     times = report.times
     if times is None:
         return None
@@ -103,14 +103,26 @@ def window_only(report: ReportResult) -> tuple[str, str] | None:
     if times.expired:
         return (
             f"EXPIRED at {moment_text(times.expires_at)}",
+            f"expired {moment_text(times.expires_at)}",
             f"expired {moment_text(times.expires_at)}, assessed at {clock} (the Assess at "
             f"clock, plan --now); the report was made {made} — otherwise it checks clean",
         )
     return (
         f"NOT VALID BEFORE {made}",
+        f"not valid before {made}",
         f"not yet valid: made {made}, assessed at {clock} (the Assess at clock, plan --now) "
         "— otherwise it checks clean",
     )
+
+
+_WINDOW_CODES = frozenset({PlanCode.REPORT_EXPIRED, PlanCode.REPORT_TIME_INVALID})
+
+
+def _substantive_error(report: ReportResult) -> Finding | None:
+    """The report's first error, one that is not about its validity window when there is
+    one: a wrong report is said as wrong, not merely as expired."""
+    errors = [f for f in report.findings if f.severity is Severity.ERROR]
+    return next((f for f in errors if f.code not in _WINDOW_CODES), errors[0] if errors else None)
 
 
 def _outcome_words(report: ReportResult) -> str:
@@ -126,7 +138,7 @@ def _report_lead(report: ReportResult) -> tuple[str, Trust]:
     window = window_only(report)
     if window is not None:
         return window[0], Trust.REFUSED
-    first = _first_error(report.findings)
+    first = _substantive_error(report)
     if first is not None or not report.ok:
         return f"REFUSED: {first.code if first else 'findings past the budget'}", Trust.REFUSED
     outcome = report.recomputed_outcome
@@ -222,10 +234,11 @@ def report_row(report: ReportResult) -> Chip:
     outcome = f"outcome {report.outcome or '?'}, recomputed {report.recomputed_outcome or '?'}"
     window = window_only(report)
     if window is not None:
-        words, detail = window
-        summary = words.replace("EXPIRED", "expired").replace("NOT VALID", "not valid")
+        _, summary, detail = window
         return Chip(check, CheckStatus.FAIL, summary, f"{detail}; {outcome}")
-    first = _first_error(report.findings)
+    if report.times is not None and report.times.expired:
+        outcome += f"; expired {moment_text(report.times.expires_at)}"
+    first = _substantive_error(report)
     if first is not None or not report.ok:
         code = str(first.code) if first else "findings past the budget"
         detail = f"{outcome} — {first.code}: {first.message}" if first else outcome
