@@ -207,7 +207,8 @@ def inspect_continuation(
 def verdict(result: Result) -> Verdict:
     """What the window and the CLI say about a checked document — the same words, trust
     level (``verified``, ``unsigned``, ``unchecked``, ``refused``) and chips: ``result``
-    is what `inspect_packet`, `verify_receipt`, `inspect_continuation` or `compare` gave.
+    is what `inspect_packet`, `ingest` (its chips say what admission changed),
+    `verify_receipt`, `inspect_continuation` or `compare` gave.
 
         >>> from zcf_inspector import api
         >>> shown = api.verdict(api.inspect_packet("goldens/publication/minimal.json"))

@@ -35,6 +35,7 @@ from zcf_inspector.present.registry import Result
 from zcf_inspector.present.vocabulary import CHECK_SEPARATOR, CheckStatus, Chip, DocumentKind, Trust
 
 EXAMPLES = DATA / "asif-0.4" / "examples" / "continuation"
+DESTINATION = REPO / "goldens" / "destination.json"
 CLOCK = "2026-09-26T12:30:00Z"
 CUT = "… ("  # where the CLI's checks line was cut (core.visible_text.clip)
 
@@ -69,14 +70,16 @@ def kind_of(path: Path) -> DocumentKind:
     return recognise(value)
 
 
-def argv(paths: tuple[Path, ...], *, json_out: bool) -> list[str]:
+def argv(paths: tuple[Path, ...], *, json_out: bool, destination: bool) -> list[str]:
     kind = kind_of(paths[0])
     flag = ["--json"] if json_out else []
+    if destination:
+        flag += ["--destination", str(DESTINATION)]
     if kind is DocumentKind.RECEIPT:
         return ["receipt", "verify", *flag, str(paths[0])]
     if kind in CONTINUATION_KINDS:
         report = ["--report", str(paths[1]), "--now", CLOCK] if len(paths) > 1 else []
-        return ["plan", *flag, str(paths[0]), *report]
+        return ["plan", *flag[:1], str(paths[0]), *report]
     return ["validate", *flag, str(paths[0])]
 
 
@@ -86,8 +89,10 @@ def run(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[int, str]:
     return code, capsys.readouterr().out
 
 
-def cli_text(capsys: pytest.CaptureFixture[str], paths: tuple[Path, ...]) -> tuple[int, Said]:
-    code, out = run(capsys, argv(paths, json_out=False))
+def cli_text(
+    capsys: pytest.CaptureFixture[str], paths: tuple[Path, ...], destination: bool
+) -> tuple[int, Said]:
+    code, out = run(capsys, argv(paths, json_out=False, destination=destination))
     head, checks = out.splitlines()[:2]
     words = head.removeprefix(f"{shown_path(paths[0])}: ")
     if words.endswith(" error(s)"):  # validate counts a refusal's errors after its words
@@ -97,8 +102,10 @@ def cli_text(capsys: pytest.CaptureFixture[str], paths: tuple[Path, ...]) -> tup
     return code, Said(words, trust, None, checks[2:])
 
 
-def cli_json(capsys: pytest.CaptureFixture[str], paths: tuple[Path, ...]) -> tuple[int, Said]:
-    code, out = run(capsys, argv(paths, json_out=True))
+def cli_json(
+    capsys: pytest.CaptureFixture[str], paths: tuple[Path, ...], destination: bool
+) -> tuple[int, Said]:
+    code, out = run(capsys, argv(paths, json_out=True, destination=destination))
     doc = json.loads(out)
     if isinstance(doc, list):
         (doc,) = doc
@@ -109,16 +116,19 @@ def cli_json(capsys: pytest.CaptureFixture[str], paths: tuple[Path, ...]) -> tup
     return code, Said(visible(doc["verdict"]), doc["trust"], chips)
 
 
-def api_said(paths: tuple[Path, ...]) -> Said:
+def api_said(paths: tuple[Path, ...], destination: bool = False) -> Said:
     kind = kind_of(paths[0])
     result: Result
     if kind is DocumentKind.RECEIPT:
-        result = api.verify_receipt(paths[0])
+        key = api.load_destination(DESTINATION).signing_public_key if destination else None
+        result = api.verify_receipt(paths[0], key)
     elif kind in CONTINUATION_KINDS:
         now = parse_datetime(CLOCK) if len(paths) > 1 else None
         result = api.inspect_continuation(
             paths[0], report=paths[1] if len(paths) > 1 else None, now=now
         )
+    elif destination:  # admitted there: what admission changed is a chip of its own
+        result = api.ingest(paths[0], DESTINATION)
     else:
         result = api.inspect_packet(paths[0])
     shown = api.verdict(result)
@@ -164,11 +174,12 @@ def agree(
     window: MainWindow,
     capsys: pytest.CaptureFixture[str],
     paths: tuple[Path, ...],
+    destination: bool = False,
 ) -> None:
     where = " + ".join(str(p.relative_to(REPO)) for p in paths)
-    text_code, text = cli_text(capsys, paths)
-    json_code, as_json = cli_json(capsys, paths)
-    library = api_said(paths)
+    text_code, text = cli_text(capsys, paths, destination)
+    json_code, as_json = cli_json(capsys, paths, destination)
+    library = api_said(paths, destination)
     assert text_code == json_code, where
     assert (as_json.words, as_json.trust, as_json.chips) == (
         library.words,
@@ -207,6 +218,19 @@ def test_every_document_is_said_alike_by_all_four(
     assert found
     for path in found:
         agree(qtbot, window, capsys, (path,))
+
+
+def test_every_golden_at_the_destination_is_said_alike_by_all_four(
+    qtbot: QtBot, window: MainWindow, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With the goldens' destination: MACs and signatures verified (green), policy and
+    admission checked — the admission chip of a truncated packet in all four."""
+    window.apply_destination(str(DESTINATION))
+    levels = set()
+    for path in documents(REPO / "goldens"):
+        agree(qtbot, window, capsys, (path,), destination=True)
+        levels.add(api_said((path,), destination=True).trust)
+    assert levels == {"verified", "unsigned", "refused"}  # with its keys, nothing is unchecked
 
 
 def test_every_example_session_with_its_report_is_said_alike(

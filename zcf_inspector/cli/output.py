@@ -98,10 +98,10 @@ def print_refused(path: str, inspection: PacketInspection, *, as_json: bool) -> 
         print_packet(path, inspection)
 
 
-def print_packet(path: str, inspection: PacketInspection, stream: TextIO | None = None) -> None:
+def print_packet(path: str, inspection: PacketInspection, shown: Verdict | None = None) -> None:
     """`validate`'s words for one packet: its verdict, its checks, its findings."""
-    out = stream or sys.stdout
-    print_verdict(path, packet.verdict(inspection), _error_count(inspection), out)
+    out = sys.stdout
+    print_verdict(path, shown or packet.verdict(inspection), _error_count(inspection), out)
     print_findings(inspection.findings, out, omitted=inspection.omitted)
 
 
@@ -112,11 +112,13 @@ def verdict_json(verdict: Verdict) -> dict[str, JsonValue]:
     return verdict.to_json()
 
 
-def inspection_json(path: str, inspection: PacketInspection) -> dict[str, JsonValue]:
+def inspection_json(
+    path: str, inspection: PacketInspection, shown: Verdict | None = None
+) -> dict[str, JsonValue]:
     return {
         "path": path,
         "valid": inspection.valid,
-        **verdict_json(packet.verdict(inspection)),
+        **verdict_json(shown or packet.verdict(inspection)),
         "findings": [f.to_json() for f in inspection.findings],
         "findingsOmitted": omitted_json(inspection.omitted),
         "manifest": None if inspection.manifest is None else inspection.manifest.to_json(),

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import fail, inspection_json, print_json, print_packet
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.packet.inspection import inspect_bytes
+from zcf_inspector.core.packet.inspection import PacketInspection, inspect_bytes
 from zcf_inspector.present import packet
+
+if TYPE_CHECKING:
+    from zcf_inspector.core.packet.admission import AdmissionNotice
+    from zcf_inspector.core.packet.destination import Destination
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -51,13 +56,31 @@ def run(args: argparse.Namespace) -> int:
             unreadable = exc
             continue
         inspection = inspect_bytes(data, destination)
-        codes.append(exitcodes.for_trust(packet.verdict(inspection).trust))
+        shown = packet.verdict(inspection, _admission(inspection, destination))
+        codes.append(exitcodes.for_trust(shown.trust))
         if args.json:
-            results.append(inspection_json(path, inspection))
+            results.append(inspection_json(path, inspection, shown))
         else:
-            print_packet(path, inspection)
+            print_packet(path, inspection, shown)
     if args.json:
         print_json(results)
     if unreadable is not None:
         return exitcodes.for_error(unreadable)
     return exitcodes.worst(codes)
+
+
+def _admission(
+    inspection: PacketInspection, destination: Destination | None
+) -> AdmissionNotice | None:
+    """What the destination's admission would change (beliefs dropped, cut, demoted; tools
+    not native): the window's admission chip, never hidden. Only for a packet it admits."""
+    if destination is None or not inspection.valid:
+        return None
+    # Imported only here: most runs have no destination.
+    from zcf_inspector.core.packet.admission import describe_admission  # noqa: PLC0415
+    from zcf_inspector.core.packet.ingest import ingest_inspection  # noqa: PLC0415
+
+    result = ingest_inspection(inspection, destination)
+    if result.admission is None:
+        return None
+    return describe_admission(result.admission, result.degraded)

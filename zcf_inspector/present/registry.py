@@ -8,13 +8,14 @@ from typing import Any
 
 from zcf_inspector.core.compare.model import Comparison
 from zcf_inspector.core.continuation.results import InspectionResult
-from zcf_inspector.core.packet.admission import AdmissionNotice
+from zcf_inspector.core.packet.admission import AdmissionNotice, describe_admission
+from zcf_inspector.core.packet.ingest import IngestResult
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.receipt import ReceiptReport
 from zcf_inspector.present import asif, comparison, packet, receipt
 from zcf_inspector.present.vocabulary import DocumentKind, Verdict
 
-Result = PacketInspection | ReceiptReport | InspectionResult | Comparison
+Result = PacketInspection | IngestResult | ReceiptReport | InspectionResult | Comparison
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,8 +44,12 @@ PRESENTERS: tuple[Presenter, ...] = (
 
 
 def verdict_of(result: Result, *, admission: AdmissionNotice | None = None) -> Verdict:
-    """The verdict of any checked document; ``admission`` (a packet admitted at a
-    destination) adds its chip."""
+    """The verdict of any checked document; a packet ingested at a destination (or
+    ``admission``) adds the chip saying what admission changed."""
+    if isinstance(result, IngestResult):
+        if result.admission is not None and admission is None:
+            admission = describe_admission(result.admission, result.degraded)
+        return packet.verdict(result.inspection, admission)
     if isinstance(result, PacketInspection):
         return packet.verdict(result, admission)
     for presenter in PRESENTERS:
