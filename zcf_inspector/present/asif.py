@@ -38,6 +38,7 @@ from zcf_inspector.present.vocabulary import (
     DocumentKind,
     Trust,
     Verdict,
+    weakest,
 )
 
 UNRECOGNISED = "unrecognised document"
@@ -169,22 +170,15 @@ def _document_part(result: InspectionResult) -> tuple[str, Trust]:
     return f"{kind} VALID", Trust.VERIFIED
 
 
-_ORDER = (Trust.VERIFIED, Trust.UNSIGNED, Trust.UNCHECKED, Trust.REFUSED)
-
-
-def _worst(*levels: Trust) -> Trust:
-    return max(levels, key=_ORDER.index)
-
-
 def headline(result: InspectionResult) -> tuple[str, Trust]:
     part, level = _document_part(result)
     if level is Trust.REFUSED:
         return part, level  # the report cannot be relied on over a refused document
     report = result.report
     if report is None:
-        return f"{part}{SEPARATOR}NOT ASSESSED (no report)", _worst(level, Trust.UNSIGNED)
+        return f"{part}{SEPARATOR}NOT ASSESSED (no report)", weakest(level, Trust.UNSIGNED)
     lead, report_level = _report_lead(report)
-    return f"{lead}{SEPARATOR}{part}", _worst(level, report_level)
+    return f"{lead}{SEPARATOR}{part}", weakest(level, report_level)
 
 
 # --- chips ---------------------------------------------------------------------------

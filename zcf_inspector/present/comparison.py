@@ -17,6 +17,7 @@ from zcf_inspector.present.vocabulary import (
     DocumentKind,
     Trust,
     Verdict,
+    weakest,
 )
 
 NOTHING_TO_COMPARE = "nothing to compare"
@@ -43,8 +44,7 @@ def side_words(side: SideSummary) -> str:
 def verdict(comparison: Comparison) -> Verdict:
     """The comparison as a whole: its trust is the weaker side's; one chip per side."""
     a, b = side_verdict(comparison.a), side_verdict(comparison.b)
-    order = (Trust.VERIFIED, Trust.UNSIGNED, Trust.UNCHECKED, Trust.REFUSED)
-    trust = max(a.trust, b.trust, key=order.index)
+    trust = weakest(a.trust, b.trust)
     rows = tuple(
         Chip(label, _state(v.trust), v.words, v.words) for label, v in (("A", a), ("B", b))
     )

@@ -41,6 +41,14 @@ class Trust(StrEnum):
     REFUSED = "refused"
 
 
+_STRONGEST_FIRST = (Trust.VERIFIED, Trust.UNSIGNED, Trust.UNCHECKED, Trust.REFUSED)
+
+
+def weakest(*levels: Trust) -> Trust:
+    """Of several parts' trust levels, the one the whole may claim."""
+    return max(levels, key=_STRONGEST_FIRST.index)
+
+
 class CheckStatus(StrEnum):
     PASS = "pass"
     FAIL = "fail"
