@@ -25,7 +25,6 @@ from zcf_inspector.core.packet.inspection import PacketInspection, Stage, StageR
 from zcf_inspector.core.packet.manifest import SectionDigest
 from zcf_inspector.core.packet.trust import (
     NO_DESTINATION,
-    NO_DESTINATION_KEYS,
     Authenticity,
     PacketTrust,
     Validity,
@@ -37,7 +36,6 @@ if TYPE_CHECKING:  # admission loads the destination's model: `validate` has non
     from zcf_inspector.core.packet.admission import AdmissionNotice
 
 from zcf_inspector.present.vocabulary import (
-    SEPARATOR,
     CheckStatus,
     Chip,
     DocumentKind,
@@ -66,27 +64,10 @@ def trust_level(trust: PacketTrust) -> Trust:
     return Trust.VERIFIED if trust.authenticity is Authenticity.SIGNED else Trust.UNSIGNED
 
 
-def phrase(trust: PacketTrust, key: Callable[[str], str] = str) -> str:
-    """Authenticity in capitals, e.g. ``SIGNED by sha256:… (trusted)``; ``key`` may
-    shorten a fingerprint for a narrow display."""
-    if trust.authenticity is Authenticity.SIGNED:
-        return f"SIGNED by {key(trust.signer or '?')} (trusted)"
-    if trust.authenticity is Authenticity.UNSIGNED:
-        return "UNSIGNED"
-    if trust.authenticity is Authenticity.MAC_NOT_CHECKED:
-        return f"MAC NOT CHECKED ({NO_DESTINATION_KEYS})"
-    if trust.authenticity is Authenticity.REFUSED:
-        return "AUTHENTICATION REFUSED"
-    return "AUTHENTICATION NOT CHECKED"
-
-
 def headline(trust: PacketTrust, key: Callable[[str], str] = str) -> str:
-    if trust.validity is Validity.REFUSED:
-        return f"REFUSED at {', '.join(s.value for s in trust.refused_at)}"
-    parts = [str(trust.validity), phrase(trust, key)]
-    if trust.authenticity is Authenticity.UNSIGNED and trust.not_checked:
-        parts.append(f"RECIPIENT NOT CHECKED ({NO_DESTINATION})")
-    return SEPARATOR.join(parts)
+    """The packet's words (`PacketTrust.headline`: the core's briefing quotes them too);
+    ``key`` may shorten a fingerprint for a narrow display."""
+    return trust.headline(key)
 
 
 def authenticity_json(trust: PacketTrust) -> dict[str, JsonValue]:

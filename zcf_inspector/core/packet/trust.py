@@ -1,8 +1,9 @@
-"""What a packet's stages say about trust: validity *and* authenticity, as facts.
+"""What a packet's stages say about trust: validity *and* authenticity, and their words.
 
-Derived once from a `PacketInspection`; the words and the trust level every front end
-shows are chosen from these facts by the packet presenter (`zcf_inspector.present.packet`).
-The rule it keeps: never overstate trust. A packet is ``VALID`` only when
+Derived once from a `PacketInspection`. The words below are the packets' part of the one
+vocabulary; the packet presenter (`zcf_inspector.present.packet`) gives them, with the
+trust level and the chips, to every front end (the core's briefing quotes them too). The
+rule it keeps: never overstate trust. A packet is ``VALID`` only when
 every stage that ran passed *and* everything the packet claims was checked; when the
 bytes, structure and manifest hold but a claim could not be checked (a recipient MAC
 with no destination keys, a recipient binding with no destination), it is ``INTACT``,
@@ -17,6 +18,7 @@ and the headline says which claim was not checked:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -26,6 +28,7 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.auth import AuthStatus
 from zcf_inspector.core.packet.inspection import PacketInspection, Stage, StageStatus
 
+SEPARATOR = " · "
 NO_DESTINATION_KEYS = "no destination keys"
 NO_DESTINATION = "no destination"
 
@@ -66,6 +69,27 @@ class PacketTrust:
     def complete(self) -> bool:
         """Everything the packet claims was checked, and every check passed."""
         return self.validity is Validity.VALID
+
+    def phrase(self, key: Callable[[str], str] = str) -> str:
+        """Authenticity in capitals, e.g. ``SIGNED by sha256:… (trusted)``; ``key`` may
+        shorten a fingerprint for a narrow display."""
+        if self.authenticity is Authenticity.SIGNED:
+            return f"SIGNED by {key(self.signer or '?')} (trusted)"
+        if self.authenticity is Authenticity.UNSIGNED:
+            return "UNSIGNED"
+        if self.authenticity is Authenticity.MAC_NOT_CHECKED:
+            return f"MAC NOT CHECKED ({NO_DESTINATION_KEYS})"
+        if self.authenticity is Authenticity.REFUSED:
+            return "AUTHENTICATION REFUSED"
+        return "AUTHENTICATION NOT CHECKED"
+
+    def headline(self, key: Callable[[str], str] = str) -> str:
+        if self.validity is Validity.REFUSED:
+            return f"REFUSED at {', '.join(s.value for s in self.refused_at)}"
+        parts = [str(self.validity), self.phrase(key)]
+        if self.authenticity is Authenticity.UNSIGNED and self.not_checked:
+            parts.append(f"RECIPIENT NOT CHECKED ({NO_DESTINATION})")
+        return SEPARATOR.join(parts)
 
 
 _KEY_REFUSALS = frozenset({ErrorCode.SOURCE_KEY_UNKNOWN})
