@@ -61,7 +61,7 @@ from zcf_inspector.gui.verdicts import (
     packet_verdict,
     receipt_verdict,
 )
-from zcf_inspector.present.asif_listing import document_notes
+from zcf_inspector.present.asif_listing import findings_listing
 
 PANE_MANIFEST = "Manifest"
 PANE_CANONICAL = "Canonical bytes"
@@ -277,18 +277,8 @@ class DocumentTab(QWidget):
             return document.value, findings, ("",) * len(findings), receipt_verdict(document.report)
         assert isinstance(document, ContinuationDocument)
         result = document.result
-        local = list(result.findings)
-        for plan in result.plans:
-            local.extend(plan.findings)
-        report_findings = result.report.findings if result.report is not None else ()
-        report_elsewhere = ""
-        if result.kind is not DocumentKind.CONTINUATION_REPORT and document.report_path:
-            report_elsewhere = Path(document.report_path).name
-        blockers, report_notes = document_notes(result)
-        local += blockers
-        report_rows = (*report_findings, *report_notes)
-        findings = (*local, *report_rows)
-        elsewhere = ("",) * len(local) + (report_elsewhere,) * len(report_rows)
+        report_name = Path(document.report_path).name if document.report_path else ""
+        findings, elsewhere = findings_listing(result, report_name)
         value = document.value if document.value is not None else {}
         return value, findings, elsewhere, continuation_verdict(result)
 

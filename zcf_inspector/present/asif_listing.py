@@ -14,6 +14,7 @@ from enum import StrEnum
 from zcf_inspector.core.continuation.results import (
     Blocker,
     BlockingReason,
+    DocumentKind,
     InspectionResult,
     PlanNode,
     PlanResult,
@@ -195,6 +196,22 @@ def document_notes(result: InspectionResult) -> tuple[list[Finding], list[Findin
     reasons = [reason_finding(r) for r in report.blocking_reasons] if report is not None else []
     in_session = [f for in_report, f in rows if not in_report]
     return in_session, [*(f for in_report, f in rows if in_report), *reasons]
+
+
+def findings_listing(
+    result: InspectionResult, report_name: str = ""
+) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
+    """Every row of the findings pane, and for each the file it points into: "" for the
+    shown document (the session: its findings, its plans' and the known blockers), the
+    report's name (``report_name``) for the report's findings and notes when the report
+    was checked beside its session."""
+    local = [*result.findings, *(f for plan in result.plans for f in plan.findings)]
+    blockers, report_notes = document_notes(result)
+    local += blockers
+    report = result.report
+    report_rows = (*(report.findings if report is not None else ()), *report_notes)
+    beside = report_name if result.kind is not DocumentKind.CONTINUATION_REPORT else ""
+    return (*local, *report_rows), ("",) * len(local) + (beside,) * len(report_rows)
 
 
 def subject_text(node: PlanNode) -> str:
