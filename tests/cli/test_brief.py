@@ -160,6 +160,20 @@ def test_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "is not a folder" in err
 
 
+def test_an_intact_packet_is_not_a_valid_one(capsys: pytest.CaptureFixture[str]) -> None:
+    # A recipient MAC with no destination keys was not checked: brief says and exits what
+    # validate says and exits, never 0.
+    path = str(REPO / "goldens" / "publication" / "recipient-bound-mac.json")
+    validate_code, validate_out, _ = run(capsys, "validate", path)
+    code, out, _ = run(capsys, "brief", path)
+    assert code == validate_code == exitcodes.UNCHECKED
+    assert out.splitlines()[0] == validate_out.splitlines()[0]
+    assert "INTACT · MAC NOT CHECKED" in out.splitlines()[0]
+    code, out, _ = run(capsys, "brief", path, "--json")
+    assert code == exitcodes.UNCHECKED
+    assert json.loads(out)["trust"] == "unchecked"
+
+
 def test_the_model_masks_and_points_without_the_cli() -> None:
     inspection = inspect_bytes(secret_packet())
     assert inspection.value is not None

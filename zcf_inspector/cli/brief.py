@@ -4,10 +4,12 @@ The packet's capsule as a briefing (core/briefing), with the secret scan's findi
 given a workspace, the claims checked against it. Every document string goes through the
 terminal escaping (cli/terminal_text) and is cut when very long; `--json` is exact JSON.
 
-Exit 0 when the packet is valid, 1 when it is refused (its briefing is still printed from
-what it holds), 2 for a usage error, an unreadable file or a workspace that is not a
-folder. Suspected credentials and workspace mismatches are warnings: they never change
-the exit code, which speaks of the packet's validity only.
+The exit code is `validate`'s, from the same verdict: 0 when the packet is valid, 1 when
+it is refused (its briefing is still printed from what it holds), 3 when it is intact but
+something it claims could not be checked (a recipient MAC without destination keys), 2
+for a usage error, an unreadable file or a workspace that is not a folder. Suspected
+credentials and workspace mismatches are warnings: they never change the exit code, which
+speaks of the packet's verdict only.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
+from zcf_inspector.present import packet
 
 TEXT_CHARS: Final = MESSAGE_CHARS  # of one document text on a line
 BELIEFS_LISTED: Final = 20  # beliefs flagged by the workspace check named before "and N more"
@@ -79,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
         secrets = scan_packet(inspection.value)
         if folder is not None:
             workspace = check_workspace(inspection.value, folder)
+    shown = packet.verdict(inspection)  # the words and the exit code validate gives
     briefing = build_briefing(
         inspection, secrets=secrets, workspace=workspace, destination=destination
     )
@@ -86,13 +90,14 @@ def run(args: argparse.Namespace) -> int:
         out: dict[str, JsonValue] = {
             "path": args.packet,
             "valid": inspection.valid,
+            "trust": str(shown.trust),
             **briefing.to_json(),
         }
         print_json(out)
     else:
         sys.stdout.write(verdict_line(args.packet, inspection) + "\n")
         write_briefing(briefing, sys.stdout, workspace_asked=args.workspace is not None)
-    return exitcodes.OK if inspection.valid else exitcodes.REFUSED
+    return exitcodes.for_trust(shown.trust)
 
 
 def write_briefing(briefing: Briefing, out: TextIO, *, workspace_asked: bool) -> None:
