@@ -22,9 +22,11 @@ from zcf_inspector.core.packet.destination import DestinationError, load_destina
 CHILD_TIMEOUT = 60
 
 
-def refusal(path: Path, max_bytes: int = 100, **kwargs: bool) -> UnreadableFileError:
+def refusal(
+    path: Path, max_bytes: int = 100, *, refuse_larger: bool = False
+) -> UnreadableFileError:
     with pytest.raises(UnreadableFileError) as caught:
-        read_bounded(path, max_bytes, **kwargs)
+        read_bounded(path, max_bytes, refuse_larger=refuse_larger)
     return caught.value
 
 

@@ -8,7 +8,7 @@ import os
 import sys
 
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.output import emit, json_bytes
+from zcf_inspector.cli.output import add_trust_arguments, emit, json_bytes
 from zcf_inspector.core.errors import InputError, ZcfError
 from zcf_inspector.core.files import read_bounded, shown_path
 from zcf_inspector.core.jsontypes import JsonValue
@@ -42,6 +42,7 @@ def register_keygen(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     keygen.add_argument("--out", metavar="FILE")
     keygen.add_argument("--public-out", metavar="FILE", help="also write the public half (Ed25519)")
+    add_trust_arguments(keygen)
     keygen.set_defaults(func=run_keygen)
 
 
@@ -60,6 +61,7 @@ def register_seal(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     seal.add_argument("--source-installation-key", metavar="FILE")
     seal.add_argument("--destination-installation-key", metavar="FILE")
     seal.add_argument("--out", metavar="FILE")
+    add_trust_arguments(seal)
     seal.set_defaults(func=run_seal)
 
 

@@ -7,7 +7,12 @@ import sys
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.output import omitted_json, print_findings, print_json
+from zcf_inspector.cli.output import (
+    add_trust_arguments,
+    omitted_json,
+    print_findings,
+    print_json,
+)
 from zcf_inspector.core.files import read_bounded, shown_path
 from zcf_inspector.core.keyfile import Ed25519Key, load_ed25519_key
 from zcf_inspector.core.packet.destination import load_destination
@@ -45,6 +50,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="the destination file whose signingKey signed the receipt",
     )
     verify.add_argument("--json", action="store_true")
+    add_trust_arguments(verify)
     verify.set_defaults(func=run_verify)
 
 

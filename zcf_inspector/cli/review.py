@@ -11,6 +11,7 @@ from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import (
     add_receipt_out_arguments,
+    add_trust_arguments,
     emit,
     omitted_json,
     print_findings,
@@ -80,6 +81,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     add_receipt_out_arguments(parser)
     parser.add_argument("--json", action="store_true", help="refusals as JSON")
+    add_trust_arguments(parser)
     parser.set_defaults(func=run)
 
 

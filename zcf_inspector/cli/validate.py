@@ -8,6 +8,7 @@ import sys
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import (
+    add_trust_arguments,
     fail,
     inspection_json,
     print_findings,
@@ -32,6 +33,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print a JSON array, one object per packet"
     )
+    add_trust_arguments(parser)
     parser.set_defaults(func=run)
 
 
