@@ -555,7 +555,7 @@ def test_keygen_writes_both_files_or_neither(
         ["keygen", "--public-of", str(GOLDENS / "destination.json")],
         ["seal", str(PUB / "minimal.json")],
     ],
-    ids=lambda argv: " ".join(argv[:2])[:30],
+    ids=["keygen", "keygen-installation", "keygen-public-of", "seal"],
 )
 def test_force_exists_where_it_is_advised(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str]
