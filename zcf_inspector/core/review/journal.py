@@ -522,6 +522,12 @@ class ReviewJournal:
         try:
             self.keys.record(self.identity.correlation_id, head)
         except (ZcfError, OSError) as exc:
+            # The new head may be in place already (the rename done, the folder's fsync
+            # failed): then the step is acknowledged, and taking it out would cut the
+            # journal short of its head.
+            with contextlib.suppress(ZcfError):
+                if self.keys.load(self.identity.correlation_id) == head:
+                    return
             key = shown_path(self.keys.path_for(self.identity.correlation_id))
             try:
                 conn.execute("BEGIN IMMEDIATE")
