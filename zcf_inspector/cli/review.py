@@ -206,6 +206,10 @@ def _repeat(
 def _describe_previous(args: argparse.Namespace, previous: PreviousGeneration) -> None:
     """What was compared, and with what trust, on stderr (stdout may be the receipt)."""
     out = sys.stderr
+    needs = [] if args.repeat_unchanged else ["--repeat-unchanged"]
+    if not previous.trusted and not args.accept_unsigned_previous:
+        needs.append(ACCEPT_FLAG)  # no key this destination trusts signed that receipt
+    asked = f" ({' '.join(needs)})" if needs else ""
     out.write(
         f"previous generation: {safe(args.previous)} (packet "
         f"{safe(previous.packet_id)}), receipt {safe(args.previous_receipt)}\n"
@@ -213,7 +217,7 @@ def _describe_previous(args: argparse.Namespace, previous: PreviousGeneration) -
         f"  admitted at {previous.imported_at}; now {previous.summary()}\n"
         f"  {len(previous.candidates)} earlier decision"
         f"{'s' if len(previous.candidates) != 1 else ''} on unchanged beliefs can be repeated"
-        f"{'' if args.repeat_unchanged else ' (--repeat-unchanged)'}\n"
+        f"{asked}\n"
     )
     for withheld in previous.withheld:
         out.write(
