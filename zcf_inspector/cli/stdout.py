@@ -143,6 +143,17 @@ def checked_stdout() -> Iterator[None]:
     if fd is None or not isinstance(original, io.TextIOWrapper):
         yield
         return
+    if type(getattr(original.buffer, "raw", None)).__name__ == "_WindowsConsoleIO":
+        # A Windows console takes text (WriteConsoleW), not bytes on its descriptor, and
+        # cannot be full: keep it, only with the escaping for what it cannot show.
+        errors = original.errors
+        original.reconfigure(errors=ESCAPE_ERRORS)
+        try:
+            yield
+            original.flush()
+        finally:
+            original.reconfigure(errors=errors)
+        return
     original.flush()
     raw = CheckedRaw(fd)
     text = io.TextIOWrapper(
