@@ -154,7 +154,7 @@ def test_stdout_on_a_full_disk_fails_in_one_line(
     # A command may say what it did first (the carry-over's summary); the failure is one
     # line, last, with its code.
     assert lines, "nothing said"
-    assert lines[-1].startswith("zcf-inspector: output_unwritable: cannot write the output")
+    assert lines[-1].startswith("zcf-inspector: output_unwritable: cannot write stdout: ")
     assert [line for line in lines if "output_unwritable" in line] == [lines[-1]]
     assert out.stat().st_size <= LIMIT
 

@@ -7,7 +7,7 @@ hold (latin-1, cp1252) raises UnicodeEncodeError from the middle of a report.
 
 So while a command runs, `checked_stdout` puts in its place a writer over the same file
 descriptor that writes every byte (a short write is continued, a failed one raises
-`OutputError`, code ``output_unwritable``: one line on stderr and exit 2, as for an
+`UnwritableFileError`, code ``output_unwritable``: one line on stderr and exit 2, as for an
 ``--out`` file that cannot be written) and that writes what the encoding cannot hold as
 ``\\uXXXX`` escapes (JSON's spelling, so JSON output stays the same JSON value). Byte
 outputs — receipts, keys, sealed packets, canonical bytes — go to ``sys.stdout.buffer``
@@ -25,16 +25,9 @@ import sys
 from collections.abc import Iterator
 from typing import Final
 
-from zcf_inspector.core.codes import FileCode
-from zcf_inspector.core.errors import InputError
+from zcf_inspector.core.atomic import UnwritableFileError
 
 ESCAPE_ERRORS: Final = "zcf-json-escape"
-
-
-class OutputError(InputError):
-    """Standard output could not be written whole; what was written is incomplete."""
-
-    code = FileCode.OUTPUT_UNWRITABLE
 
 
 def _json_escape(error: UnicodeError) -> tuple[str, int]:
@@ -105,10 +98,9 @@ class CheckedRaw(io.RawIOBase):
         except OSError as exc:
             self.failed = True
             self.written += done
-            raise OutputError(
-                f"{FileCode.OUTPUT_UNWRITABLE}: cannot write the output to stdout: "
-                f"{_reason(exc)}; {self.written:,} bytes were written, the output is "
-                "incomplete"
+            raise UnwritableFileError(
+                "stdout",
+                f"{_reason(exc)}; {self.written:,} bytes were written, the output is incomplete",
             ) from exc
         self.written += done
         return done
@@ -169,5 +161,5 @@ def checked_stdout() -> Iterator[None]:
     finally:
         sys.stdout = original
         raw.failed = True  # whatever is left in the buffers is not written again
-        with contextlib.suppress(OSError, ValueError, OutputError):
+        with contextlib.suppress(OSError, ValueError, UnwritableFileError):
             text.close()

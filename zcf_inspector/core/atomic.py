@@ -43,15 +43,19 @@ _HASH_CHARS: Final = 8
 class TargetExistsError(InputError):
     """The output file exists and replacing it was not asked for."""
 
+    code = "output_exists"
+
 
 class TargetNotAFileError(InputError):
     """The output path names something that is not a regular file; it is never replaced."""
+
+    code = "output_not_a_file"
 
 
 class UnwritableFileError(InputError):
     """The output could not be written (no permission, no space, no such folder…)."""
 
-    code = FileCode.OUTPUT_UNWRITABLE
+    code = "output_unwritable"  # FileCode.OUTPUT_UNWRITABLE, also said in the message
 
     def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
         super().__init__(f"{FileCode.OUTPUT_UNWRITABLE}: cannot write {shown_path(path)}: {reason}")

@@ -182,10 +182,18 @@ class FileCode(StrEnum):
     TRUST_FILE_UNSAFE = "trust_file_unsafe"
 
 
+class AdvisoryCode(StrEnum):
+    """What a reviewer should know before admitting a packet, beyond the profile: warnings,
+    never a refusal (issue 20)."""
+
+    SECRET_SUSPECTED = "secret_suspected"
+
+
 class CodeFamily(StrEnum):
     PACKET = "packet"
     CONTINUATION = "continuation"
     REVIEW = "review"
+    ADVISORY = "advisory"
     FILES = "files"
 
 
@@ -197,7 +205,7 @@ class CodeInfo:
     meaning: str  # one line, for docs/codes.md and tooltips
 
 
-E, INFO = Severity.ERROR, Severity.INFO
+E, INFO, WARNING = Severity.ERROR, Severity.INFO, Severity.WARNING
 
 _PACKET: Final[Mapping[ErrorCode, tuple[Severity, str]]] = {
     ErrorCode.PACKET_TOO_LARGE: (
@@ -465,6 +473,14 @@ _FILES: Final[Mapping[FileCode, tuple[Severity, str]]] = {
 }
 
 
+_ADVISORY: Final[Mapping[AdvisoryCode, tuple[Severity, str]]] = {
+    AdvisoryCode.SECRET_SUSPECTED: (
+        WARNING,
+        "a text looks like a credential (key, token, password); shown masked, never echoed",
+    ),
+}
+
+
 class BlockerCode(StrEnum):
     """Why a plan subject is a known blocker: it cannot be claimed supported or adapted."""
 
@@ -504,6 +520,7 @@ _FAMILIES: Final[Mapping[type[StrEnum], tuple[CodeFamily, _Table]]] = {
     ErrorCode: (CodeFamily.PACKET, _PACKET),
     PlanCode: (CodeFamily.CONTINUATION, _CONTINUATION),
     ReviewCode: (CodeFamily.REVIEW, _REVIEW),
+    AdvisoryCode: (CodeFamily.ADVISORY, _ADVISORY),
     FileCode: (CodeFamily.FILES, _FILES),
 }
 
@@ -546,6 +563,7 @@ def codes_markdown() -> str:
         CodeFamily.PACKET: "Packets (profile §1-§6)",
         CodeFamily.CONTINUATION: "Continuation plans and reports (ASIF 0.4)",
         CodeFamily.REVIEW: "Review and its journal",
+        CodeFamily.ADVISORY: "Advisories (beyond the profile: warnings, never a refusal)",
         CodeFamily.FILES: "Files the program trusts or writes",
     }
     for family, title in titles.items():

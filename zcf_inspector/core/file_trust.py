@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from typing import Final
 
 from zcf_inspector.core.codes import FileCode
-from zcf_inspector.core.errors import InputError, ZcfError
+from zcf_inspector.core.errors import ZcfError
 
 ALLOW_ENV: Final = "ZCF_INSPECTOR_ALLOW_UNSAFE_PERMISSIONS"
 ALLOW_FLAG: Final = "--allow-unsafe-permissions"
@@ -36,12 +36,6 @@ _GROUP_OR_OTHERS_WRITE: Final = stat.S_IWGRP | stat.S_IWOTH
 
 # Set for one command by its --allow-unsafe-permissions (see `allowing_unsafe`).
 _allowed_by_flag = False
-
-
-class UnsafeFileError(InputError):
-    """A trust or secret file others could have written; ``code`` is `trust_file_unsafe`."""
-
-    code = FileCode.TRUST_FILE_UNSAFE
 
 
 def unsafe_allowed() -> bool:
@@ -95,10 +89,12 @@ def message(path: str, what: str, why: str) -> str:
 
 
 def guard(
-    shown: str, what: str, error: Callable[[str], ZcfError] = UnsafeFileError
+    shown: str, what: str, error: Callable[[str], ZcfError]
 ) -> Callable[[os.stat_result], None]:
     """A ``read_bounded`` guard refusing the file, with ``error(message)``, when others
-    could have written it. ``shown`` is the file's name as messages show it."""
+    could have written it. ``shown`` is the file's name as messages show it. The error is
+    the loader's own (a `DestinationError`, a `KeyFileError`…), so its callers catch what
+    they always did; the message starts with ``trust_file_unsafe``."""
 
     def check(info: os.stat_result) -> None:
         if unsafe_allowed():
