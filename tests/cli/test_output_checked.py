@@ -116,6 +116,8 @@ COMMANDS: dict[str, Callable[[dict[str, str]], list[str]]] = {
     "plan": lambda f: ["plan", f["session"]],
     "plan --json": lambda f: ["plan", "--json", f["session"]],
     "plan --dot": lambda f: ["plan", "--dot", f["session"]],
+    "brief": lambda f: ["brief", f["full"], "--destination", str(DEST)],
+    "brief --json": lambda f: ["brief", "--json", f["packet"]],
     "diff": lambda f: ["diff", f["gen1"], f["gen2"]],
     "diff --json": lambda f: ["diff", "--json", f["gen1"], f["gen2"]],
 }

@@ -149,6 +149,7 @@ def test_a_world_writable_destination_no_longer_makes_a_packet_trusted(
         ["receipt", "verify", "RECEIPT", "--key", "PUBLIC"],
         ["seal", "PACKET", "--kind", "source-signature", "--signing-key", "SEED"],
         ["keygen", "--public-of", "DEST"],
+        ["brief", "PACKET", "--destination", "DEST"],
         ["review", "PACKET", "--destination", "DEST", "--reviewer", "carol",
          "--decisions", "DECISIONS"],
     ],
