@@ -559,3 +559,44 @@ def test_keygen_writes_both_files_or_neither(
         0o600,
         0o600,
     )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["keygen"],
+        ["keygen", "--installation-key-id", "inst-x"],
+        ["keygen", "--public-of", str(GOLDENS / "destination.json")],
+        ["seal", str(PUB / "minimal.json")],
+    ],
+    ids=["keygen", "keygen-installation", "keygen-public-of", "seal"],
+)
+def test_force_exists_where_it_is_advised(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str]
+) -> None:
+    # Issue 19: seal and keygen advised "use --force to replace it" and had no --force.
+    out = tmp_path / "out.json"
+    out.write_bytes(b"old")
+    code, _, err = run(capsys, *argv, "--out", str(out))
+    assert code == 2
+    assert "use --force to replace it" in err
+    assert out.read_bytes() == b"old"
+    code, _, err = run(capsys, *argv, "--out", str(out), "--force")
+    assert code == 0, err
+    assert json.loads(out.read_bytes())
+    assert (out.stat().st_mode & 0o777) == 0o600
+
+
+def test_keygen_force_replaces_both_files(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    private, public = tmp_path / "k.json", tmp_path / "k.pub.json"
+    private.write_bytes(b"old")
+    public.write_bytes(b"old")
+    assert run(capsys, "keygen", "--out", str(private), "--public-out", str(public))[0] == 2
+    code = run(capsys, "keygen", "--out", str(private), "--public-out", str(public), "--force")
+    assert code[0] == 0
+    assert (
+        json.loads(private.read_bytes())["publicKey"]
+        == json.loads(public.read_bytes())["publicKey"]
+    )

@@ -17,6 +17,7 @@ from tests.core.continuation.spec_examples import (
     report,
     session,
 )
+from tests.core.helpers import GOLDENS
 from zcf_inspector.cli import exitcodes, main
 
 
@@ -327,3 +328,24 @@ def test_hostile_strings_are_escaped_for_the_terminal(
     assert "\x1b" not in out
     assert "\x07" not in out
     assert "blocking reason service:publisher-service: \\u001b[2Jgone\\u0007" in out
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        (EXAMPLES / "another-computer.report.json", "is continuation-report, not a session"),
+        (GOLDENS / "publication" / "minimal.json", "is not a continuation session or profile"),
+    ],
+    ids=["report", "packet"],
+)
+def test_dot_says_why_it_printed_nothing(
+    capsys: pytest.CaptureFixture[str], name: Path, kind: str
+) -> None:
+    # Issue 19: `plan --dot` on a non-session printed nothing at all.
+    code, out, err = run(capsys, "--dot", str(name))
+    assert out == ""
+    assert err.startswith("zcf-inspector: --dot printed nothing: ")
+    assert kind in err
+    assert "run without --dot to see its findings" in err
+    assert len(err.splitlines()) == 1
+    assert code in (exitcodes.OK, exitcodes.REFUSED)

@@ -22,7 +22,12 @@ from typing import Final, TextIO
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.output import print_findings, print_json, verdict_line
+from zcf_inspector.cli.output import (
+    add_trust_arguments,
+    print_findings,
+    print_json,
+    verdict_line,
+)
 from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field
 from zcf_inspector.core.briefing.build import build_briefing
 from zcf_inspector.core.briefing.model import INTEGRITY_WORDS, Briefing, BriefItem, Integrity
@@ -63,6 +68,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--destination", metavar="FILE", help="destination file: tool statuses and policy"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    add_trust_arguments(parser)
     parser.set_defaults(func=run)
 
 

@@ -15,6 +15,7 @@ from typing import TextIO
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field, json_text
 from zcf_inspector.core.atomic import TargetExistsError, write_atomic
+from zcf_inspector.core.file_trust import ALLOW_ENV, ALLOW_FLAG
 from zcf_inspector.core.files import shown_path
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings, omitted_total
 from zcf_inspector.core.jsontypes import JsonValue
@@ -73,6 +74,17 @@ def add_receipt_out_arguments(parser: argparse.ArgumentParser) -> None:
         "--out", metavar="RECEIPT", help="write the receipt here (never overwrites)"
     )
     parser.add_argument("--force", action="store_true", help="allow --out to replace a file")
+
+
+def add_trust_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--allow-unsafe-permissions``, as every command that reads a trust file takes it."""
+    parser.add_argument(
+        ALLOW_FLAG,
+        dest="allow_unsafe_permissions",
+        action="store_true",
+        help="use destination and key files even when group or others may write them, or "
+        f"another user owns them (for CI sandboxes; or set {ALLOW_ENV}=1)",
+    )
 
 
 def emit(data: bytes, out: str | None, *, force: bool = False, what: str = "output") -> int:

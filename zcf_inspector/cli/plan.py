@@ -33,7 +33,7 @@ from zcf_inspector.core.continuation.results import (
 )
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
 from zcf_inspector.core.errors import InputError
-from zcf_inspector.core.files import read_bounded
+from zcf_inspector.core.files import read_bounded, shown_path
 from zcf_inspector.core.findings import Finding, OmittedFindings
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
 from zcf_inspector.present import asif
@@ -94,9 +94,29 @@ def run(args: argparse.Namespace) -> int:
     elif args.dot:
         for plan in result.plans:
             sys.stdout.write(plan_dot(plan))
+        if not result.plans:
+            _say_why_no_dot(result, args.file)
     else:
         _print_human(result, shown, args.file, sys.stdout)
     return exitcodes.for_trust(shown.trust)
+
+
+def _say_why_no_dot(result: InspectionResult, path: Path) -> None:
+    """`--dot` printed nothing: say why on stderr (stdout stays DOT, here empty)."""
+    errors = sum(1 for f in result.findings if f.severity == "error") + sum(
+        o.count for o in result.omitted if o.severity == "error"
+    )
+    if result.kind in (DocumentKind.ASIF_SESSION, DocumentKind.CONTINUATION_PROFILE):
+        what = f"{shown_path(path)} is {result.kind} with no plan to draw"
+    elif result.kind is None:
+        what = f"{shown_path(path)} is not a continuation session or profile"
+    else:
+        what = f"{shown_path(path)} is {result.kind}, not a session or profile with plans"
+    refused = f"; it is refused with {errors:,} error(s)" if errors else ""
+    sys.stderr.write(
+        f"zcf-inspector: --dot printed nothing: {what}{refused} "
+        "(run without --dot to see its findings)\n"
+    )
 
 
 def _print_findings(

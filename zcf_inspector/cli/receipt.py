@@ -15,6 +15,7 @@ import argparse
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import (
+    add_trust_arguments,
     omitted_json,
     print_findings,
     print_json,
@@ -59,6 +60,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "says only that the receipt is intact",
     )
     verify.add_argument("--json", action="store_true")
+    add_trust_arguments(verify)
     verify.set_defaults(func=run_verify)
 
 

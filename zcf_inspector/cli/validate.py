@@ -7,7 +7,13 @@ from typing import TYPE_CHECKING
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.output import fail, inspection_json, print_json, print_packet
+from zcf_inspector.cli.output import (
+    add_trust_arguments,
+    fail,
+    inspection_json,
+    print_json,
+    print_packet,
+)
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import PacketInspection, inspect_bytes
@@ -34,6 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print a JSON array, one object per packet"
     )
+    add_trust_arguments(parser)
     parser.set_defaults(func=run)
 
 

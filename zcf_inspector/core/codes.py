@@ -171,6 +171,15 @@ class ReviewCode(StrEnum):
     RECEIPT_MISMATCH = "receipt_mismatch"
     PREVIOUS_RECEIPT_INVALID = "previous_receipt_invalid"
     PREVIOUS_PACKET_REFUSED = "previous_packet_refused"
+    # issue 19: carrying decisions over from a receipt nobody trusted is asked for
+    PREVIOUS_RECEIPT_UNTRUSTED = "previous_receipt_untrusted"
+
+
+class FileCode(StrEnum):
+    """What the program refuses about the files it trusts or writes (issue 19)."""
+
+    OUTPUT_UNWRITABLE = "output_unwritable"
+    TRUST_FILE_UNSAFE = "trust_file_unsafe"
 
 
 class AdvisoryCode(StrEnum):
@@ -185,6 +194,7 @@ class CodeFamily(StrEnum):
     CONTINUATION = "continuation"
     REVIEW = "review"
     ADVISORY = "advisory"
+    FILES = "files"
 
 
 @dataclass(frozen=True, slots=True)
@@ -445,6 +455,21 @@ _REVIEW: Final[Mapping[ReviewCode, tuple[Severity, str]]] = {
         E,
         "the previous generation's packet does not ingest here at its receipt's importedAt",
     ),
+    ReviewCode.PREVIOUS_RECEIPT_UNTRUSTED: (
+        E,
+        "repeating decisions of a receipt no trusted key signed, without accepting that first",
+    ),
+}
+
+_FILES: Final[Mapping[FileCode, tuple[Severity, str]]] = {
+    FileCode.OUTPUT_UNWRITABLE: (
+        E,
+        "the output (stdout or a file) could not be written whole: no space, too large, I/O",
+    ),
+    FileCode.TRUST_FILE_UNSAFE: (
+        E,
+        "a destination, key or journal key file writable by group or others, or another user's",
+    ),
 }
 
 
@@ -496,6 +521,7 @@ _FAMILIES: Final[Mapping[type[StrEnum], tuple[CodeFamily, _Table]]] = {
     PlanCode: (CodeFamily.CONTINUATION, _CONTINUATION),
     ReviewCode: (CodeFamily.REVIEW, _REVIEW),
     AdvisoryCode: (CodeFamily.ADVISORY, _ADVISORY),
+    FileCode: (CodeFamily.FILES, _FILES),
 }
 
 
@@ -538,6 +564,7 @@ def codes_markdown() -> str:
         CodeFamily.CONTINUATION: "Continuation plans and reports (ASIF 0.4)",
         CodeFamily.REVIEW: "Review and its journal",
         CodeFamily.ADVISORY: "Advisories (beyond the profile: warnings, never a refusal)",
+        CodeFamily.FILES: "Files the program trusts or writes",
     }
     for family, title in titles.items():
         lines += [f"## {title}", "", "| code | severity | meaning |", "| --- | --- | --- |"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from zcf_inspector.core import file_trust
 from zcf_inspector.core.crypto import ed25519_public_key, generate_seed, public_key_fingerprint
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import Unreadable, UnreadableFileError, read_bounded, shown_path
@@ -68,8 +69,10 @@ def new_installation_key(key_id: str, key: bytes | None = None) -> InstallationK
 
 
 def _load(path: str | Path) -> JsonValue:
+    # A key file is a secret or a trust anchor: refused when others could have written it.
+    guard = file_trust.guard(shown_path(path), "key file", KeyFileError)
     try:
-        data = read_bounded(path, KEY_FILE_MAX_BYTES, refuse_larger=True)
+        data = read_bounded(path, KEY_FILE_MAX_BYTES, refuse_larger=True, guard=guard)
     except UnreadableFileError as exc:
         if exc.reason is Unreadable.TOO_LARGE:
             raise KeyFileError(

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
+from zcf_inspector.core import file_trust
 from zcf_inspector.core.crypto import ed25519_public_key, public_key_fingerprint
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import Unreadable, UnreadableFileError, read_bounded, shown_path
@@ -108,16 +109,25 @@ def parse_destination(value: JsonValue) -> Destination:
     return Destination.from_file_model(model)
 
 
-def load_destination(path: str | Path) -> Destination:
-    """Read a destination file strictly (profile §1 reader) and check it.
+def load_destination(path: str | Path, *, trust_file: bool = True) -> Destination:
+    """Read a destination file strictly (profile §1 reader) and check it. It holds trust
+    anchors: refused when others could have written it (`core.file_trust`), unless
+    ``trust_file`` is False (a conformance vector's, whose keys are published).
 
     Raises:
         DestinationError: the file cannot be read, is larger than 1 MiB, is not strict
-            JSON or is not a valid destination file (the message names the field).
+            JSON or is not a valid destination file (the message names the field), or
+            group or others may write it, or another user owns it (``trust_file_unsafe``
+            in the message).
     """
+    guard = (
+        file_trust.guard(shown_path(path), "destination file", DestinationError)
+        if trust_file
+        else None
+    )
     try:
         # Bounded: a packet picked by mistake must not be read whole on the UI thread.
-        data = read_bounded(path, DESTINATION_FILE_MAX_BYTES, refuse_larger=True)
+        data = read_bounded(path, DESTINATION_FILE_MAX_BYTES, refuse_larger=True, guard=guard)
     except UnreadableFileError as exc:
         if exc.reason is Unreadable.TOO_LARGE:
             raise DestinationError(
