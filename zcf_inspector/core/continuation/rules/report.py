@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -53,7 +54,7 @@ class SessionBinding:
     plans: dict[str, PlanFacts]  # by plan ID (the first plan of an ID)
     profile: ProfileIndex
     core: CoreIndex
-    trees: dict[str, WorkspaceTree]
+    trees: Mapping[str, WorkspaceTree]
 
 
 def recompute_outcome(
