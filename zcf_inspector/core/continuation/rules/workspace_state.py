@@ -44,7 +44,7 @@ from zcf_inspector.core.regex_budget import MAX_PATTERN_CHARS
 
 GLOB_MATCH_CHARS: Final = 4 * 1024 * 1024
 TREES_KEPT: Final = 8
-_BREATHE_EVERY: Final = 2048  # operations between two cancellation points
+_BREATHE_EVERY: Final = 256  # operations between two cancellation points
 
 Entry = Located[WorkspaceEntry]
 _CODE: Final = PlanCode.WORKSPACE_STATE_INVALID
