@@ -489,8 +489,9 @@ CORPUS: Final[tuple[Hostile, ...]] = (
         "every decision on one belief, back and forth: its history as long as the file",
         lambda: b"[]",
         (b"[",),
-        lambda i: b'{"portableRef":"b-reader","state":"%s"}'
-        % (b"confirmed" if i % 2 else b"unreviewed"),
+        lambda i: (
+            b'{"portableRef":"b-reader","state":"%s"}' % (b"confirmed" if i % 2 else b"unreviewed")
+        ),
     ),
     Hostile(
         "halves",
