@@ -68,7 +68,7 @@ class Hostile:
 
     def _unit_size(self, i: int) -> int:
         sizes = [len(self._unit(m)(i)) for m in range(len(self.markers))]
-        return sum(sizes) // len(sizes)
+        return max(sizes)  # the longest: the document stays within its size
 
     def build(self, size: int = SMALL) -> bytes:
         """The document, about ``size`` bytes long (never less than its base)."""

@@ -126,8 +126,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
     parser.add_argument("--quick", action="store_true", help="1 MB and 16 MB only")
     parser.add_argument("--cases", default=",".join(COMMANDS), help="comma-separated")
+    parser.add_argument("--largest", action="store_true", help="64 MiB only")
     args = parser.parse_args()
-    sizes = SIZES[:2] if args.quick else SIZES
+    sizes = SIZES[:2] if args.quick else SIZES[2:] if args.largest else SIZES
     print(
         f"{'case':<22}{'input':>10}{'wall':>9}{'cpu':>8}{'cpu/MiB':>9}{'peak RSS':>10}"
         f"{'x input':>8}{'output':>10}  exit"

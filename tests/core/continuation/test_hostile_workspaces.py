@@ -151,7 +151,7 @@ class CancelAfter(Monitor):
 def test_the_workspace_walk_stops_when_cancelled() -> None:
     """Cancel stops the walk at its next cancellation point, not after it: a large session
     passes many of them, and stopping leaves nothing behind."""
-    data = by_name("deltas-over-snapshot").build(400_000)
+    data = by_name("deltas-over-snapshot").build(600_000)
     counting = CancelAfter(10**9)
     inspect_continuation(data, now=NOW, monitor=counting)
     assert counting.passed > 20  # the walk itself breathes, not only between checks

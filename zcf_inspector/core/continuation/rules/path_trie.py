@@ -92,12 +92,14 @@ class Excludes:
     """
 
     stems: Node[bool] = field(default_factory=Node)
-    globs: list[tuple[str, _Matcher]] = field(default_factory=list)
-    unchecked: list[str] = field(default_factory=list)  # globs the budget left uncompiled
-    _glob_chars: int = -1
+    stars: list[str] = field(default_factory=list)  # globs whose only wildcard is *
+    others: list[str] = field(default_factory=list)  # globs with ? or [: compiled if needed
+    compiled: list[Callable[[str], object]] | None = None
+    unchecked: int = 0  # globs the budget left uncompiled
+    glob_chars: int = 0
 
     @classmethod
-    def of(cls, patterns: list[str], budget: GlobBudget) -> Excludes:
+    def of(cls, patterns: list[str]) -> Excludes:
         made = cls()
         seen: set[str] = set()
         for pattern in patterns:
@@ -106,16 +108,24 @@ class Excludes:
             if pattern in seen or not GLOB_CHARS.intersection(pattern):
                 continue  # a literal pattern matches only itself: the stem covers it
             seen.add(pattern)
-            if "?" not in pattern and "[" not in pattern:
-                made.globs.append((pattern, _StarGlob(pattern)))
-                continue
-            if len(pattern) > MAX_PATTERN_CHARS or not budget.spend(64 * len(pattern)):
-                made.unchecked.append(pattern)
-                continue
-            regex = fnmatch.translate(pattern)
-            if compile_problem(regex) is None:  # always, for a translation: never raises
-                made.globs.append((pattern, re.compile(regex).match))
+            star = "?" not in pattern and "[" not in pattern
+            (made.stars if star else made.others).append(pattern)
+            made.glob_chars += len(pattern)
         return made
+
+    def _compile(self, budget: GlobBudget) -> list[Callable[[str], object]]:
+        """The ? and [ globs as fnmatch's regexes, made at the first deletion the stems
+        do not settle, each paid for (64 per character) from the budget."""
+        if self.compiled is None:
+            self.compiled = []
+            for pattern in self.others:
+                if len(pattern) > MAX_PATTERN_CHARS or not budget.spend(64 * len(pattern)):
+                    self.unchecked += 1
+                    continue
+                regex = fnmatch.translate(pattern)
+                if compile_problem(regex) is None:  # always, for a translation
+                    self.compiled.append(re.compile(regex).match)
+        return self.compiled
 
     def under_stem(self, path: str) -> bool:
         node: Node[bool] | None = self.stems
@@ -133,49 +143,36 @@ class Excludes:
         or a glob was not compiled, before any pattern matched)."""
         if self.under_stem(path):
             return True
-        if not self.globs:
-            return None if self.unchecked else False
+        if not self.stars and not self.others:
+            return False
         # Paid for the whole list at once (each glob against this path), before any of it.
-        if not budget.spend(len(self.globs) * len(path) + self.glob_chars):
+        globs = len(self.stars) + len(self.others)
+        if not budget.spend(globs * len(path) + self.glob_chars):
             return None
-        if any(match(path) for _, match in self.globs):
+        if any(star_match(pattern, path) for pattern in self.stars):
+            return True
+        if any(match(path) for match in self._compile(budget)):
             return True
         return None if self.unchecked else False
 
-    @property
-    def glob_chars(self) -> int:
-        if self._glob_chars < 0:
-            self._glob_chars = sum(len(pattern) for pattern, _ in self.globs)
-        return self._glob_chars
 
-
-_Matcher = Callable[[str], object]
-
-
-class _StarGlob:
+def star_match(pattern: str, path: str) -> bool:
     """fnmatch of a pattern whose only wildcard is ``*``, without a regular expression:
     the first and last pieces at the ends, the others found left to right (taking the
     leftmost place of each is never wrong for ``*``)."""
-
-    __slots__ = ("_pieces",)
-
-    def __init__(self, pattern: str) -> None:
-        self._pieces = pattern.split("*")
-
-    def __call__(self, path: str) -> bool:
-        pieces = self._pieces
-        first, last = pieces[0], pieces[-1]
-        if len(path) < len(first) + len(last) or not path.startswith(first):
+    pieces = pattern.split("*")
+    first, last = pieces[0], pieces[-1]
+    if len(path) < len(first) + len(last) or not path.startswith(first):
+        return False
+    if not path.endswith(last):
+        return False
+    at, end = len(first), len(path) - len(last)
+    for piece in pieces[1:-1]:
+        found = path.find(piece, at, end)
+        if found < 0:
             return False
-        if not path.endswith(last):
-            return False
-        at, end = len(first), len(path) - len(last)
-        for piece in pieces[1:-1]:
-            found = path.find(piece, at, end)
-            if found < 0:
-                return False
-            at = found + len(piece)
-        return True
+        at = found + len(piece)
+    return True
 
 
 @dataclass

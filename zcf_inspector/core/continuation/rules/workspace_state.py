@@ -223,7 +223,7 @@ class _Walk:
     def _deletions(self, workspace: Workspace, where: str) -> None:
         if not workspace.deletions:
             return
-        excludes = Excludes.of(workspace.selection.exclude, self.globs)
+        excludes = Excludes.of(workspace.selection.exclude)
         unknown = False
         for i, deletion in enumerate(workspace.deletions):
             self.breathe()
