@@ -378,17 +378,25 @@ def inspect_continuation(
     prerequisite closure and required flags, its findings, and with ``report`` (checked
     against the session's exact bytes) the report's verdict at the clock ``now``
     (default: the current UTC time). A document the rules refuse is a result with error
-    findings, never an exception.
+    findings, never an exception: only `ZcfError` leaves it. Every check is bounded, and
+    should a document still find a limit of the interpreter (recursion, memory, an
+    overflowing count), that is raised as an `InputError` saying so, never as the
+    interpreter's own exception.
 
     Raises:
         UnreadableFileError: a path that cannot be read.
+        InputError: the document reached a limit of the interpreter.
     """
-    return _continuation(
-        _bytes(session),
-        now=now or datetime.now(UTC),
-        plan_id=plan_id,
-        report=None if report is None else _bytes(report),
-    )
+    data = _bytes(session)
+    report_data = None if report is None else _bytes(report)
+    try:
+        return _continuation(
+            data, now=now or datetime.now(UTC), plan_id=plan_id, report=report_data
+        )
+    except (RecursionError, MemoryError, OverflowError) as exc:
+        raise InputError(
+            f"the document is too complex to inspect ({type(exc).__name__}: {exc})"
+        ) from exc
 
 
 def verdict(result: Result) -> Verdict:

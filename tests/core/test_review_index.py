@@ -7,6 +7,8 @@ import random
 import sqlite3
 import subprocess
 import sys
+import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -234,3 +236,39 @@ def test_a_process_killed_mid_step_leaves_the_journal_as_before(tmp_path: Path, 
         len(JournaledReview.open(tmp_path / "j", target, keys=tmp_path / "keys").session.decisions)
         == 2
     )
+
+
+def _allocated_by(work: Callable[[], object]) -> int:
+    """Peak bytes allocated while ``work`` runs, above what was allocated before it."""
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        work()
+        return tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_decision_costs_the_same_on_a_long_history() -> None:
+    """Issue 19: a belief's history was rebuilt (a tuple of all its decisions) on every
+    decision, so 80,000 decisions on one belief were quadratic. The cost of one more
+    decision must not depend on how many that belief already has."""
+    target = many_target(2)
+    session = ReviewSession(target)
+    states = (ReviewState.CONFIRMED, ReviewState.UNREVIEWED)
+    for n in range(5_000):
+        session.apply(session.plan([DecisionRequest("b-000000", states[n % 2])], "carol", NOW))
+    step = session.plan([DecisionRequest("b-000000", ReviewState.CONFIRMED)], "carol", NOW)
+    index = session.index.copy()
+    # A tuple of 5,001 decisions is 40 KB; one link is a few dozen bytes.
+    assert _allocated_by(lambda: index.add(step)) < 2_000
+    assert _allocated_by(lambda: index.remove(step)) < 2_000
+    # The history still reads whole and in order, and the copy left the session alone.
+    history = session.history_of("b-000000")
+    assert len(history) == 5_000
+    assert history == tuple(d for d in session.decisions if d.portable_ref == "b-000000")
+    assert session.index.history_of("b-000000") == history
+    session.undo(session.undo_candidate().number)
+    assert session.history_of("b-000000") == history[:-1]
+    assert session.state_of("b-000000") is history[-2].state

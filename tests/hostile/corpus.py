@@ -60,6 +60,15 @@ class Hostile:
     unit: Callable[[int], bytes] = lambda _: b""
     opening: bytes = b""  # written after a marker, before the units
     closing: bytes = b""  # written after the units
+    # One unit per marker, when the markers need different ones (else ``unit`` everywhere).
+    units: tuple[Callable[[int], bytes], ...] = ()
+
+    def _unit(self, marker: int) -> Callable[[int], bytes]:
+        return self.units[marker] if self.units else self.unit
+
+    def _unit_size(self, i: int) -> int:
+        sizes = [len(self._unit(m)(i)) for m in range(len(self.markers))]
+        return max(sizes)  # the longest: the document stays within its size
 
     def build(self, size: int = SMALL) -> bytes:
         """The document, about ``size`` bytes long (never less than its base)."""
@@ -68,19 +77,21 @@ class Hostile:
             return base
         extra = len(self.markers) * len(self.opening + self.closing)
         room = size - len(base) - extra
-        count = max(len(self.markers), room // (len(self.unit(0)) + 1))
+        count = max(len(self.markers), room // (self._unit_size(0) + 1))
         # Units may grow with their number ("k9", "k10"): measured by the last one, the
         # document stays within ``size`` (under the packet limit at its largest).
         for _ in range(3):
-            count = max(len(self.markers), room // (len(self.unit(count - 1)) + 1))
+            count = max(len(self.markers), room // (self._unit_size(count - 1) + 1))
         share = count // len(self.markers)
         pieces: list[bytes] = []
         rest = base
         made = 0
-        for marker in self.markers:
+        for n, marker in enumerate(self.markers):
             at = rest.index(marker) + len(marker)
             pieces += [rest[:at], self.opening]
-            pieces.append(b",".join(self.unit(i) for i in range(made, made + share)))
+            unit = self._unit(n)
+            first = 0 if self.units else made  # each marker's own units count from 0
+            pieces.append(b",".join(unit(i) for i in range(first, first + share)))
             pieces.append(self.closing)
             made += share
             rest = rest[at:]
@@ -193,6 +204,75 @@ def _terminal_session() -> bytes:
         plans[0]["dependency_ids"].append("dep-" + TERMINAL)
 
     return _session_with(mutate)
+
+
+# --- sessions: workspaces, tool schemas ------------------------------------------------------
+
+
+@cache
+def _head_workspace() -> dict[str, Any]:
+    session = json.loads(_session())
+    head: dict[str, Any] = session["continuation"]["workspaces"][0]
+    return head
+
+
+def _delta(ident: str, base: str, entries: list[str], deletions: list[str]) -> dict[str, Any]:
+    """A delta workspace over ``base`` adding ``entries`` (files) and deleting ``deletions``."""
+    return {
+        **_head_workspace(),
+        "id": ident,
+        "mode": "delta",
+        "selection": {"include": [], "exclude": [], "complete_for_selection": False},
+        "entries": [_file(path) for path in entries],
+        "deletions": deletions,
+        "base_snapshot_id": base,
+    }
+
+
+def _file(path: str) -> dict[str, Any]:
+    return {"path": path, "kind": "file", "mode": 420, "resource_id": "report"}
+
+
+def _glob_session(session: dict[str, Any]) -> None:
+    """A delta whose excludes and deletions are grown (markers "x-excludes", "x-deletions")."""
+    delta = _delta("ws-delta", "workspace-head", [], ["x-deletions"])
+    delta["selection"]["exclude"] = ["x-excludes"]
+    session["continuation"]["workspaces"].append(delta)
+
+
+def _chain_unit(i: int) -> bytes:
+    """Delta ``w{i}`` over ``w{i-1}`` (the first over the head): one file in, the last out."""
+    base = "workspace-head" if i == 0 else f"w{i - 1}"
+    gone = "summary.md" if i == 0 else f"f{i - 1}"
+    return _dump(_delta(f"w{i}", base, [f"f{i}"], [gone]))
+
+
+def _snapshot_delta_unit(i: int) -> bytes:
+    """Delta ``d{i}`` over the head, deleting the head's grown entry ``p{i}``."""
+    return _dump(_delta(f"d{i}", "workspace-head", [], [f"p{i}"]))
+
+
+def _schema_session(schemas: list[dict[str, Any]]) -> bytes:
+    """The session with one tool per schema (``t0``, ``t1``…) besides its own."""
+    session = json.loads(_session())
+    tool = session["tools"][0]
+    for i, schema in enumerate(schemas):
+        session["tools"].append({**tool, "id": f"t{i}", "input_schema": schema})
+    return _dump(session)
+
+
+def _regex_bombs() -> bytes:
+    """Patterns Python's compiler cannot take: a repeat past 2^32, 1,200 nested groups, a
+    pattern of 5,000 characters, a patternProperties key nested 200 deep."""
+    return _schema_session(
+        [
+            {"type": "string", "pattern": "a{4294967296}"},
+            {"type": "string", "pattern": "(" * 1200 + ")" * 1200},
+            {"type": "string", "pattern": "(a|b)" * 1_000},
+            {"type": "object", "patternProperties": {"(" * 200 + "x" + ")" * 200: {}}},
+            {"type": "string", "pattern": "[" + "a-z" * 5},  # not a regex: one finding
+        ]
+    )
 
 
 # --- the corpus -------------------------------------------------------------------------------
@@ -326,6 +406,60 @@ CORPUS: Final[tuple[Hostile, ...]] = (
     ),
     _fixed("terminal-plan", "session", "plan ids with escapes and bidi", _terminal_session),
     Hostile(
+        "glob-excludes",
+        "session",
+        "a delta with a glob exclude and a deletion per few bytes: every pair is a match",
+        lambda: _session_with(_glob_session),
+        (b'"exclude":["x-excludes"', b'"deletions":["x-deletions"'),
+        opening=b",",
+        units=(lambda i: b'"g%d*"' % i, lambda i: b'"h%d"' % i),
+    ),
+    Hostile(
+        "literal-excludes",
+        "session",
+        "a delta with literal excludes and deletions (each deletion also names nothing)",
+        lambda: _session_with(_glob_session),
+        (b'"exclude":["x-excludes"', b'"deletions":["x-deletions"'),
+        opening=b",",
+        units=(lambda i: b'"e%d/"' % i, lambda i: b'"e%d/f"' % i),
+    ),
+    Hostile(
+        "delta-chain",
+        "session",
+        "a chain of deltas, each over the one before: flattening each was the whole chain",
+        _session,
+        (b'"workspaces":[',),
+        _chain_unit,
+        closing=b",",
+    ),
+    Hostile(
+        "deltas-over-snapshot",
+        "session",
+        "many deltas over one large snapshot: each flattened tree was a copy of the snapshot",
+        _session,
+        (b'"workspaces":[', b'"entries":['),
+        closing=b",",
+        units=(_snapshot_delta_unit, lambda i: _dump(_file(f"p{i}"))),
+    ),
+    _fixed("regex-bombs", "session", "tool schema patterns re cannot compile", _regex_bombs),
+    Hostile(
+        "many-patterns",
+        "session",
+        "a tool schema of distinct patterns, each compiled (until the document's budget)",
+        lambda: _schema_session([{"allOf": [{"pattern": "seed"}]}]),
+        (b'"allOf":[{"pattern":"seed"}',),
+        lambda i: b'{"pattern":"(a|b)*c{%d}"}' % i,
+        opening=b",",
+    ),
+    Hostile(
+        "long-pattern",
+        "session",
+        "one tool schema pattern as long as the file",
+        lambda: _schema_session([{"pattern": "x"}]),
+        (b'"pattern":"',),
+        lambda _: b"(a)",
+    ),
+    Hostile(
         "empty-assessments",
         "report",
         "a destination report of empty assessments",
@@ -348,6 +482,16 @@ CORPUS: Final[tuple[Hostile, ...]] = (
         lambda: b"[]",
         (b"[",),
         lambda _: b"{}",
+    ),
+    Hostile(
+        "one-belief-decisions",
+        "decisions",
+        "every decision on one belief, back and forth: its history as long as the file",
+        lambda: b"[]",
+        (b"[",),
+        lambda i: (
+            b'{"portableRef":"b-reader","state":"%s"}' % (b"confirmed" if i % 2 else b"unreviewed")
+        ),
     ),
     Hostile(
         "halves",

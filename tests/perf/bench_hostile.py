@@ -3,11 +3,19 @@
 Run: ``.venv/bin/python -m tests.perf.bench_hostile`` from the repository root
 (``--quick`` stops at 12 MB; ``--cases empty-beliefs,halves`` picks cases).
 
-Each case of the hostile corpus (tests/hostile/corpus.py) is made at 3 MB, 12 MB and just
-under the 64 MiB packet limit and run through the CLI in a fresh process: wall time, peak
-resident memory of that process (``wait4``) and the size of what it printed. The point is
-the shape of the curves: time and memory grow in proportion to the input, and the output
-does not grow at all once the findings budget is spent.
+Each case of the hostile corpus (tests/hostile/corpus.py) is made at 1 MB, 16 MB and just
+under the 64 MiB packet limit and run through the CLI in a fresh process: wall time, CPU
+time (user + system: what the machine's load does not inflate), peak resident memory of
+that process and the size of what it printed. The point is the shape of the curves: time
+and memory grow in proportion to the input, and the output does not grow at all once the
+findings budget is spent. ``x input`` divides the peak by every input the command read
+(both packets for ``diff``).
+
+Issue 19 added the workspace shapes (``delta-chain``, ``deltas-over-snapshot``,
+``literal-excludes``, ``glob-excludes``), the regex shapes (``many-patterns``,
+``long-pattern``), many decisions on one belief (``one-belief-decisions``, through
+``review``) and ``diff`` of the findings bombs: against a small packet (``diff-small``),
+against itself (``diff-self``) and against another bomb (``diff-other``).
 
 The worst case of issue 15 is ``empty-beliefs`` (``"beliefs": [{}, {}, ...]``: three
 findings per three bytes); ``halves`` (``[0.5, 0.5, ...]``) is canonicalize's.
@@ -23,12 +31,40 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.hostile.corpus import by_name
+from tests.hostile.corpus import DESTINATION, PACKET_RECEIPT, by_name, path_of
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
 
 MB = 1024 * 1024
-SIZES = (3 * MB, 12 * MB, DEFAULT_MAX_BYTES - 1024)
-COMMANDS = {
+SIZES = (1 * MB, 16 * MB, DEFAULT_MAX_BYTES - 1024)
+SMALL_PACKET = str(path_of(by_name("terminal-ids")))
+# case -> (corpus document, command); {f}: the document, {g}: a second one (diff-other).
+COMMANDS: dict[str, tuple[str, list[str]]] = {
+    "empty-beliefs": ("empty-beliefs", ["validate", "{f}"]),
+    "diff-small": ("empty-beliefs", ["diff", SMALL_PACKET, "{f}"]),
+    "diff-self": ("empty-beliefs", ["diff", "{f}", "{f}"]),
+    "diff-other": ("empty-beliefs", ["diff", "{f}", "{g}"]),
+    "delta-chain": ("delta-chain", ["plan", "{f}"]),
+    "deltas-over-snapshot": ("deltas-over-snapshot", ["plan", "{f}"]),
+    "literal-excludes": ("literal-excludes", ["plan", "{f}"]),
+    "glob-excludes": ("glob-excludes", ["plan", "{f}"]),
+    "many-patterns": ("many-patterns", ["plan", "{f}"]),
+    "long-pattern": ("long-pattern", ["plan", "{f}"]),
+    "one-belief-decisions": (
+        "one-belief-decisions",
+        [
+            "review",
+            str(PACKET_RECEIPT),
+            "--destination",
+            str(DESTINATION),
+            "--decisions",
+            "{f}",
+            "--reviewer",
+            "carol",
+        ],
+    ),
+}
+OTHER = "every-section"  # the second bomb of diff-other
+_OLD_COMMANDS = {
     "empty-beliefs": ["validate"],
     "every-section": ["validate"],
     "numbers-as-ids": ["validate"],
@@ -40,13 +76,16 @@ COMMANDS = {
     "empty-decisions": ["receipt", "verify"],
     "halves": ["canonicalize"],
 }
+for _case, _words in _OLD_COMMANDS.items():
+    COMMANDS.setdefault(_case, (_case, [*_words, "{f}"]))
 
 
 @dataclass(frozen=True)
 class Run:
     case: str
-    size: int
+    size: int  # of every input the command read
     seconds: float
+    cpu: float
     peak_rss: int
     output: int
     code: int
@@ -58,12 +97,16 @@ _RUNNER = """
 import resource, subprocess, sys
 with open(sys.argv[1], "wb") as out:
     code = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL).returncode
-print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, code)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(usage.ru_maxrss, code, usage.ru_utime + usage.ru_stime)
 """
 
 
-def measure(case: str, path: Path) -> Run:
-    command = [sys.executable, "-m", "zcf_inspector", *COMMANDS[case], str(path)]
+def measure(case: str, path: Path, other: Path) -> Run:
+    words = [w.format(f=path, g=other) for w in COMMANDS[case][1]]
+    command = [sys.executable, "-m", "zcf_inspector", *words]
+    read = {str(path), str(other), SMALL_PACKET}  # each occurrence: diff A A reads A twice
+    inputs = sum(Path(w).stat().st_size for w in words if w in read)
     with tempfile.NamedTemporaryFile() as out:
         start = time.perf_counter()
         report = subprocess.run(
@@ -75,27 +118,36 @@ def measure(case: str, path: Path) -> Run:
         seconds = time.perf_counter() - start
         printed = Path(out.name).stat().st_size
     peak_kb, code = int(report[0]), int(report[1])  # ru_maxrss is in kilobytes on Linux
-    return Run(case, path.stat().st_size, seconds, peak_kb * 1024, printed, code)
+    cpu = float(report[2])
+    return Run(case, inputs, seconds, cpu, peak_kb * 1024, printed, code)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else "")
-    parser.add_argument("--quick", action="store_true", help="3 MB and 12 MB only")
+    parser.add_argument("--quick", action="store_true", help="1 MB and 16 MB only")
     parser.add_argument("--cases", default=",".join(COMMANDS), help="comma-separated")
+    parser.add_argument("--largest", action="store_true", help="64 MiB only")
     args = parser.parse_args()
-    sizes = SIZES[:2] if args.quick else SIZES
-    print(f"{'case':<18}{'input':>10}{'time':>9}{'peak RSS':>11}{'x input':>8}{'output':>10}  exit")
+    sizes = SIZES[:2] if args.quick else SIZES[2:] if args.largest else SIZES
+    print(
+        f"{'case':<22}{'input':>10}{'wall':>9}{'cpu':>8}{'cpu/MiB':>9}{'peak RSS':>10}"
+        f"{'x input':>8}{'output':>10}  exit"
+    )
     with tempfile.TemporaryDirectory() as folder:
         for case in args.cases.split(","):
             for size in sizes:
                 path = Path(folder) / f"{case}.json"
-                path.write_bytes(by_name(case).build(size))
-                run = measure(case, path)
+                path.write_bytes(by_name(COMMANDS[case][0]).build(size))
+                other = Path(folder) / "other.json"
+                if "{g}" in COMMANDS[case][1]:
+                    other.write_bytes(by_name(OTHER).build(size))
+                run = measure(case, path, other)
                 path.unlink()
+                other.unlink(missing_ok=True)
                 print(
-                    f"{case:<18}{run.size / MB:>8.1f}MB{run.seconds:>8.1f}s"
-                    f"{run.peak_rss / MB:>9.0f}MB{run.peak_rss / run.size:>8.1f}"
-                    f"{run.output / 1024:>8.0f}KB  {run.code}",
+                    f"{case:<22}{run.size / MB:>8.1f}MB{run.seconds:>8.1f}s{run.cpu:>7.1f}s"
+                    f"{run.cpu / (run.size / MB):>8.2f}s{run.peak_rss / MB:>8.0f}MB"
+                    f"{run.peak_rss / run.size:>8.1f}{run.output / 1024:>8.0f}KB  {run.code}",
                     flush=True,
                 )
     return 0

@@ -149,6 +149,8 @@ class PlanCode(StrEnum):
     CORE_CHECK_SKIPPED = "core_check_skipped"
     # what one check covers (issue 15: no input costs more than its size)
     PLANS_TOO_LARGE = "plans_too_large"
+    PATTERN_TOO_COMPLEX = "pattern_too_complex"
+    WORKSPACE_TOO_COMPLEX = "workspace_too_complex"
 
 
 class ReviewCode(StrEnum):
@@ -416,6 +418,14 @@ _CONTINUATION: Final[Mapping[PlanCode, tuple[Severity, str]]] = {
     PlanCode.PLANS_TOO_LARGE: (
         E,
         "the plans' graphs together pass what one check covers; the rest were not checked",
+    ),
+    PlanCode.PATTERN_TOO_COMPLEX: (
+        E,
+        "a regular expression too long or nested to compile, or past the budget: not checked",
+    ),
+    PlanCode.WORKSPACE_TOO_COMPLEX: (
+        E,
+        "glob excludes against deletions pass what one check covers: the rest not checked",
     ),
 }
 

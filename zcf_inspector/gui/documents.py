@@ -26,7 +26,7 @@ from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.monitor import Monitor
+from zcf_inspector.core.monitor import Cancelled, Monitor
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import PacketInspection, inspect_read, inspect_value
 from zcf_inspector.core.packet.receipt import ReceiptReport, verify_receipt
@@ -161,16 +161,23 @@ def _open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
             share = _Share(monitor, i, count)
             try:
                 documents.append(_check(item, report, request.destination, share, request.now))
-            except (RecursionError, MemoryError) as exc:
-                # Hostile shapes the reader's limits let through must cost this file its
-                # tab, not the whole drop: the other files still open.
+            except Cancelled:
+                raise
+            except Exception as exc:  # noqa: BLE001 - one file's failure, reported as such
+                # Hostile shapes the reader's limits let through (and any defect a file
+                # finds in a check) must cost this file its tab, not the whole drop: the
+                # other files still open, and this one says why it did not.
                 documents.append(UnreadableDocument(item.path, _too_complex(item.path, exc)))
     return documents
 
 
-def _too_complex(path: str, exc: RecursionError | MemoryError) -> str:
-    what = "too deeply nested" if isinstance(exc, RecursionError) else "too large for memory"
-    return f"{path}: the document is {what} to inspect here"
+def _too_complex(path: str, exc: Exception) -> str:
+    if isinstance(exc, RecursionError):
+        return f"{path}: the document is too deeply nested to inspect here"
+    if isinstance(exc, MemoryError):
+        return f"{path}: the document is too large for memory to inspect here"
+    detail = str(exc)[:200]  # shown escaped, like every message of an open
+    return f"{path}: an internal error stopped its check ({type(exc).__name__}: {detail})"
 
 
 def reverify(
@@ -191,7 +198,9 @@ def reverify(
             document.path, document.value, verify_receipt(document.value, _receipt_key(destination))
         )
     if isinstance(document, ContinuationDocument) and document.data:
-        result = inspect_continuation(document.data, now=clock(now), report=document.report_data)
+        result = inspect_continuation(
+            document.data, now=clock(now), report=document.report_data, monitor=monitor
+        )
         return replace(document, result=result)
     return document
 
@@ -208,9 +217,23 @@ class _Share:
         self._monitor.step(what, (self._index + fraction) / self._count)
 
     def as_monitor(self) -> Monitor:
-        """A monitor for one core call: it reports into this share, and since that goes
-        through the outer monitor, a cancel of the whole open stops the call too."""
-        return Monitor(lambda what, fraction: self.step(what, 0.1 + 0.9 * fraction))
+        """A monitor for one core call: it reports into this share, and its cancellation
+        points are the outer monitor's too, so a cancel of the whole open stops the call
+        at its next one (not only at its next progress step)."""
+        return _ShareMonitor(self)
+
+    def breathe(self) -> None:
+        self._monitor.breathe()
+
+
+class _ShareMonitor(Monitor):
+    def __init__(self, share: _Share) -> None:
+        super().__init__(lambda what, fraction: share.step(what, 0.1 + 0.9 * fraction))
+        self._share = share
+
+    def breathe(self) -> None:
+        self._share.breathe()
+        super().breathe()
 
 
 def _check(
@@ -233,7 +256,9 @@ def _check(
             item.path, item.value, verify_receipt(item.value, _receipt_key(destination))
         )
     report_data = None if report is None else report.data
-    result = inspect_continuation(item.data, now=clock(now), report=report_data)
+    result = inspect_continuation(
+        item.data, now=clock(now), report=report_data, monitor=share.as_monitor()
+    )
     return ContinuationDocument(
         item.path,
         item.value,

@@ -3,7 +3,10 @@
 `TaskRunner.start(work, on_done)` runs ``work(monitor)`` on a pool thread and calls
 ``on_done(result)`` on the UI thread. `cancel_all()` cancels the monitors and forgets the
 tasks at once: whatever a cancelled task returns later is dropped, so the window never
-waits for a core call to reach its next cancellation point.
+waits for a core call to reach its next cancellation point. Until each cancelled worker
+has really returned, the runner is `stopping` (and says so with `stoppingChanged`): a
+core call still holds a CPU and memory then, and the window says "cancelling…" rather
+than idle.
 
 A *durable* task (``durable=True``) is one whose work may pass a point of no return —
 a review step committed to its journal. Cancel asks it to stop (its monitor raises
@@ -15,7 +18,7 @@ dropped on the floor.
 from __future__ import annotations
 
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,6 +77,7 @@ class TaskRunner(QObject):
     progressChanged = Signal(str, float)  # noqa: N815 - Qt signal naming
     busyChanged = Signal(bool)  # noqa: N815
     taskFailed = Signal(str, str)  # noqa: N815 - (label, traceback) when no on_failed was given
+    stoppingChanged = Signal(bool)  # noqa: N815 - cancelled workers still running, or none
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -85,6 +89,7 @@ class TaskRunner(QObject):
         self._signals.failed.connect(self._on_failed)
         self._signals.cancelled.connect(self._on_cancelled)
         self._tasks: dict[int, _Task] = {}
+        self._stopping: set[int] = set()  # forgotten on cancel, their worker not yet back
         self._next_id = 0
         # Called on the worker thread at every progress step, before the UI hears of it
         # (tests use it to hold a load at a known point).
@@ -93,6 +98,12 @@ class TaskRunner(QObject):
     @property
     def busy(self) -> bool:
         return bool(self._tasks)
+
+    @property
+    def stopping(self) -> bool:
+        """Whether a cancelled task's worker is still running (it stops at its next
+        cancellation point; its result will be dropped)."""
+        return bool(self._stopping)
 
     def start(
         self,
@@ -131,6 +142,7 @@ class TaskRunner(QObject):
         for task in self._tasks.values():
             task.monitor.cancel()
         had = self.busy
+        self._forget_workers(n for n, t in self._tasks.items() if not t.durable)
         self._tasks = {n: t for n, t in self._tasks.items() if t.durable}
         if had and not self.busy:
             self.busyChanged.emit(False)
@@ -143,7 +155,21 @@ class TaskRunner(QObject):
             return
         task.monitor.cancel()
         if not task.durable:
+            self._forget_workers([task_id])
             self._finish(task_id)
+
+    def _forget_workers(self, task_ids: Iterable[int]) -> None:
+        was = self.stopping
+        self._stopping.update(task_ids)
+        if self.stopping and not was:
+            self.stoppingChanged.emit(True)
+
+    def _worker_back(self, task_id: int) -> None:
+        """A worker returned (a result, a failure or Cancelled)."""
+        if task_id in self._stopping:
+            self._stopping.discard(task_id)
+            if not self._stopping:
+                self.stoppingChanged.emit(False)
 
     def running(self, task_id: int) -> bool:
         """Whether the task has not reported yet (and was not forgotten)."""
@@ -164,11 +190,13 @@ class TaskRunner(QObject):
             self.progressChanged.emit(f"{task.label}: {what}", fraction)
 
     def _on_finished(self, task_id: int, result: object) -> None:
+        self._worker_back(task_id)
         task = self._finish(task_id)
         if task is not None:
             task.on_done(result)
 
     def _on_failed(self, task_id: int, details: str) -> None:
+        self._worker_back(task_id)
         task = self._finish(task_id)
         if task is None:
             return
@@ -178,6 +206,7 @@ class TaskRunner(QObject):
             self.taskFailed.emit(task.label, details)
 
     def _on_cancelled(self, task_id: int) -> None:
+        self._worker_back(task_id)
         task = self._finish(task_id)
         if task is not None and task.on_cancelled is not None:
             task.on_cancelled()

@@ -89,6 +89,9 @@ GIL_SWITCH_INTERVAL_S = 0.001
 COMPARE_DROP_MODIFIERS = Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ControlModifier
 
 
+CANCELLING = "Cancelling… (the work in progress stops at its next check)"
+
+
 def message_box(
     parent: QWidget, icon_kind: QMessageBox.Icon, title: str, text: str, details: str = ""
 ) -> QMessageBox:
@@ -122,6 +125,8 @@ class MainWindow(QMainWindow):
         self.resize(min(1400, available.width()), min(900, available.height()))
         self.runner = TaskRunner(self)
         self.runner.busyChanged.connect(self._busy_changed)
+        self._user_cancelled = False
+        self.runner.stoppingChanged.connect(self._stopping_changed)
         self.runner.progressChanged.connect(self._progress)
         self.runner.taskFailed.connect(self._task_failed)
         self.destination: Destination | None = None
@@ -698,6 +703,18 @@ class MainWindow(QMainWindow):
     def cancel_work(self) -> None:
         if self.runner.busy:
             self.runner.cancel_all()
+            self._user_cancelled = True
+            self._stopping_changed(self.runner.stopping)
+
+    def _stopping_changed(self, stopping: bool) -> None:
+        """After Cancel: "cancelling…" while a cancelled worker still runs (it stops at
+        its next cancellation point), "Cancelled." once it has."""
+        if not self._user_cancelled:
+            return  # a cancel the window made itself (a closed tab, a stale filter)
+        if stopping:
+            self.statusBar().showMessage(CANCELLING)
+        else:
+            self._user_cancelled = False
             self.statusBar().showMessage("Cancelled.", 4000)
 
     def _busy_changed(self, busy: bool) -> None:

@@ -242,5 +242,4 @@ def test_the_tool_schema_check_agrees_with_the_2020_12_meta_schema(schema: Json)
     problem = json_schema_problem(schema)
     assert (problem is None) == valid, problem
     if problem is not None:
-        where, _ = problem
-        resolve(schema, where)
+        resolve(schema, problem.pointer)

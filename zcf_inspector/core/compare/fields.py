@@ -8,6 +8,7 @@ order is not canonical), so `same` is ``==`` (in C) and then a walk over the typ
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable
 from typing import Final
 
@@ -63,17 +64,18 @@ def differing_pairs(
     items_b: list[JsonValue],
     found: Matching,
     between: Callable[[], None],
-) -> list[tuple[int, int]]:
-    """The pairs of ``found`` whose elements differ or moved, as (index in A, in B).
+) -> tuple[array[int], array[int]]:
+    """The pairs of ``found`` whose elements differ or moved: (indexes in A, indexes in
+    B), two arrays in B's order.
 
     A run of pairs is compared a slice at a time: two slices that encode to the same
     bytes (member order included) hold the same values of the same types, so the
     elements of most slices of a large, mostly unchanged section are never visited one
     by one. Any other slice is checked element by element with `same`.
     """
-    found_b: dict[int, int] = {}  # index in B -> index in A
+    diff_a, diff_b = array("i"), array("i")
     visited = 0
-    for start_a, start_b, length in found.runs:
+    for start_a, start_b, length in found.runs:  # in B's order: so are the differences
         for offset in range(0, length, SLICE):
             count = min(SLICE, length - offset)
             slice_a = items_a[start_a + offset : start_a + offset + count]
@@ -86,13 +88,19 @@ def differing_pairs(
             if count >= SHORT_RUN and _same_encoding(slice_a, slice_b):
                 continue
             for k in range(count):
-                if not same(slice_a[k], slice_b[k]):
-                    found_b[start_b + offset + k] = start_a + offset + k
-    if found.moved:
-        for index_a, index_b in found.pairs:
-            if index_b in found.moved:
-                found_b[index_b] = index_a
-    return [(index_a, index_b) for index_b, index_a in sorted(found_b.items())]
+                if not same(slice_a[k], slice_b[k]) or (
+                    found.moved and start_b + offset + k in found.moved
+                ):
+                    diff_a.append(start_a + offset + k)
+                    diff_b.append(start_b + offset + k)
+    if found.moved:  # a moved pair whose slice encoded the same was skipped above
+        listed = set(diff_b)
+        extra = sorted((b, a) for a, b in found.pairs if b in found.moved and b not in listed)
+        if extra:
+            merged = sorted([*zip(diff_b, diff_a, strict=True), *extra])
+            diff_b = array("i", (b for b, _ in merged))
+            diff_a = array("i", (a for _, a in merged))
+    return diff_a, diff_b
 
 
 def _same_encoding(a: list[JsonValue], b: list[JsonValue]) -> bool:

@@ -13,101 +13,138 @@ not a shift of all the others). Elements only inserted or removed move nothing.
 
 from __future__ import annotations
 
+import itertools
+from array import array
 from bisect import bisect_left
-from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
-from itertools import pairwise
-from typing import Final
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass, field
 
 
-class _Repeat:
-    """Marks the key of a second or later occurrence; never equal to a plain key."""
-
-    __slots__ = ()
-
-
-_REPEAT: Final = _Repeat()
+def _indexes(values: Iterable[int] = ()) -> array[int]:
+    """A compact list of indexes: 4 bytes each, where a list of ints costs about 36 (a
+    section holds fewer than 2^31 elements: the packet limit is 64 MiB)."""
+    return array("i", values)
 
 
 @dataclass(frozen=True, slots=True)
 class Matching:
-    removed: tuple[int, ...]  # indexes in A with no partner, ascending
-    added: tuple[int, ...]  # indexes in B with no partner, ascending
+    """The pairs of two key sequences, held compactly (a section of twenty million
+    elements is matched in arrays of machine integers, not in tuples and dicts)."""
+
+    removed: Sequence[int]  # indexes in A with no partner, ascending
+    added: Sequence[int]  # indexes in B with no partner, ascending
     moved: frozenset[int]  # indexes in B of pairs whose relative order changed
-    occurrence_a: dict[int, int]  # index in A -> 1-based occurrence, for repeated keys only
-    occurrence_b: dict[int, int]
     repeated: frozenset[Hashable]  # keys (None included) that occur more than once on a side
     # The pairs, in B's order, as runs (start in A, start in B, length) of consecutive
     # indexes on both sides: a caller compares a run's elements in slices, and a large
     # section in the same order on both sides is one run, not 200,000 tuples.
     runs: tuple[tuple[int, int, int], ...]
+    keys_a: Sequence[Hashable] = field(default=(), repr=False, compare=False)
+    keys_b: Sequence[Hashable] = field(default=(), repr=False, compare=False)
+    _occurrences: dict[str, array[int]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def pairs(self) -> list[tuple[int, int]]:
-        """(index in A, index in B) of every pair, in B's order."""
+        """(index in A, index in B) of every pair, in B's order (a list: for small uses)."""
         return [
             (start_a + k, start_b + k)
             for start_a, start_b, length in self.runs
             for k in range(length)
         ]
 
+    def occurrence_a(self, index: int) -> int | None:
+        """The 1-based occurrence of A's key at ``index`` when that key repeats, else None."""
+        return self._occurrence("a", self.keys_a, index)
 
-def _occurrences(keys: Sequence[Hashable]) -> tuple[Sequence[Hashable], dict[Hashable, int]]:
-    """``keys`` with every repeat made unique as (marker, key, n), and the repeats' counts."""
-    if len(set(keys)) == len(keys):
-        return keys, {}  # the common case, decided in C
-    counts: dict[Hashable, int] = {}
-    out: list[Hashable] = []
-    for key in keys:
-        seen = counts.get(key, 0)
-        counts[key] = seen + 1
-        out.append(key if seen == 0 else (_REPEAT, key, seen))
-    return out, counts
+    def occurrence_b(self, index: int) -> int | None:
+        return self._occurrence("b", self.keys_b, index)
+
+    def _occurrence(self, side: str, keys: Sequence[Hashable], index: int) -> int | None:
+        if not self.repeated or keys[index] not in self.repeated:
+            return None
+        numbers = self._occurrences.get(side)
+        if numbers is None:  # made once, when a listed change first asks
+            numbers = self._occurrences[side] = _occurrence_numbers(keys, self.repeated)
+        return numbers[index]
 
 
 def match(keys_a: Sequence[Hashable], keys_b: Sequence[Hashable]) -> Matching:
-    """Pair ``keys_a`` with ``keys_b`` (see the module docstring); O(n log n)."""
-    if keys_a == keys_b and len(set(keys_a)) == len(keys_a):
+    """Pair ``keys_a`` with ``keys_b`` (see the module docstring); O(n log n) time, and
+    memory of a few machine integers per element."""
+    if keys_a == keys_b:
         # The same identities in the same order (a packet and its next generation, most
-        # often): every element pairs with the one at its own index.
+        # often, or a section of elements without identity compared with itself): every
+        # element pairs with the one at its own index, repeats included.
         count = len(keys_a)
+        repeated = frozenset() if len(set(keys_a)) == count else _repeats(keys_a)
         return Matching(
-            (),
-            (),
+            _indexes(),
+            _indexes(),
             frozenset(),
-            {},
-            {},
-            frozenset(),
+            repeated,
             ((0, 0, count),) if count else (),
+            keys_a,
+            keys_b,
         )
-    unique_a, counts_a = _occurrences(keys_a)
-    unique_b, counts_b = _occurrences(keys_b)
-    where_a = {key: index for index, key in enumerate(unique_a)}
-    pairs: list[tuple[int, int]] = []
-    added: list[int] = []
-    for index_b, key in enumerate(unique_b):
-        index_a = where_a.pop(key, None)
-        if index_a is None:
+    # Each key's indexes in A: the first alone, further ones (repeats) in an array.
+    first_a: dict[Hashable, int] = {}
+    more_a: dict[Hashable, array[int]] = {}
+    for index, key in enumerate(keys_a):
+        if key in first_a:
+            more_a.setdefault(key, _indexes((first_a[key],))).append(index)
+        else:
+            first_a[key] = index
+    # Pair the n-th occurrence in B with the n-th in A; partner[b] = index in A or -1.
+    partner = _indexes(itertools.repeat(-1, len(keys_b)))
+    seen_b: dict[Hashable, int] = {}
+    repeated_b: set[Hashable] = set()
+    added = _indexes()
+    for index_b, key in enumerate(keys_b):
+        n = seen_b.get(key, 0)
+        seen_b[key] = n + 1
+        if n:
+            repeated_b.add(key)
+        many = more_a.get(key)
+        if many is not None:
+            index_a = many[n] if n < len(many) else -1
+        else:
+            index_a = first_a.get(key, -1) if n == 0 else -1
+        if index_a < 0:
             added.append(index_b)
         else:
-            pairs.append((index_a, index_b))
-    removed = sorted(where_a.values())
-    repeated = frozenset(k for counts in (counts_a, counts_b) for k, n in counts.items() if n > 1)
+            partner[index_b] = index_a
+    paired_a = bytearray(len(keys_a))
+    for index_a in partner:
+        if index_a >= 0:
+            paired_a[index_a] = 1
+    removed = _indexes(i for i, flag in enumerate(paired_a) if not flag)
     return Matching(
-        tuple(removed),
-        tuple(added),
-        _moved(pairs),
-        _occurrence_numbers(keys_a, repeated),
-        _occurrence_numbers(keys_b, repeated),
-        repeated,
-        _runs(pairs),
+        removed,
+        added,
+        _moved(partner),
+        frozenset(more_a.keys() | repeated_b),
+        _runs(partner),
+        keys_a,
+        keys_b,
     )
 
 
-def _runs(pairs: list[tuple[int, int]]) -> tuple[tuple[int, int, int], ...]:
+def _repeats(keys: Sequence[Hashable]) -> frozenset[Hashable]:
+    seen: set[Hashable] = set()
+    out: set[Hashable] = set()
+    for key in keys:
+        if key in seen:
+            out.add(key)
+        seen.add(key)
+    return frozenset(out)
+
+
+def _runs(partner: array[int]) -> tuple[tuple[int, int, int], ...]:
     runs: list[tuple[int, int, int]] = []
     start_a = start_b = length = 0
-    for index_a, index_b in pairs:
+    for index_b, index_a in enumerate(partner):
+        if index_a < 0:
+            continue
         if length and index_a == start_a + length and index_b == start_b + length:
             length += 1
             continue
@@ -119,11 +156,9 @@ def _runs(pairs: list[tuple[int, int]]) -> tuple[tuple[int, int, int], ...]:
     return tuple(runs)
 
 
-def _occurrence_numbers(keys: Sequence[Hashable], repeated: frozenset[Hashable]) -> dict[int, int]:
-    if not repeated:
-        return {}
+def _occurrence_numbers(keys: Sequence[Hashable], repeated: frozenset[Hashable]) -> array[int]:
     seen: dict[Hashable, int] = {}
-    out: dict[int, int] = {}
+    out = array("i", bytes(4 * len(keys)))
     for index, key in enumerate(keys):
         if key in repeated:
             seen[key] = seen.get(key, 0) + 1
@@ -131,14 +166,22 @@ def _occurrence_numbers(keys: Sequence[Hashable], repeated: frozenset[Hashable])
     return out
 
 
-def _moved(pairs: list[tuple[int, int]]) -> frozenset[int]:
+def _moved(partner: array[int]) -> frozenset[int]:
     """B indexes of the pairs outside one longest run increasing in A (patience sort)."""
-    order = [index_a for index_a, _ in pairs]
-    if all(x < y for x, y in pairwise(order)):
+    previous = -1
+    for index_a in partner:
+        if index_a < 0:
+            continue
+        if index_a < previous:
+            break
+        previous = index_a
+    else:
         return frozenset()  # the common case: nothing moved, no need for the search
+    order = _indexes(a for a in partner if a >= 0)
+    at_b = _indexes(b for b, a in enumerate(partner) if a >= 0)
     tails: list[int] = []  # tails[k]: the smallest A index ending a run of length k+1
-    tail_at: list[int] = []  # position in ``pairs`` of that element
-    before: list[int] = [-1] * len(pairs)  # predecessor of each element in its best run
+    tail_at: list[int] = []  # position in ``order`` of that element
+    before = _indexes(itertools.repeat(-1, len(order)))  # predecessor in its best run
     for position, index_a in enumerate(order):
         length = bisect_left(tails, index_a)
         if length == len(tails):
@@ -148,9 +191,9 @@ def _moved(pairs: list[tuple[int, int]]) -> frozenset[int]:
             tails[length] = index_a
             tail_at[length] = position
         before[position] = tail_at[length - 1] if length else -1
-    kept: set[int] = set()
+    kept = bytearray(len(order))
     position = tail_at[-1]
     while position >= 0:
-        kept.add(position)
+        kept[position] = 1
         position = before[position]
-    return frozenset(pairs[p][1] for p in range(len(pairs)) if p not in kept)
+    return frozenset(at_b[p] for p in range(len(order)) if not kept[p])

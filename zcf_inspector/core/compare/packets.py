@@ -28,7 +28,10 @@ counted, not kept. Digests and fields are computed for listed changes only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator
+import heapq
+import itertools
+from array import array
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Final
@@ -339,21 +342,26 @@ class _Collector:
 
         # Most pairs of a large section are equal: they are skipped before any element,
         # pointer or digest is made for them.
-        differing = differing_pairs(items_a, items_b, found, self.monitor.breathe)
-        for n, (kind, index_a, index_b) in enumerate(_in_order(found, differing)):
+        diff_a, diff_b = differing_pairs(items_a, items_b, found, self.monitor.breathe)
+        totals = {
+            ChangeKind.CHANGED: len(diff_b),
+            ChangeKind.ADDED: len(found.added),
+            ChangeKind.REMOVED: len(found.removed),
+        }
+        listed = dict.fromkeys(ChangeKind, 0)
+        for n, (kind, index_a, index_b) in enumerate(_in_order(found, diff_a, diff_b)):
             if n % _BREATHE_EVERY == 0:
                 self.monitor.breathe()
-            if self.left <= 0:  # past the budget: counted, and nothing is made for it
-                self.omitted += 1
-                yield kind
-                continue
+            if self.left <= 0:
+                break  # past the budget: the rest is counted below, nothing made for it
+            listed[kind] += 1
             old = None if index_a is None else element_a(index_a)
             new = None if index_b is None else element_b(index_b)
             occurrence = None
-            if index_a is not None and index_a in found.occurrence_a:
-                occurrence = found.occurrence_a[index_a]
-            elif index_b is not None and index_b in found.occurrence_b:
-                occurrence = found.occurrence_b[index_b]
+            if index_a is not None:
+                occurrence = found.occurrence_a(index_a)
+            if occurrence is None and index_b is not None:
+                occurrence = found.occurrence_b(index_b)
             if kind is ChangeKind.CHANGED:
                 assert old is not None
                 assert new is not None
@@ -364,6 +372,10 @@ class _Collector:
                 assert element is not None
                 self._one_sided(here, kind, element, occurrence)
             yield kind
+        for kind, total in totals.items():
+            rest = total - listed[kind]
+            self.omitted += rest
+            yield from itertools.repeat(kind, rest)
 
     def _object(self, a: _Part | None, b: _Part | None, here: _Part) -> Iterator[ChangeKind]:
         members_a: dict[str, JsonValue] = a.value if a is not None else {}  # type: ignore[assignment]
@@ -488,28 +500,50 @@ class _Collector:
 
 
 def _in_order(
-    found: Matching, differing: list[tuple[int, int]]
-) -> list[tuple[ChangeKind, int | None, int | None]]:
-    """The added, removed and ``differing`` paired elements in B's order, a removed one
-    just after the element that preceded it in A (so the list reads like the packet)."""
-    # (position in B, tier, tiebreak): a removed element sorts after the B element of
-    # A's previous paired one, and before what B added right after that.
-    anchored: list[tuple[int, int, int, ChangeKind, int | None, int | None]] = []
+    found: Matching, diff_a: Sequence[int], diff_b: Sequence[int]
+) -> Iterator[tuple[ChangeKind, int | None, int | None]]:
+    """The added, removed and differing paired elements in B's order, a removed one
+    just after the element that preceded it in A (so the list reads like the packet).
+
+    Made one at a time, merging three sorted streams: the listing stops at its budget,
+    and a section of millions of changes is never held as a list of them."""
+    changed = (((b, 1, b), ChangeKind.CHANGED, a, b) for a, b in zip(diff_a, diff_b, strict=True))
+    added = (((b, 1, b), ChangeKind.ADDED, None, b) for b in found.added)
+    streams: list[Iterator[tuple[tuple[int, int, int], ChangeKind, int | None, int | None]]]
+    streams = [changed, added]
     if found.removed:
-        partner_b = dict(found.pairs)  # index in A -> index in B
-        removed = set(found.removed)
-        previous_b = -1
-        for index_a in range(max(*found.removed, *partner_b, -1) + 1):
-            if index_a in removed:
-                anchored.append((previous_b, 2, index_a, ChangeKind.REMOVED, index_a, None))
-            elif index_a in partner_b:
-                previous_b = partner_b[index_a]
-    for index_a, index_b in differing:
-        anchored.append((index_b, 1, index_b, ChangeKind.CHANGED, index_a, index_b))
-    for index_b in found.added:
-        anchored.append((index_b, 1, index_b, ChangeKind.ADDED, None, index_b))
-    anchored.sort(key=lambda t: (t[0], t[1], t[2]))
-    return [(kind, index_a, index_b) for _, _, _, kind, index_a, index_b in anchored]
+        streams.append(_removed_in_order(found))
+    for _, kind, index_a, index_b in heapq.merge(*streams, key=itemgetter(0)):
+        yield kind, index_a, index_b
+
+
+def _removed_in_order(
+    found: Matching,
+) -> Iterator[tuple[tuple[int, int, int], ChangeKind, int | None, int | None]]:
+    """Each removed element, anchored after the B element of A's previous paired one
+    (tier 2: after that element, before what B added right after it)."""
+    size = max(found.removed[-1], *(a + n - 1 for a, _, n in found.runs), -1) + 1
+    partner_b = array("i", itertools.repeat(-1, size))  # index in A -> index in B
+    for start_a, start_b, length in found.runs:
+        partner_b[start_a : start_a + length] = array("i", range(start_b, start_b + length))
+    removed = bytearray(size)
+    for index_a in found.removed:
+        removed[index_a] = 1
+    anchors = array("i")
+    previous_b = -1
+    monotonic = True
+    for index_a in range(size):
+        if removed[index_a]:
+            if anchors and previous_b < anchors[-2]:
+                monotonic = False
+            anchors.extend((previous_b, index_a))
+        elif partner_b[index_a] >= 0:
+            previous_b = partner_b[index_a]
+    order: Iterable[int] = range(0, len(anchors), 2)
+    if not monotonic:  # only when pairs moved: then sorted by (anchor, index in A)
+        order = sorted(order, key=lambda i: (anchors[i], anchors[i + 1]))
+    for i in order:
+        yield (anchors[i], 2, anchors[i + 1]), ChangeKind.REMOVED, anchors[i + 1], None
 
 
 def _review_state(here: _Part, a: JsonValue, b: JsonValue) -> tuple[str | None, str | None] | None:

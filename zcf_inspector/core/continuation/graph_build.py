@@ -13,7 +13,7 @@ structured parts or extensions never selects a resource.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from zcf_inspector.core import pointer
@@ -73,7 +73,7 @@ class _Builder:
         profile: ProfileIndex,
         core: CoreIndex | None,
         *,
-        trees: dict[str, WorkspaceTree],
+        trees: Mapping[str, WorkspaceTree],
         scopes: frozenset[str],
     ) -> None:
         self.plan = plan
@@ -574,7 +574,7 @@ def build_plan_graph(
     profile: ProfileIndex,
     core: CoreIndex | None,
     *,
-    trees: dict[str, WorkspaceTree],
+    trees: Mapping[str, WorkspaceTree],
     scopes: frozenset[str],
 ) -> PlanGraph:
     """The §10a inventory, edges and required flags of ``plan``."""

@@ -59,6 +59,7 @@ from zcf_inspector.core.continuation.rules.streams import check_streams
 from zcf_inspector.core.continuation.rules.workspace_state import workspace_trees
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, FindingBudget, Severity, error
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.reading import ReadError, read_json
 
 # Validators built at import, before a large document takes the memory.
@@ -141,10 +142,13 @@ def _check_source(
     kind: DocumentKind,
     plan_filter: str | None,
     findings: FindingBudget,
+    *,
+    monitor: Monitor = NULL_MONITOR,
 ) -> _Checked:
     core: CoreIndex | None = None
     if kind is DocumentKind.ASIF_SESSION:
         session, _ = validate_at(AsifSession, value, budget=findings)
+        monitor.breathe()
         if session is None:
             return _Checked([], None)
         if session.continuation is None:
@@ -158,14 +162,18 @@ def _check_source(
             return _Checked([], None)
         if not check_schema("session", value, findings):
             return _Checked([], None)
+        monitor.breathe()  # between the checks: Cancel stops a large session here
         core = index_core(session, value, findings)
         check_core(core, findings)
+        monitor.breathe()
         core.resource_bytes = resource_bytes(cast(list[JsonValue], value["resources"]), findings)
         check_core_events(value, core.resource_bytes, findings)
+        monitor.breathe()
         history = core.history = SessionHistory(value)
         check_contexts(history, findings)
         check_checkpoints(history, findings)
         check_streams(value, core.resource_bytes, findings)
+        monitor.breathe()
         profile_model, base, raw_profile = (
             session.continuation,
             "/continuation",
@@ -189,7 +197,8 @@ def _check_source(
         profile_model, base, raw_profile = parsed, "", value
     profile = index_profile(profile_model, base, raw_profile, findings)
     check_profile(profile, core, findings)
-    trees = workspace_trees(profile, findings)
+    monitor.breathe()
+    trees = workspace_trees(profile, findings, monitor)
     plans: list[PlanResult] = []
     facts: dict[str, PlanFacts] = {}
     graph_size = 0
@@ -202,8 +211,12 @@ def _check_source(
         if graph_size > PLAN_GRAPH_LIMIT:
             findings.append(_too_large(where, i, len(profile_model.plans), graph_size))
             break
+        monitor.breathe()
+        replayed = trees.work
         graph = plan_graph(plan, where, profile, core, trees)
-        graph_size += len(graph.nodes) + len(graph.edges)
+        # A plan's workspace trees are made for it (when not kept from an earlier plan):
+        # that costs as much as subjects do, so it counts against the same limit.
+        graph_size += len(graph.nodes) + len(graph.edges) + trees.work - replayed
         blockers = plan_blockers(plan, where, profile, core, set(graph.nodes))
         if plan.id not in facts:
             facts[plan.id] = PlanFacts(plan, where, required_inventory(graph), blockers)
@@ -310,12 +323,14 @@ def inspect_continuation(
     plan_id: str | None = None,
     report: bytes | None = None,
     findings_limit: int = FINDINGS_LIMIT,
+    monitor: Monitor = NULL_MONITOR,
 ) -> InspectionResult:
     """Check ``data`` (and ``report`` against it) at the clock ``now``.
 
     ``data`` is the exact file bytes: a report binds them by SHA-256, so they are hashed
     as received and never re-serialised. ``findings_limit``: findings kept in full per
-    document (see the module).
+    document (see the module). ``monitor``: cancellation points between the checks and
+    inside the long ones (workspace trees, the plan loop).
     """
     read = _read(data)
     findings = FindingBudget(findings_limit)
@@ -325,7 +340,7 @@ def inspect_continuation(
     if read.kind is DocumentKind.CONTINUATION_REPORT:
         alone = _check_report_bytes(data, None, now, findings_limit)
         return InspectionResult(read.kind, tuple(findings), (), alone, findings.omitted())
-    checked = _check_source(data, read.value, read.kind, plan_id, findings)
+    checked = _check_source(data, read.value, read.kind, plan_id, findings, monitor=monitor)
     report_result: ReportResult | None = None
     plans = tuple(checked.plans)
     if report is not None:

@@ -30,6 +30,7 @@ from zcf_inspector.core.continuation.rules.tool_schemas import json_schema_probl
 from zcf_inspector.core.continuation.walks import cycles
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonObject, JsonValue
+from zcf_inspector.core.regex_budget import PatternBudget
 
 _TARGETS = {
     "context_checkpoint": ("context_id", "contexts"),
@@ -582,16 +583,16 @@ class CoreEvents:
                 self._option_ids(descriptor["options"], at + "/descriptor/options")
 
     def _tools(self) -> None:
+        patterns = PatternBudget()  # one per document: its regexes cost a bounded time
         for i, tool in enumerate(_objects(self.doc["tools"])):
             for name in ("input_schema", "output_schema"):
                 if name in tool:
-                    problem = json_schema_problem(tool[name])
+                    problem = json_schema_problem(tool[name], patterns)
                     if problem is not None:
-                        where, message = problem
                         self.add(
-                            PlanCode.TOOL_SCHEMA_INVALID,
-                            f"/tools/{i}/{name}{where}",
-                            f"tool {tool['id']!r}: {message}",
+                            problem.code,
+                            f"/tools/{i}/{name}{problem.pointer}",
+                            f"tool {tool['id']!r}: {problem.message}",
                         )
 
     def _configurations(self) -> None:

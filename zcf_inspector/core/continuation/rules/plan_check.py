@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.blockers import Blockers
 from zcf_inspector.core.continuation.graph_build import Edge, PlanGraph, build_plan_graph
@@ -88,7 +90,7 @@ def check_plan(
     where: str,
     profile: ProfileIndex,
     core: CoreIndex | None,
-    trees: dict[str, WorkspaceTree],
+    trees: Mapping[str, WorkspaceTree],
 ) -> PlanResult:
     scopes = active_scopes(plan.next_action.kind)
     graph = build_plan_graph(plan, where, profile, core, trees=trees, scopes=frozenset(scopes))
@@ -168,7 +170,7 @@ def plan_graph(
     where: str,
     profile: ProfileIndex,
     core: CoreIndex | None,
-    trees: dict[str, WorkspaceTree],
+    trees: Mapping[str, WorkspaceTree],
 ) -> PlanGraph:
     scopes = frozenset(active_scopes(plan.next_action.kind))
     return build_plan_graph(plan, where, profile, core, trees=trees, scopes=scopes)

@@ -7,6 +7,7 @@ other's module for its types (the statuses that block a plan are in ``results.py
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from zcf_inspector.core.continuation.blockers import Blockers
@@ -36,4 +37,4 @@ class SessionBinding:
     plans: dict[str, PlanFacts]  # by plan ID (the first plan of an ID)
     profile: ProfileIndex
     core: CoreIndex
-    trees: dict[str, WorkspaceTree]
+    trees: Mapping[str, WorkspaceTree]

@@ -4,17 +4,22 @@ The check follows the 2020-12 meta-schema keyword by keyword (core, applicator,
 unevaluated, validation, meta-data, format-annotation and content vocabularies, plus the
 deprecated keywords the meta-schema still types): a schema is an object or a boolean,
 every known keyword has a value of its declared shape, subschemas are schemas, and
-`pattern` (and every `patternProperties` key) compiles as a regular expression. Unknown
-keywords are allowed, as the meta-schema allows them. URI formats are not asserted.
+`pattern` (and every `patternProperties` key) compiles as a regular expression — under
+the document's `PatternBudget` (core/regex_budget.py): a pattern too long, too deeply
+nested or past the budget is reported as not checked (`pattern_too_complex`), and nothing
+the compiler raises escapes. Unknown keywords are allowed, as the meta-schema allows them.
+URI formats are not asserted.
 """
 
 from __future__ import annotations
 
 import re
-from typing import cast
+from typing import NamedTuple, cast
 
 from zcf_inspector.core import pointer
+from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.jsontypes import JsonObject, JsonValue
+from zcf_inspector.core.regex_budget import PatternBudget
 
 _SIMPLE_TYPES = frozenset({"array", "boolean", "integer", "null", "number", "object", "string"})
 _ANCHOR = re.compile(r"^[A-Za-z_][-A-Za-z0-9._]*$")
@@ -45,7 +50,15 @@ _COUNTS: tuple[str, ...] = (
 _COUNTS += ("maxProperties", "minProperties")
 _BOOLEANS = ("uniqueItems", "deprecated", "readOnly", "writeOnly")
 
-Problem = tuple[str, str]  # (pointer inside the schema, what is wrong)
+
+class Problem(NamedTuple):
+    pointer: str  # inside the schema
+    message: str  # what is wrong
+    code: PlanCode = PlanCode.TOOL_SCHEMA_INVALID  # or PATTERN_TOO_COMPLEX: not checked
+
+
+# A keyword's problem: a message (the schema is invalid), or a Problem with its own code.
+_KeywordProblem = str | Problem | None
 
 
 def _number(value: JsonValue) -> bool:
@@ -64,15 +77,14 @@ def _string_array(value: JsonValue) -> bool:
     )
 
 
-def _regex(value: str) -> str | None:
-    try:
-        re.compile(value)
-    except re.error as exc:
-        return f"{value!r} is not a regular expression ({exc})"
-    return None
+def _regex(value: str, patterns: PatternBudget) -> _KeywordProblem:
+    verdict = patterns.check(value)
+    if verdict.problem is None or verdict.checked:
+        return verdict.problem
+    return Problem("", verdict.problem, PlanCode.PATTERN_TOO_COMPLEX)
 
 
-def _keyword_problem(key: str, value: JsonValue) -> str | None:
+def _keyword_problem(key: str, value: JsonValue, patterns: PatternBudget) -> _KeywordProblem:
     if key in _STRINGS and not isinstance(value, str):
         return f"{key} must be a string"
     if key == "$id" and not (isinstance(value, str) and _ID.match(value)):
@@ -102,7 +114,7 @@ def _keyword_problem(key: str, value: JsonValue) -> str | None:
     if key in _BOOLEANS and not isinstance(value, bool):
         return f"{key} must be a boolean"
     if key == "pattern":
-        return "pattern must be a string" if not isinstance(value, str) else _regex(value)
+        return "pattern must be a string" if not isinstance(value, str) else _regex(value, patterns)
     if key == "required" and not _string_array(value):
         return "required must be an array of distinct strings"
     if key == "dependentRequired" and not (
@@ -119,27 +131,31 @@ def _keyword_problem(key: str, value: JsonValue) -> str | None:
         return "dependencies must be an object"
     if key == "patternProperties" and isinstance(value, dict):
         for name in value:
-            problem = _regex(name)
+            problem = _regex(name, patterns)
             if problem:
                 return problem
     return None
 
 
-def json_schema_problem(schema: JsonValue) -> Problem | None:
-    """The first place ``schema`` is not a draft 2020-12 JSON Schema, or None."""
+def json_schema_problem(schema: JsonValue, patterns: PatternBudget | None = None) -> Problem | None:
+    """The first place ``schema`` is not a draft 2020-12 JSON Schema, or None; its
+    regular expressions spend ``patterns`` (one budget per document)."""
+    patterns = PatternBudget() if patterns is None else patterns
     pending: list[tuple[JsonValue, str]] = [(schema, "")]
     while pending:
         value, where = pending.pop()
         if isinstance(value, bool):
             continue
         if not isinstance(value, dict):
-            return where, "a schema is an object or a boolean"
+            return Problem(where, "a schema is an object or a boolean")
         node = value
         for key, member in node.items():
             at = pointer.child(where, key)
-            problem = _keyword_problem(key, member)
+            problem = _keyword_problem(key, member, patterns)
+            if isinstance(problem, Problem):
+                return problem._replace(pointer=at + problem.pointer)
             if problem is not None:
-                return at, problem
+                return Problem(at, problem)
             if key in _SCHEMA:
                 pending.append((member, at))
             elif key in _SCHEMA_ARRAYS:
