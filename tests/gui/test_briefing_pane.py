@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from pytestqt.qtbot import QtBot
 
 from goldens import generate as g
 from tests.core.helpers import to_bytes
@@ -72,7 +71,7 @@ def workspace(tmp_path: Path) -> Path:
     return root
 
 
-def opened(qtbot: QtBot, window: MainWindow, path: Path) -> tuple[DocumentTab, BriefingPane]:
+def opened(qtbot, window: MainWindow, path: Path) -> tuple[DocumentTab, BriefingPane]:
     window.open_paths([str(path)])
     qtbot.waitUntil(lambda: window.current_tab() is not None, timeout=WAIT_MS)
     wait_idle(qtbot, window)
@@ -88,7 +87,7 @@ def briefing_action(window: MainWindow) -> Any:
 
 
 def test_the_briefing_is_reached_from_the_keyboard_and_enter_selects_the_node(
-    qtbot: QtBot, window: MainWindow, packet_path: Path
+    qtbot, window: MainWindow, packet_path: Path
 ) -> None:
     tab, pane = opened(qtbot, window, packet_path)
     assert PANE_BRIEFING in tab.pane_names()
@@ -120,7 +119,7 @@ def test_the_briefing_is_reached_from_the_keyboard_and_enter_selects_the_node(
     assert pane.view.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByKeyboard
 
 
-def test_the_shortcuts_list_names_the_briefing(qtbot: QtBot, window: MainWindow) -> None:
+def test_the_shortcuts_list_names_the_briefing(qtbot, window: MainWindow) -> None:
     from zcf_inspector.gui.shortcuts import BRIEFING, shortcut_entries
 
     entries = shortcut_entries(window.actions())
@@ -130,7 +129,7 @@ def test_the_shortcuts_list_names_the_briefing(qtbot: QtBot, window: MainWindow)
 
 
 def test_a_workspace_check_with_one_mismatch_says_differs_on_that_source(
-    qtbot: QtBot, window: MainWindow, packet_path: Path, workspace: Path
+    qtbot, window: MainWindow, packet_path: Path, workspace: Path
 ) -> None:
     tab, pane = opened(qtbot, window, packet_path)
     assert pane.find_line("not checked: no workspace named") >= 0
@@ -165,7 +164,7 @@ def test_a_workspace_check_with_one_mismatch_says_differs_on_that_source(
 
 
 def test_the_workspace_check_runs_on_the_runner_and_cancels(
-    qtbot: QtBot, window: MainWindow, packet_path: Path, workspace: Path
+    qtbot, window: MainWindow, packet_path: Path, workspace: Path
 ) -> None:
     _, pane = opened(qtbot, window, packet_path)
     reached, release = threading.Event(), threading.Event()
@@ -194,7 +193,7 @@ def test_the_workspace_check_runs_on_the_runner_and_cancels(
 
 
 def test_a_planted_credential_is_masked_until_revealed(
-    qtbot: QtBot, window: MainWindow, packet_path: Path
+    qtbot, window: MainWindow, packet_path: Path
 ) -> None:
     tab, pane = opened(qtbot, window, packet_path)
     text = pane.view.toPlainText()
@@ -233,9 +232,7 @@ def test_a_planted_credential_is_masked_until_revealed(
     assert tab is window.current_tab()
 
 
-def test_hostile_strings_are_shown_escaped(
-    qtbot: QtBot, window: MainWindow, packet_path: Path
-) -> None:
+def test_hostile_strings_are_shown_escaped(qtbot, window: MainWindow, packet_path: Path) -> None:
     _, pane = opened(qtbot, window, packet_path)
     text = pane.view.toPlainText()
     for char in ("\x1b", "\u202e", "\u200b"):
@@ -247,20 +244,22 @@ def test_hostile_strings_are_shown_escaped(
 
 
 def test_a_receipts_digest_is_checked_against_a_picked_file(
-    qtbot: QtBot, window: MainWindow, packet_path: Path, tmp_path: Path
+    qtbot, window: MainWindow, packet_path: Path, tmp_path: Path
 ) -> None:
     _, pane = opened(qtbot, window, packet_path)
     good, bad = tmp_path / "good.patch", tmp_path / "bad.patch"
     good.write_bytes(PATCH)
     bad.write_bytes(PATCH + b"+more\n")
     assert [a.text() for a in pane.receipt_menu.actions()] == ["patch receipt r-patch…"]
-    for file, word in ((bad, "differs"), (good, "matches")):
-        pane.choose_file = lambda _receipt, f=file: str(f)
-        pane.receipt_menu.actions()[0].trigger()
-        qtbot.waitUntil(lambda f=file: pane.find_line(f"file {f}") >= 0, timeout=WAIT_MS)
-        qtbot.waitUntil(
-            lambda w=word: pane.state.text().endswith(w) or w in pane.state.text(), timeout=WAIT_MS
-        )
-        item = pane.find_line("• patch receipt r-patch: the reader patch")
-        lines = "\n".join(pane.line_text(item + i) for i in range(1, 5))
-        assert f"file {file}: {word}" in lines
+    check_file(qtbot, pane, bad, "differs")
+    check_file(qtbot, pane, good, "matches")
+
+
+def check_file(qtbot, pane: BriefingPane, file: Path, word: str) -> None:
+    pane.choose_file = lambda _receipt: str(file)
+    pane.receipt_menu.actions()[0].trigger()
+    qtbot.waitUntil(lambda: pane.find_line(f"file {file}") >= 0, timeout=WAIT_MS)
+    assert pane.state.text().startswith(f"patch receipt r-patch: {word} — ")
+    item = pane.find_line("• patch receipt r-patch: the reader patch")
+    lines = "\n".join(pane.line_text(item + i) for i in range(1, 5))
+    assert f"file {file}: {word}" in lines
