@@ -126,6 +126,10 @@ def test_the_shortcuts_list_names_the_briefing(qtbot, window: MainWindow) -> Non
     assert any(e.keys == "Alt+6" and e.action.startswith("Briefing") for e in entries)
     keys = [e.keys for e in entries if e.section == BRIEFING]
     assert keys == ["Enter", "Up / Down", "Ctrl+Shift+V"]
+    # The listed reveal key is the pane's real one.
+    pane = BriefingPane(window.runner)
+    qtbot.addWidget(pane)
+    assert pane.reveal_action.shortcut().toString() == keys[2]
 
 
 def test_a_workspace_check_with_one_mismatch_says_differs_on_that_source(

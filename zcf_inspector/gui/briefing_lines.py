@@ -31,7 +31,7 @@ ITEMS_LISTED: Final = 500  # items of one section listed before "… and N more"
 HITS_LISTED: Final = 200  # suspected credentials listed
 BELIEFS_LISTED: Final = 200  # beliefs citing a mismatch or a missing file, listed
 LINE_BREAK: Final = "\u2028"  # a line break inside one QTextDocument block
-INDENT: Final = "      "
+INDENT: Final = "      "  # lines under an item (QPlainTextEdit has no block margins)
 REVEALED: Final = "  (revealed: shown as the packet holds it)"
 
 

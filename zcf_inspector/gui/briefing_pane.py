@@ -12,10 +12,11 @@ holds lines already escaped by `core.visible_text` (`briefing_lines`).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Final
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QAction,
     QColor,
@@ -30,7 +31,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QFileDialog,
-    QHBoxLayout,
     QMenu,
     QPlainTextEdit,
     QPushButton,
@@ -55,6 +55,7 @@ from zcf_inspector.gui.briefing_work import (
     remembered_workspace,
 )
 from zcf_inspector.gui.documents import PacketDocument
+from zcf_inspector.gui.flow_layout import FlowLayout
 from zcf_inspector.gui.load_worker import TaskRunner
 from zcf_inspector.gui.plain_text import ElidedLabel, plain_label, set_tooltip
 from zcf_inspector.gui.settings import settings_store
@@ -150,7 +151,9 @@ class BriefingPane(QWidget):
         self.reveal_action.triggered.connect(self.toggle_reveal)
         self.view.addAction(self.reveal_action)
         self.view.installEventFilter(self)
-        buttons = QHBoxLayout()
+        # The buttons wrap in a narrow window rather than widen the panes (a 1024-pixel
+        # window keeps its tree readable).
+        buttons = FlowLayout()
         for button in (
             self.check_button,
             self.again_button,
@@ -160,12 +163,12 @@ class BriefingPane(QWidget):
             self.cancel_button,
         ):
             buttons.addWidget(button)
-        buttons.addStretch(1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 4, 0, 0)
         layout.addWidget(self.folder_label)
         layout.addLayout(buttons)
         layout.addWidget(self.state)
+        self.state.hide()
         layout.addWidget(self.view, 1)
         self.source: BriefingInput | None = None
         self._scan_of: BriefingInput | None = None  # the packet ``result.scan`` is of
@@ -197,13 +200,17 @@ class BriefingPane(QWidget):
         # The scan of this packet is kept: a workspace check does not scan again.
         scan = self.result.scan if self.result is not None and self._scan_of is source else None
         checks = dict(self.receipt_checks)
+        # Started now (the runner is busy from the load on), but the work waits until the
+        # UI thread has been back to its event loop: the new tab's first paint comes first.
+        ready = threading.Event()
         self._start(
             what,
             lambda monitor: make_briefing(
-                source, folder, monitor, scan=scan, receipt_checks=checks
+                source, folder, monitor, scan=scan, receipt_checks=checks, ready=ready
             ),
             self._briefed,
         )
+        QTimer.singleShot(0, ready.set)
 
     def _start(
         self, what: str, work: Callable[..., object], done: Callable[[object], None]
@@ -211,7 +218,7 @@ class BriefingPane(QWidget):
         self.cancel()
         self._ticket += 1
         ticket = self._ticket
-        self.state.setText(what + "…")
+        self._say(what + "…")
 
         def finished(result: object) -> None:
             if ticket == self._ticket:
@@ -223,7 +230,7 @@ class BriefingPane(QWidget):
             if ticket == self._ticket:
                 self._task = None
                 last = details.strip().splitlines()[-1] if details.strip() else "failed"
-                self.state.setText(f"{what} failed: {visible(last)}")
+                self._say(f"{what} failed: {visible(last)}")
                 self._update_buttons()
 
         def cancelled() -> None:
@@ -234,11 +241,16 @@ class BriefingPane(QWidget):
         self._task = self.runner.start("briefing", work, finished, failed, on_cancelled=cancelled)
         self._update_buttons()
 
+    def _say(self, text: str) -> None:
+        """The pane's state line (hidden when there is nothing to say)."""
+        self.state.setText(text)
+        self.state.setVisible(bool(text))
+
     def cancel(self) -> None:
         """Stop the pane's running work (the briefing shown stays as it was)."""
         if self._task is not None and self.runner.running(self._task):
             self.runner.cancel(self._task)
-            self.state.setText("cancelled")
+            self._say("cancelled")
         self._task = None
         self._ticket += 1
         self._update_buttons()
@@ -255,7 +267,7 @@ class BriefingPane(QWidget):
         self.result = result
         self._scan_of = self.source
         workspace = result.briefing.workspace
-        self.state.setText(visible(workspace.summary()) if workspace is not None else "")
+        self._say(visible(workspace.summary()) if workspace is not None else "")
         self._show(result.text)
 
     def _show(self, text: BriefingText) -> None:
@@ -264,6 +276,9 @@ class BriefingPane(QWidget):
         scroll = self.view.verticalScrollBar().value()
         self.text = text
         self.revealed = set()
+        # setPlainText writes with the cursor's current format: a bold heading under the
+        # cursor would make the whole new text bold.
+        self.view.setCurrentCharFormat(QTextCharFormat())
         self.view.setPlainText(text.text)
         self._paint()
         cursor = QTextCursor(self.view.document().findBlockByNumber(min(keep, len(text.lines) - 1)))
@@ -478,11 +493,11 @@ class BriefingPane(QWidget):
 
         def done(result: object) -> None:
             if isinstance(result, str):  # the core found no receipt with that id
-                self.state.setText(f"not checked: {visible(result)}")
+                self._say(f"not checked: {visible(result)}")
                 return
             assert isinstance(result, ReceiptResult)
             self.receipt_checks[receipt.pointer] = result.check
-            self.state.setText(f"{visible(result.check.subject)}: {visible(result.check.words)}")
+            self._say(f"{visible(result.check.subject)}: {visible(result.check.words)}")
             self._show(result.text)
 
         def work(monitor: Monitor) -> ReceiptResult | str:
