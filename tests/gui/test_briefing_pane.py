@@ -267,3 +267,38 @@ def check_file(qtbot, pane: BriefingPane, file: Path, word: str) -> None:
     item = pane.find_line("• patch receipt r-patch: the reader patch")
     lines = "\n".join(pane.line_text(item + i) for i in range(1, 5))
     assert f"file {file}: {word}" in lines
+
+
+def test_the_scan_and_the_briefing_run_on_the_runner_not_the_ui_thread(
+    qtbot, window: MainWindow, packet_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import zcf_inspector.gui.briefing_work as work
+
+    threads: list[str] = []
+    real_scan, real_build = work.scan_packet, work.build_briefing
+
+    def scan(*args: Any, **kwargs: Any) -> Any:  # the real scan, its thread noted
+        threads.append(f"scan {threading.current_thread() is threading.main_thread()}")
+        return real_scan(*args, **kwargs)
+
+    def build(*args: Any, **kwargs: Any) -> Any:
+        threads.append(f"build {threading.current_thread() is threading.main_thread()}")
+        return real_build(*args, **kwargs)
+
+    monkeypatch.setattr(work, "scan_packet", scan)
+    monkeypatch.setattr(work, "build_briefing", build)
+    _, pane = opened(qtbot, window, packet_path)
+    assert threads == ["scan False", "build False"]
+    assert pane.result is not None
+    assert pane.result.scan is not None
+    assert len(pane.result.scan.hits) == 1  # the real scan's answer, masked in the pane
+
+
+def test_a_packet_refused_at_its_bytes_is_briefed_in_words(qtbot, window: MainWindow) -> None:
+    from tests.gui.driving import NEGATIVE
+
+    _, pane = opened(qtbot, window, NEGATIVE / "bom.json")
+    assert pane.line_text(0).startswith("REFUSED")
+    assert pane.find_line("no briefing: the packet was refused at its bytes") >= 0
+    assert pane.find_line("not scanned: the packet could not be read") >= 0
+    assert not pane.check_button.isEnabled()  # nothing in it can be checked
