@@ -272,10 +272,10 @@ def check_file(qtbot, pane: BriefingPane, file: Path, word: str) -> None:
 def test_the_scan_and_the_briefing_run_on_the_runner_not_the_ui_thread(
     qtbot, window: MainWindow, packet_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import zcf_inspector.gui.briefing_work as work
+    from zcf_inspector.core.briefing.build import build_briefing as real_build
+    from zcf_inspector.core.secrets.scan import scan_packet as real_scan
 
     threads: list[str] = []
-    real_scan, real_build = work.scan_packet, work.build_briefing
 
     def scan(*args: Any, **kwargs: Any) -> Any:  # the real scan, its thread noted
         threads.append(f"scan {threading.current_thread() is threading.main_thread()}")
@@ -285,8 +285,8 @@ def test_the_scan_and_the_briefing_run_on_the_runner_not_the_ui_thread(
         threads.append(f"build {threading.current_thread() is threading.main_thread()}")
         return real_build(*args, **kwargs)
 
-    monkeypatch.setattr(work, "scan_packet", scan)
-    monkeypatch.setattr(work, "build_briefing", build)
+    monkeypatch.setattr("zcf_inspector.gui.briefing_work.scan_packet", scan)
+    monkeypatch.setattr("zcf_inspector.gui.briefing_work.build_briefing", build)
     _, pane = opened(qtbot, window, packet_path)
     assert threads == ["scan False", "build False"]
     assert pane.result is not None
