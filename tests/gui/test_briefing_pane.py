@@ -163,6 +163,19 @@ def test_a_workspace_check_with_one_mismatch_says_differs_on_that_source(
     _, again = opened(qtbot, second, packet_path)
     qtbot.waitUntil(lambda: again.find_line("differs") >= 0, timeout=WAIT_MS)
     assert again.folder == str(workspace)
+    # A remembered folder that went away says so.
+    (workspace / "zcf" / "reading.py").unlink()
+    (workspace / "zcf").rmdir()
+    (workspace / "spec" / "a.md").unlink()
+    (workspace / "spec").rmdir()
+    workspace.rmdir()
+    qtbot.mouseClick(again.again_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not again.busy, timeout=WAIT_MS)
+    gone = again.find_line("not checked: the workspace ")
+    assert gone >= 0
+    assert again.line_text(gone).endswith("is not a folder")
+    assert again.state.text() == again.line_text(gone)
+    assert again.find_line("no workspace named") < 0
     qtbot.mouseClick(again.forget_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: again.find_line("no workspace named") >= 0, timeout=WAIT_MS)
 

@@ -218,11 +218,12 @@ def _workspace(out: _Lines, workspace: WorkspaceCheck | None, note: str) -> None
     out.add("Claims vs workspace", Style.HEADING)
     if note:
         out.add(flowing(note), Style.CAUTION)
-    if workspace is None:
+    if workspace is None and not note:
         out.add(
             "not checked: no workspace named (nothing here says a claimed file exists)",
             Style.DETAIL,
         )
+    if workspace is None:
         return
     out.add(f"folder: {flowing(workspace.folder, 400)}", Style.DETAIL)
     out.add(visible(workspace.summary()), Style.CAUTION if workspace.mismatched else Style.PLAIN)

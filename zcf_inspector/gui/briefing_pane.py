@@ -267,7 +267,7 @@ class BriefingPane(QWidget):
         self.result = result
         self._scan_of = self.source
         workspace = result.briefing.workspace
-        self._say(visible(workspace.summary()) if workspace is not None else "")
+        self._say(visible(workspace.summary()) if workspace is not None else result.workspace_note)
         self._show(result.text)
 
     def _show(self, text: BriefingText) -> None:
