@@ -27,7 +27,9 @@ from zcf_inspector.core.secrets.scan import SecretScan
 from zcf_inspector.core.visible_text import clip, visible
 
 ITEM_CHARS: Final = 2_000  # of one document text in the pane (the tree shows the rest)
-ITEMS_LISTED: Final = 500  # items of one section listed before "… and N more"
+# Items of one section listed before "… and N more (in the tree)": setting the text costs
+# the UI thread about 25 ms a thousand lines, and a capsule rarely lists more than dozens.
+ITEMS_LISTED: Final = 200
 HITS_LISTED: Final = 200  # suspected credentials listed
 BELIEFS_LISTED: Final = 200  # beliefs citing a mismatch or a missing file, listed
 LINE_BREAK: Final = "\u2028"  # a line break inside one QTextDocument block
