@@ -48,7 +48,8 @@ def briefing_packet() -> dict[str, Any]:
         {"id": "a-2", "beliefRef": "b-2", "sourceRef": "s-reader"},
     ]
     c["receipts"] = [
-        {"id": "r-patch", "kind": "patch", "digest": sha(PATCH), "summary": "the reader patch"}
+        {"id": "r-patch", "kind": "patch", "digest": sha(PATCH), "summary": "the reader patch"},
+        {"id": "r&d\u202e", "kind": "verification", "digest": sha(b"x"), "summary": "tests"},
     ]
     return g.unsigned(packet)
 
@@ -217,7 +218,7 @@ def test_a_planted_credential_is_masked_until_revealed(
     assert AWS_KEY not in text
     risk = pane.find_line("• the deploy key AKIA…(20 characters, hidden) is still live")
     assert risk >= 0
-    assert pane.find_line("1 suspected credential(s) in 1 of 14 texts (values hidden)") >= 0
+    assert pane.find_line("1 suspected credential(s) in 1 of 15 texts (values hidden)") >= 0
     hit = pane.find_line("• an AWS access key id at /content/capsule/risks/0: looks like")
     assert hit >= 0
     qtbot.keyClick(window, Qt.Key.Key_6, Qt.KeyboardModifier.AltModifier)
@@ -267,7 +268,11 @@ def test_a_receipts_digest_is_checked_against_a_picked_file(
     good, bad = tmp_path / "good.patch", tmp_path / "bad.patch"
     good.write_bytes(PATCH)
     bad.write_bytes(PATCH + b"+more\n")
-    assert [a.text() for a in pane.receipt_menu.actions()] == ["patch receipt r-patch…"]
+    # Packet text in the menu: escaped, and its "&" not taken for a mnemonic.
+    assert [a.text() for a in pane.receipt_menu.actions()] == [
+        "patch receipt r-patch…",
+        "verification receipt r&&d\\u202e…",
+    ]
     check_file(qtbot, pane, bad, "differs")
     check_file(qtbot, pane, good, "matches")
 

@@ -535,7 +535,8 @@ class BriefingPane(QWidget):
     def _fill_receipts(self, receipts: tuple[ReceiptRef, ...]) -> None:
         self.receipt_menu.clear()
         for receipt in receipts:
-            action = self.receipt_menu.addAction(receipt.label + "…")
+            # An "&" of the packet's text is a mnemonic in a menu's text: doubled, shown.
+            action = self.receipt_menu.addAction(receipt.label.replace("&", "&&") + "…")
             action.triggered.connect(lambda _=False, r=receipt: self.check_receipt_file(r))
         self._update_buttons()
 
