@@ -48,6 +48,7 @@ _PRIVATE_KEY_SEARCHES: Final = tuple(re.compile(re.escape(k)) for k in d.PRIVATE
 _PEM_END: Final = re.compile(rb"-----END [A-Z0-9 ]{0,64}-----")
 PEM_BODY_LIMIT: Final = 65_536  # bytes after a header looked at for its END line
 CHECK_EVERY: Final = 64  # loop turns (texts, candidates) between two looks at the clock
+FIELDS_SLICE: Final = 4096  # array items read between two looks at the clock
 BREATH_S: Final = 0.010  # the longest the scan runs between two breaths (see `_Pacer`)
 
 # Which of two overlapping findings is kept: the more specific one.
@@ -180,14 +181,16 @@ def _fields(
     if not isinstance(value, list):
         return
     for name in names:
-        for index, item in enumerate(value):
-            if pacer is not None and index % CHECK_EVERY == 0:
+        # In slices, so the pacer is consulted between them at no cost to each turn.
+        for begin in range(0, len(value), FIELDS_SLICE):
+            if pacer is not None:
                 pacer.tick()
-            if type(item) is dict:
-                text = item.get(name)
-                if type(text) is str:
-                    paths.append((first, second, index, name))
-                    texts.append(text)
+            for index, item in enumerate(value[begin : begin + FIELDS_SLICE], begin):
+                if type(item) is dict:
+                    text = item.get(name)
+                    if type(text) is str:
+                        paths.append((first, second, index, name))
+                        texts.append(text)
 
 
 def packet_texts(
