@@ -25,6 +25,7 @@ from zcf_inspector.core.findings import Finding, OmittedFindings, merge_omitted
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR
 from zcf_inspector.core.packet.destination import Destination
+from zcf_inspector.gui.briefing_pane import BriefingPane
 from zcf_inspector.gui.byte_refusal_pane import ByteRefusalPane
 from zcf_inspector.gui.canonical_pane import CanonicalPane
 from zcf_inspector.gui.clipboard import CopyKind, set_clipboard, slow_copy_work
@@ -69,6 +70,7 @@ PANE_FINDINGS = "Findings"
 PANE_BYTES = "Byte refusal"
 PANE_REVIEW = "Review"
 PANE_PLAN_GRAPH = "Plan graph"
+PANE_BRIEFING = "Briefing"
 
 
 def document_paths(document: ShownDocument) -> tuple[str, ...]:
@@ -171,6 +173,7 @@ class DocumentTab(QWidget):
         self.canonical_pane = CanonicalPane(self._run)
         self.findings_pane = FindingsPane()
         self.byte_pane = ByteRefusalPane()
+        self.briefing_pane = BriefingPane(runner)
         self.review_pane: ReviewPane | None = None
         self.plan_graph_pane: PlanGraphPane | None = None
         self.full_value_dialog: FullValueDialog | None = None
@@ -210,6 +213,8 @@ class DocumentTab(QWidget):
         self.header.pointerActivated.connect(self.select_pointer)
         self.manifest_pane.pointerSelected.connect(self.select_pointer)
         self.findings_pane.pointerSelected.connect(self.select_pointer)
+        self.briefing_pane.pointerSelected.connect(self.select_pointer)
+        self.briefing_pane.statusMessage.connect(self.statusMessage)
         self.find_bar.findRequested.connect(self._find)
         self.find_bar.closed.connect(self.tree.setFocus)
         for table in (self.findings_pane.table, self.manifest_pane.table):
@@ -294,6 +299,8 @@ class DocumentTab(QWidget):
                 wanted.append((PANE_MANIFEST, self.manifest_pane))
             wanted.append((PANE_CANONICAL, self.canonical_pane))
             wanted.append((PANE_FINDINGS, self.findings_pane))
+            self.briefing_pane.set_packet(document, self.destination)
+            wanted.append((PANE_BRIEFING, self.briefing_pane))
             if self.review_pane is None:
                 self.review_pane = make_review_pane(self.runner)
                 self.review_pane.statusMessage.connect(self.statusMessage)
@@ -358,6 +365,7 @@ class DocumentTab(QWidget):
         self._disposed = True
         self._full_value_ticket += 1
         self.model.digests.close()
+        self.briefing_pane.dispose()
         if self.review_pane is not None:
             self.review_pane.save_layout()
         self.layout_store.sync()
@@ -417,6 +425,7 @@ class DocumentTab(QWidget):
             PANE_BYTES: self.byte_pane.raw,
             PANE_CANONICAL: self.canonical_pane.views.currentWidget(),
             PANE_FINDINGS: self.findings_pane.table,
+            PANE_BRIEFING: self.briefing_pane.view,
             PANE_PLAN_GRAPH: None if self.plan_graph_pane is None else self.plan_graph_pane.view,
         }.get(name)
         if name == PANE_REVIEW and self.review_pane is not None:

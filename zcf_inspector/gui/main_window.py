@@ -41,6 +41,7 @@ from zcf_inspector.gui.compare_view import CompareView
 from zcf_inspector.gui.compare_work import ComparedPackets, CompareRequest, compare_with
 from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.document_tab import (
+    PANE_BRIEFING,
     PANE_CANONICAL,
     PANE_FINDINGS,
     PANE_MANIFEST,
@@ -270,6 +271,7 @@ class MainWindow(QMainWindow):
                     (PANE_FINDINGS, "F&indings"),
                     (PANE_REVIEW, "Re&view (focus the beliefs)"),
                     (PANE_PLAN_GRAPH, "Plan &Graph (focus the graph)"),
+                    (PANE_BRIEFING, "&Briefing (focus its text)"),
                 ),
                 1,
             )

@@ -23,12 +23,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from zcf_inspector.gui.briefing_pane import BRIEFING_KEYS
 from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.plain_text import plain_label
 
 WINDOW: Final = "Window"
 REVIEW: Final = "Review pane (while its table has the focus)"
 PLAN_GRAPH: Final = "Plan graph (while the graph has the focus)"
+BRIEFING: Final = "Briefing pane (while its text has the focus)"
 DIALOGS: Final = "Every dialog"
 
 REVIEW_KEYS: Final = (
@@ -81,6 +83,7 @@ def shortcut_entries(window_actions: Iterable[QAction]) -> list[ShortcutEntry]:
     entries = [ShortcutEntry(e.section, e.keys, e.action.replace("\0", "&")) for e in entries]
     entries += [ShortcutEntry(REVIEW, _native(QKeySequence(k)), t) for k, t in REVIEW_KEYS]
     entries += [ShortcutEntry(PLAN_GRAPH, k, t) for k, t in PLAN_GRAPH_KEYS]
+    entries += [ShortcutEntry(BRIEFING, k, t) for k, t in BRIEFING_KEYS]
     # Written as users say them: Ctrl+Enter is either Enter key (dialog_keys.SUBMIT_KEYS).
     entries += [ShortcutEntry(DIALOGS, k, t) for k, t in DIALOG_KEYS]
     return entries

@@ -20,6 +20,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -46,7 +47,9 @@ _ASSIGNMENT_SEARCHES: Final = tuple(re.compile(re.escape(k)) for k in d.ASSIGNME
 _PRIVATE_KEY_SEARCHES: Final = tuple(re.compile(re.escape(k)) for k in d.PRIVATE_KEY_LITERALS)
 _PEM_END: Final = re.compile(rb"-----END [A-Z0-9 ]{0,64}-----")
 PEM_BODY_LIMIT: Final = 65_536  # bytes after a header looked at for its END line
-CHECK_EVERY: Final = 4096  # candidates between two looks at the monitor
+CHECK_EVERY: Final = 64  # loop turns (texts, candidates) between two looks at the clock
+FIELDS_SLICE: Final = 4096  # array items read between two looks at the clock
+BREATH_S: Final = 0.010  # the longest the scan runs between two breaths (see `_Pacer`)
 
 # Which of two overlapping findings is kept: the more specific one.
 _PRIORITY: Final = {"private-key": 0, "token": 1, "url-password": 2, "keyword": 3, "entropy": 4}
@@ -130,6 +133,27 @@ class SecretScan:
 # --- which texts ---------------------------------------------------------------------------
 
 
+class _Pacer:
+    """Breathes (`Monitor.breathe`: a cancellation point and, on the window's runner, a
+    2 ms sleep) once `BREATH_S` has passed since the last breath. Counting candidates was
+    not enough: 4,096 keyword candidates of the 200,000-belief packet took 40+ ms, and a
+    window repainting its tree beside the scan waits out the GIL's switch interval on every
+    Python model call (UI-thread stalls of 300-480 ms, tests/perf/bench_briefing_window).
+    At most one sleep per 10 ms of work: the sleeps cost a sixth of the time or less."""
+
+    __slots__ = ("_last", "_monitor")
+
+    def __init__(self, monitor: Monitor) -> None:
+        self._monitor = monitor
+        self._last = time.perf_counter()
+
+    def tick(self) -> None:
+        now = time.perf_counter()
+        if now - self._last >= BREATH_S or self._monitor.cancelled:
+            self._monitor.breathe()
+            self._last = time.perf_counter()
+
+
 def _strings(value: JsonValue, path: Path) -> Iterator[tuple[Path, str]]:
     if isinstance(value, str):
         yield path, value
@@ -149,6 +173,7 @@ def _fields(
     *,
     paths: list[Path],
     texts: list[str],
+    pacer: _Pacer | None = None,
 ) -> None:
     """``names`` of each object in the array ``value`` (at /first/second), where they are
     strings. A plain loop building each path from locals: this runs once per belief, and
@@ -156,17 +181,24 @@ def _fields(
     if not isinstance(value, list):
         return
     for name in names:
-        for index, item in enumerate(value):
-            if type(item) is dict:
-                text = item.get(name)
-                if type(text) is str:
-                    paths.append((first, second, index, name))
-                    texts.append(text)
+        # In slices, so the pacer is consulted between them at no cost to each turn.
+        for begin in range(0, len(value), FIELDS_SLICE):
+            if pacer is not None:
+                pacer.tick()
+            for index, item in enumerate(value[begin : begin + FIELDS_SLICE], begin):
+                if type(item) is dict:
+                    text = item.get(name)
+                    if type(text) is str:
+                        paths.append((first, second, index, name))
+                        texts.append(text)
 
 
-def packet_texts(packet: dict[str, JsonValue]) -> tuple[list[Path], list[str]]:
+def packet_texts(
+    packet: dict[str, JsonValue], monitor: Monitor = NULL_MONITOR
+) -> tuple[list[Path], list[str]]:
     """The texts the scan reads, as (paths, texts): see the module for which. (Several
     names of one array are listed name by name: the scan's order is not the document's.)"""
+    pacer = _Pacer(monitor)
     paths: list[Path] = []
     texts: list[str] = []
     identity = packet.get("packet")
@@ -196,7 +228,7 @@ def packet_texts(packet: dict[str, JsonValue]) -> tuple[list[Path], list[str]]:
         ("reviewEvents", ("note",)),
     )
     for name, fields in table:
-        _fields(content.get(name), "content", name, fields, paths=paths, texts=texts)
+        _fields(content.get(name), "content", name, fields, paths=paths, texts=texts, pacer=pacer)
     return paths, texts
 
 
@@ -259,7 +291,7 @@ def scan_texts(
 
 
 def scan_packet(packet: dict[str, JsonValue], monitor: Monitor = NULL_MONITOR) -> SecretScan:
-    paths, texts = packet_texts(packet)
+    paths, texts = packet_texts(packet, monitor)
     return scan_texts(paths, texts, monitor)
 
 
@@ -319,10 +351,11 @@ def _url_passwords(joined: _Joined, raws: list[_Raw]) -> None:
 def _keywords(joined: _Joined, raws: list[_Raw], monitor: Monitor) -> None:
     data = joined.data
     lowered = data.lower()  # ASCII only: offsets stay the same
+    pacer = _Pacer(monitor)
     for search in _ASSIGNMENT_SEARCHES:
         for count, found in enumerate(search.finditer(lowered)):
             if count % CHECK_EVERY == 0:
-                monitor.breathe()
+                pacer.tick()
             at = found.start()
             index = joined.which(at)
             low, high = joined.bounds(index)
@@ -359,9 +392,10 @@ def _keywords(joined: _Joined, raws: list[_Raw], monitor: Monitor) -> None:
 def _token_runs(joined: _Joined, raws: list[_Raw], monitor: Monitor) -> None:
     data = joined.data
     classes = data.translate(d.TOKEN_CLASS_TABLE)
+    pacer = _Pacer(monitor)
     for count, run in enumerate(RUNS.finditer(classes)):
         if count % CHECK_EVERY == 0:
-            monitor.breathe()
+            pacer.tick()
         start, end = run.span()
         index = -1
         for begin in d.TOKEN_STARTS.finditer(data, start, end):
