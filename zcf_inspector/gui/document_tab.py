@@ -25,6 +25,7 @@ from zcf_inspector.core.findings import Finding, OmittedFindings, merge_omitted
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR
 from zcf_inspector.core.packet.destination import Destination
+from zcf_inspector.core.packet.ingest import Admission
 from zcf_inspector.gui.byte_refusal_pane import ByteRefusalPane
 from zcf_inspector.gui.canonical_pane import CanonicalPane
 from zcf_inspector.gui.clipboard import CopyKind, set_clipboard, slow_copy_work
@@ -96,6 +97,14 @@ def _own_omitted(document: ShownDocument) -> tuple[OmittedFindings, ...]:
         if paired:
             return merge_omitted(result.omitted, *(p.omitted for p in result.plans))
     return _omitted_of(document)
+
+
+def _admission_of(document: ShownDocument) -> Admission | None:
+    """What the destination in force admitted of a packet (its tree marks what was cut
+    and dropped), from the review prepared by the load."""
+    review = document.review if isinstance(document, PacketDocument) else None
+    target = review.target if review is not None else None
+    return target.admission if target is not None else None
 
 
 def document_title(document: ShownDocument) -> str:
@@ -241,6 +250,7 @@ class DocumentTab(QWidget):
             (f for f, other in zip(findings, elsewhere, strict=True) if not other),
             document.inspection.manifest if isinstance(document, PacketDocument) else None,
             omitted=_own_omitted(document),
+            admission=_admission_of(document),
         )
         old = self.model
         self.model = PacketTreeModel(value, annotations, self, run=self._run)

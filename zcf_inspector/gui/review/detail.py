@@ -102,10 +102,11 @@ class BeliefDetail(QWidget):
             self.content.setPlainText("")
             return
         ref = belief.portable_ref
-        demoted = f" — arrived {belief.incoming_state}, demoted" if belief.demoted else ""
+        demoted = f" — arrived {one_line(belief.incoming_state)}, demoted" if belief.demoted else ""
+        cut = "" if belief.cut is None else f" — {belief.cut.text}"
         changed = "" if since is None else f" — {_SINCE_WORDS[since.change]}"
         self.title.setText(
-            f"{one_line(ref)}  (source {one_line(belief.source_id)}){demoted}{changed}"
+            f"{one_line(ref)}  (source {one_line(belief.source_id)}){demoted}{cut}{changed}"
         )
         self.content.setPlainText(belief.content)
         sources = {_s(s.get("id")): s for s in _objects(self._packet, "evidenceSources")}
