@@ -404,7 +404,7 @@ class ReviewPane(QWidget):
         summary = review.session.summary()
         assert self.target is not None
         signer = receipt_signer(destination)
-        text = export_summary_text(summary, self.target.notice, signer)
+        text = export_summary_text(summary, self.target.notice, signer, self.target.cut_beliefs)
         if not self.prompter.confirm(
             self, "Export receipt", text + "\n\nExport the transfer receipt?"
         ):
