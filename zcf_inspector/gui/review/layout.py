@@ -27,6 +27,7 @@ from zcf_inspector.core.review.table import Filters
 from zcf_inspector.gui.plain_text import plain_label, set_tooltip
 from zcf_inspector.gui.review.detail import BeliefDetail
 from zcf_inspector.gui.review.table_model import Column, ReviewRows, ReviewTableModel
+from zcf_inspector.gui.review.table_view import ReviewTable
 from zcf_inspector.gui.theme import Tone, ToneLabel
 
 ANY = "any"
@@ -157,7 +158,7 @@ def build_widgets(pane: QWidget) -> PaneWidgets:
     model = ReviewTableModel(pane)
     proxy = ReviewRows(pane)
     proxy.setSourceModel(model)
-    table = QTableView()
+    table = ReviewTable()
     table.setModel(proxy)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)

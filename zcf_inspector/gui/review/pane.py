@@ -627,9 +627,22 @@ class ReviewPane(QWidget):
     # -- decisions ------------------------------------------------------------------------
 
     def decide_current(self, state: ReviewState) -> None:
-        ref = self.current_ref()
-        if ref is None or self.review is None:
+        """C, R, S, U: decide the highlighted belief and move on; several highlighted rows
+        are decided together, as one bulk step (asked for first)."""
+        if self.review is None or self.step_task is not None or self.opening:
             return
+        rows = self._selected_rows(limit=2)
+        if len(rows) > 1:
+            if state is ReviewState.SUPERSEDED:
+                self.prompter.inform(
+                    self, "Supersede", "Supersede one belief at a time: select only that one."
+                )
+                return
+            self.bulk_decide(state)
+            return
+        ref = self._ref_at(rows[0]) if rows else None
+        if ref is None:
+            return  # nothing highlighted: nothing is decided
         reviewer = self._reviewer()
         if reviewer is None:
             return
@@ -746,6 +759,18 @@ class ReviewPane(QWidget):
         self._record_many(
             requests, len(refs), reviewer, f"marking {len(refs):,} beliefs {state}", None
         )
+
+    def _selected_rows(self, limit: int | None = None) -> list[int]:
+        """The highlighted rows of the table (shown rows, ascending), up to ``limit``."""
+        rows: set[int] = set()
+        selection = self.table.selectionModel().selection()
+        for i in range(selection.count()):
+            span = selection.at(i)
+            end = span.bottom() + 1 if limit is None else min(span.bottom() + 1, span.top() + limit)
+            rows.update(range(span.top(), end))
+            if limit is not None and len(rows) >= limit:
+                break
+        return sorted(rows)[:limit]
 
     def _bulk_rows(self) -> Sequence[int]:
         """The selected rows (when several are selected), else every shown row, as rows
