@@ -4,6 +4,7 @@ key acts on exactly the highlighted row(s)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +57,8 @@ def refs(pane: ReviewPane) -> list[str]:
     return [str(pane.proxy.index(r, 0).data(REF_ROLE)) for r in range(pane.proxy.rowCount())]
 
 
-NAVIGATION = [
+Expected = Callable[[list[str]], str] | None
+NAVIGATION: list[tuple[str, Qt.Key, Qt.KeyboardModifier, Expected]] = [
     ("End", Qt.Key.Key_End, NONE, lambda shown: shown[-1]),
     ("Home", Qt.Key.Key_Home, NONE, lambda shown: shown[0]),
     ("Ctrl+End", Qt.Key.Key_End, CTRL, lambda shown: shown[-1]),
