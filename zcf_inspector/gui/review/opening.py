@@ -12,7 +12,7 @@ and its "since" filter.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from zcf_inspector.core.errors import ZcfError
@@ -23,8 +23,16 @@ from zcf_inspector.core.reading import fast_path_limit
 from zcf_inspector.core.review.decisions import ReviewError, ReviewPreparation, prepare_review
 from zcf_inspector.core.review.journal import JournaledReview
 from zcf_inspector.core.review.previous import PreviousGeneration, load_previous
-from zcf_inspector.core.review.table import evidence_counts
+from zcf_inspector.core.review.table import (
+    Filters,
+    TableFacts,
+    evidence_counts,
+    next_unreviewed,
+    position,
+    shown_rows,
+)
 from zcf_inspector.gui.documents import FAST_READ_MAX_BYTES
+from zcf_inspector.gui.review.detail import DetailIndex, detail_index
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +57,7 @@ class ReviewOpen:
     prepared: ReviewPreparation | None  # made by the load; None: made here
     data_dir: Path
     key_dir: Path
+    filters: Filters  # the table's, when the open was asked for
     view: ReviewView | None = None  # the same packet shown again: what to put back
 
 
@@ -59,6 +68,10 @@ class OpenedReview:
     evidence: dict[str, int]  # the table's Evidence column
     review: JournaledReview | ReviewError | None  # None: nothing to review
     previous: PreviousGeneration | ZcfError | None  # the comparison, made again
+    detail: DetailIndex | None = None  # each belief's evidence and history, for the detail
+    filters: Filters = field(default_factory=Filters)  # those ``rows`` pass (as far as apply)
+    rows: tuple[int, ...] | None = None  # the table's rows for them
+    start: int | None = None  # the shown row to continue at (first unreviewed after the last)
 
 
 def open_review(request: ReviewOpen, monitor: Monitor) -> OpenedReview:
@@ -71,13 +84,14 @@ def open_review(request: ReviewOpen, monitor: Monitor) -> OpenedReview:
     if target is None:
         return OpenedReview(request, prepared, {}, None, None)
     evidence = evidence_counts(target.packet)
+    detail = detail_index(target.packet)
     monitor.step("restoring the saved review", 0.1)
     try:
         review = JournaledReview.open(
             request.data_dir, target, keys=request.key_dir, monitor=monitor
         )
     except ReviewError as exc:
-        return OpenedReview(request, prepared, evidence, exc, None)
+        return OpenedReview(request, prepared, evidence, exc, None, detail)
     previous: PreviousGeneration | ZcfError | None = None
     paths = request.view.previous_paths if request.view is not None else None
     if paths is not None:
@@ -89,4 +103,22 @@ def open_review(request: ReviewOpen, monitor: Monitor) -> OpenedReview:
             if isinstance(exc, Cancelled):
                 raise
             previous = exc  # said beside the review, which is shown all the same
-    return OpenedReview(request, prepared, evidence, review, previous)
+    # The table's rows and where to continue, here too: over 200,000 beliefs either takes
+    # longer than a frame.
+    monitor.step("the table's rows", 0.9)
+    comparing = isinstance(previous, PreviousGeneration)
+    filters = request.filters if comparing else replace(request.filters, since=None)
+    last = review.session.last_decisions()
+    changes = previous.classification.changes if isinstance(previous, PreviousGeneration) else None
+    facts = TableFacts(target.beliefs, last, evidence, changes)
+    rows = shown_rows(facts, filters, monitor)
+    decided = review.session.last_decision
+    after = None
+    if decided is not None:
+        row = target.rows.get(decided.portable_ref)
+        at = position(rows, row) if row is not None else len(rows)
+        after = at if at < len(rows) and rows[at] == row else None
+    start = next_unreviewed(facts, rows, after, monitor) if rows else None
+    if start is None:
+        start = after if after is not None else 0
+    return OpenedReview(request, prepared, evidence, review, previous, detail, filters, rows, start)

@@ -220,6 +220,7 @@ class ReviewPane(QWidget):
         self._opening_task: int | None = None
         self._opening_ticket = 0  # a newer open makes an older one's answer stale
         self._restoring: ReviewView | None = None  # put back once the rows are shown
+        self._continue_at: int | None = None  # the shown row a first open continues at
         self._source: tuple[str, bytes, PacketInspection] | None = None  # what is shown
         self._open_note = ""  # said once the open in progress is shown
         self.rows = RowFilter(self.proxy, self.model, self.runner, self)
@@ -270,7 +271,15 @@ class ReviewPane(QWidget):
             self._show_opened(path, data, inspection, None, None)
             return
         self._waiting = ReviewOpen(
-            path, data, inspection, destination, prepared, self.data_dir, self.key_dir, view
+            path,
+            data,
+            inspection,
+            destination,
+            prepared,
+            self.data_dir,
+            self.key_dir,
+            self.ui.filters(),
+            view,
         )
         self.ui.status.setText("Restoring the saved review…")
         self._start_opening()
@@ -340,7 +349,7 @@ class ReviewPane(QWidget):
         """Show an open's answer at once (``opened`` None: no review, with ``destination``
         None saying why)."""
         view = opened.request.view if opened is not None else None
-        self._restoring = None
+        self._restoring, self._continue_at = None, None
         self._source = (path, data, inspection)
         self.packet_path, self.destination = path, destination
         self.target, self.review = None, None
@@ -369,7 +378,7 @@ class ReviewPane(QWidget):
         self.target = prepared.target
         self._show_admission()
         self.model.reset(self.target.beliefs, opened.evidence, {}, self.target.rows)
-        self.detail.set_packet(self.target.packet)
+        self.detail.set_packet(self.target.packet, opened.detail)
         self._show_journal(opened.review)
         self._show_identity()
         previous = opened.previous
@@ -387,9 +396,14 @@ class ReviewPane(QWidget):
             self.ui.status.setText(self._open_note)
             self._open_note = ""
         self._restoring = view  # put back once the rows are in (`_rows_shown`)
-        self.rows.request(self.ui.filters())
-        if view is None:
-            self.select_next_unreviewed()  # a first open continues where the review stopped
+        filters = self.ui.filters()
+        if opened.rows is not None and filters == opened.filters:
+            self._continue_at = None if view is not None else opened.start
+            self.rows.show_rows(filters, opened.rows)  # computed with the open
+        else:  # the filters changed meanwhile, or the comparison could not be made again
+            self.rows.request(filters)
+            if view is None:
+                self.select_next_unreviewed()  # continue where the review stopped
 
     @property
     def signer(self) -> ReceiptSigner | None:
@@ -1326,11 +1340,16 @@ class ReviewPane(QWidget):
 
     def _rows_shown(self) -> None:
         """New rows are in: the current belief stays current if still shown, else the
-        first row; after an open of the same packet, what the reviewer looked at."""
+        first row; after an open, where the review continues (a first open) or what
+        the reviewer looked at (the same packet again)."""
         view, self._restoring = self._restoring, None
-        if view is not None:
+        start, self._continue_at = self._continue_at, None
+        if view is not None or start is not None:
             self._current_before_reset = None
-            self._put_back(view)
+            if view is not None:
+                self._put_back(view)
+            else:
+                self._select_proxy_row(start or 0)
             return
         ref, self._current_before_reset = self._current_before_reset, None
         row = self.model.first_rows.get(ref) if ref is not None else None
