@@ -61,7 +61,7 @@ def test_decisions_restored_in_a_new_pane(
     assert [d.to_json() for d in second.review.session.decisions] == before
     assert second.model.state("b-reader") is ReviewState.CONFIRMED
     assert second.redo_action.isEnabled()  # the undone reject can still be redone
-    assert second.ui.status.text() == "Restored 1 decisions from the review journal."
+    assert second.ui.status.text() == "Restored 1 decision from the review journal."
     QTest.keyClick(
         second.table,
         Qt.Key.Key_Z,

@@ -1152,7 +1152,10 @@ class ReviewPane(QWidget):
         restored = review.session.index.decision_count
         self._refresh()
         if restored:
-            self.ui.status.setText(f"Restored {restored} decisions from the review journal.")
+            plural = "s" if restored != 1 else ""
+            self.ui.status.setText(
+                f"Restored {restored:,} decision{plural} from the review journal."
+            )
 
     def set_aside_journal(self) -> None:
         """Rename a refused journal out of the way (never deleted) and start a new review
