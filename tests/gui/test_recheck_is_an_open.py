@@ -158,3 +158,27 @@ def test_a_settings_change_loses_nothing(qtbot: QtBot, window: MainWindow, tmp_p
     # The tree still marks the cut belief (admission's facts came back with the open).
     node = truncated.model.index_for_pointer("/content/beliefs/0", nearest=False)
     assert "cut to 160 of 255 bytes" in str(node.siblingAtColumn(STATUS_COLUMN).data())
+
+
+@pytest.mark.qt_log_ignore(".*")
+def test_f5_reads_the_file_again_by_the_same_path(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    """F5 (and a change on disk) reads the file again, then opens it as any open: the
+    admission chip, the decisions and the highlighted belief come back."""
+    window.apply_destination(str(GOLDENS / "destination.json"))
+    wait_idle(qtbot, window)
+    packet = tmp_path / "truncation.json"
+    packet.write_bytes((GOLDENS / "publication" / "truncation.json").read_bytes())
+    tab = drop_and_wait(qtbot, window, [packet])
+    wait_done(qtbot, window)
+    pane = pane_of(tab)
+    save_identity(pane.settings, "carol", "")
+    pane.decide_current(ReviewState.CONFIRMED)
+    before = snapshot(tab)
+    assert before["current"] == "b-cut"
+    window.reload_current()
+    assert window.runner.busy
+    wait_done(qtbot, window)
+    assert snapshot(tab) == before
+    assert rows(tab)["admission"][0] == "changed"

@@ -302,6 +302,9 @@ class ReviewPane(QWidget):
             partial(open_review, request),
             partial(self._opened, ticket),
             partial(self._open_failed, ticket),
+            # Durable: the window's Cancel stops it but it still reports, so the pane
+            # never waits for an answer that will not come.
+            durable=True,
             on_cancelled=partial(self._open_cancelled, ticket),
         )
 
