@@ -17,7 +17,7 @@ from zcf_inspector.core.continuation.results import (
     PlanResult,
     SubjectAssessment,
 )
-from zcf_inspector.core.continuation.rules.report import BLOCKING_STATUSES
+from zcf_inspector.core.continuation.rules.report_binding import BLOCKING_STATUSES
 from zcf_inspector.core.findings import Finding, Severity
 
 
