@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import copy
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from goldens import generate as g
@@ -182,3 +184,29 @@ def test_f5_reads_the_file_again_by_the_same_path(
     wait_done(qtbot, window)
     assert snapshot(tab) == before
     assert rows(tab)["admission"][0] == "changed"
+
+
+@pytest.mark.qt_log_ignore(".*")
+def test_a_tab_closed_while_its_review_opens_is_left_alone(
+    qtbot: QtBot, window: MainWindow
+) -> None:
+    window.apply_destination(str(GOLDENS / "destination.json"))
+    wait_idle(qtbot, window)
+    held, release = threading.Event(), threading.Event()
+
+    def hook(what: str, _fraction: float) -> None:
+        if what == "restoring the saved review":
+            held.set()
+            release.wait(20)
+
+    window.runner.progress_hook = hook
+    window.open_paths([str(GOLDENS / "publication" / "truncation.json")])
+    qtbot.waitUntil(held.is_set, timeout=20_000)
+    tab = window.document_tabs()[0]
+    window.close_tab(window.tabs.indexOf(tab))
+    qtbot.waitUntil(lambda: not window.document_tabs())
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete.value)  # the pane is gone
+    release.set()
+    window.runner.progress_hook = None
+    wait_idle(qtbot, window)  # its answer arrives for a deleted pane: dropped, no error
+    assert not window.document_tabs()

@@ -35,6 +35,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QTableView, QWidget
+from shiboken6 import isValid
 
 from zcf_inspector.core.atomic import (
     TargetExistsError,
@@ -293,6 +294,8 @@ class ReviewPane(QWidget):
     def _start_opening(self) -> None:
         """Run the waiting open on the runner, once no step is running (a step may be
         writing the journal the open reads)."""
+        if not isValid(self):
+            return  # closed meanwhile (a deferred start after a step)
         request = self._waiting
         if request is None or self.step_task is not None or self._opening_task is not None:
             return
@@ -309,7 +312,7 @@ class ReviewPane(QWidget):
         )
 
     def _opened(self, ticket: int, result: object) -> None:
-        if ticket != self._opening_ticket:
+        if not isValid(self) or ticket != self._opening_ticket:
             return  # another open came since
         assert isinstance(result, OpenedReview)
         self._opening_task = None
@@ -320,7 +323,7 @@ class ReviewPane(QWidget):
         )
 
     def _open_failed(self, ticket: int, details: str) -> None:
-        if ticket != self._opening_ticket:
+        if not isValid(self) or ticket != self._opening_ticket:
             return
         self._opening_task = None
         request, self._waiting = self._waiting, None
@@ -330,7 +333,7 @@ class ReviewPane(QWidget):
         self._problem(f"The review could not be opened: {last}")
 
     def _open_cancelled(self, ticket: int) -> None:
-        if ticket != self._opening_ticket:
+        if not isValid(self) or ticket != self._opening_ticket:
             return
         self._opening_task = None
         request, self._waiting = self._waiting, None
