@@ -28,7 +28,7 @@ from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.review.table import Filters
 from zcf_inspector.gui.document_tab import PANE_REVIEW, DocumentTab
 from zcf_inspector.gui.main_window import MainWindow
-from zcf_inspector.gui.packet_tree_model import STATUS_COLUMN
+from zcf_inspector.gui.packet_tree_model import STATUS_COLUMN, expanded_rows
 from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.settings import save_identity
 from zcf_inspector.gui.review.table_model import REF_ROLE
@@ -177,6 +177,14 @@ def test_f5_reads_the_file_again_by_the_same_path(
     pane = pane_of(tab)
     save_identity(pane.settings, "carol", "")
     pane.decide_current(ReviewState.CONFIRMED)
+    # the tree: every belief expanded, the last one selected, scrolled to the top
+    beliefs = tab.model.index_for_pointer("/content/beliefs", nearest=False)
+    tab.tree.expand(beliefs)
+    for row in range(tab.model.rowCount(beliefs)):
+        tab.tree.expand(tab.model.index(row, 0, beliefs))
+    tab.select_pointer("/content/beliefs/9/content")
+    tab.tree.verticalScrollBar().setValue(3)
+    tree = (expanded_rows(tab.tree), tab.selected_pointer(), tab.tree.verticalScrollBar().value())
     before = snapshot(tab)
     assert before["current"] == "b-cut"
     window.reload_current()
@@ -184,6 +192,11 @@ def test_f5_reads_the_file_again_by_the_same_path(
     wait_done(qtbot, window)
     assert snapshot(tab) == before
     assert rows(tab)["admission"][0] == "changed"
+    assert (
+        expanded_rows(tab.tree),
+        tab.selected_pointer(),
+        tab.tree.verticalScrollBar().value(),
+    ) == tree
 
 
 @pytest.mark.qt_log_ignore(".*")

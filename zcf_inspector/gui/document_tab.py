@@ -43,6 +43,8 @@ from zcf_inspector.gui.manifest_pane import ManifestPane
 from zcf_inspector.gui.packet_tree_model import (
     JsonNode,
     PacketTreeModel,
+    expand_rows,
+    expanded_rows,
 )
 from zcf_inspector.gui.plain_text import clip, shown, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
@@ -240,8 +242,10 @@ class DocumentTab(QWidget):
         return document_paths(self.document)
 
     def set_document(self, document: ShownDocument, destination: Destination | None) -> None:
-        """Show ``document`` (a first load, a reload or a re-verification)."""
+        """Show ``document`` (a first load, a reload or a re-check): the tree comes back
+        as it was — its expanded nodes, the selected one, the scroll position."""
         selected = self.selected_pointer()
+        expanded, scroll = expanded_rows(self.tree), self.tree.verticalScrollBar().value()
         self.document = document
         self.destination = destination
         value, findings, elsewhere, verdict = self._describe(document)
@@ -258,6 +262,7 @@ class DocumentTab(QWidget):
         old.digests.close()
         old.deleteLater()
         self.tree.selectionModel().selectionChanged.connect(self._tree_selection_changed)
+        expand_rows(self.tree, expanded)
         self._size_columns()
         self.base_verdict = verdict
         if not isinstance(document, ReceiptDocument):
@@ -269,6 +274,8 @@ class DocumentTab(QWidget):
         self.canonical_pane.clear()
         if selected is not None and self.model.index_for_pointer(selected, nearest=False).isValid():
             self.select_pointer(selected)
+            self.tree.doItemsLayout()  # the scroll range of what was expanded, then the position
+            self.tree.verticalScrollBar().setValue(scroll)
         else:
             self._initial_selection(findings, elsewhere)
 
