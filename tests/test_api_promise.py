@@ -253,10 +253,15 @@ def test_every_type_a_public_function_takes_or_returns_is_public() -> None:
 
 def test_every_public_function_says_what_it_raises() -> None:
     functions = [n for n in api.__all__ if inspect.isfunction(getattr(api, n))]
-    assert len(functions) == 12
+    assert len(functions) == 13
     for name in functions:
         doc = inspect.getdoc(getattr(api, name)) or ""
         assert "Raises:" in doc, name
+
+
+def test_verdict_refuses_what_is_not_a_checked_document() -> None:
+    with pytest.raises(api.InputError, match="no presenter for str"):
+        api.verdict("minimal.json")  # type: ignore[arg-type]
 
 
 def test_describe_refuses_what_is_not_a_finding_code() -> None:

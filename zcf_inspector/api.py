@@ -62,6 +62,7 @@ from zcf_inspector.core.packet.inspection import inspect_bytes as _inspect_bytes
 from zcf_inspector.core.packet.producer import AuthKind, SealError
 from zcf_inspector.core.packet.producer import seal_packet as _seal_packet
 from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus
+from zcf_inspector.core.packet.receipt import unreadable_receipt as _unreadable_receipt
 from zcf_inspector.core.packet.receipt import verify_receipt as _verify_receipt
 from zcf_inspector.core.packet.receipt_keys import load_public_key as _load_public_key
 from zcf_inspector.core.packet.receipt_keys import receipt_signer as _receipt_signer
@@ -70,6 +71,9 @@ from zcf_inspector.core.reading import read_packet as _read_packet
 from zcf_inspector.core.review.batch import ReviewResult
 from zcf_inspector.core.review.batch import review_packet as _review_packet
 from zcf_inspector.core.review.decisions import ReviewError
+from zcf_inspector.present.registry import Result
+from zcf_inspector.present.registry import verdict_of as _verdict_of
+from zcf_inspector.present.vocabulary import CheckStatus, Chip, Trust, Verdict
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -77,6 +81,8 @@ __all__ = [
     "Cancelled",
     "Change",
     "ChangeKind",
+    "CheckStatus",
+    "Chip",
     "CodeInfo",
     "Comparison",
     "Destination",
@@ -107,7 +113,9 @@ __all__ = [
     "Stage",
     "StageResult",
     "StageStatus",
+    "Trust",
     "UnreadableFileError",
+    "Verdict",
     "ZcfError",
     "canonicalize",
     "compare",
@@ -120,6 +128,7 @@ __all__ = [
     "read_json",
     "review",
     "seal",
+    "verdict",
     "verify_receipt",
 ]
 
@@ -279,7 +288,7 @@ def verify_receipt(
     try:
         value = read_json(_bytes(source))
     except ReadError as exc:
-        return ReceiptReport(ReceiptStatus.INVALID, None, None, (exc.to_finding(),))
+        return _unreadable_receipt(exc.to_finding())
     return _verify_receipt(value, public_key)
 
 
@@ -380,3 +389,23 @@ def inspect_continuation(
         plan_id=plan_id,
         report=None if report is None else _bytes(report),
     )
+
+
+def verdict(result: Result) -> Verdict:
+    """What the window and the CLI say about a checked document — the same words, trust
+    level (``verified``, ``unsigned``, ``unchecked``, ``refused``) and chips: ``result``
+    is what `inspect_packet`, `ingest` (its chips say what admission changed),
+    `verify_receipt`, `inspect_continuation` or `compare` gave.
+
+        >>> from zcf_inspector import api
+        >>> shown = api.verdict(api.inspect_packet("goldens/publication/minimal.json"))
+        >>> shown.words, str(shown.trust)
+        ('VALID · UNSIGNED', 'unsigned')
+
+    Raises:
+        InputError: ``result`` is not one of the results named above.
+    """
+    try:
+        return _verdict_of(result)
+    except TypeError as exc:  # no presenter for it: a wrong argument, said as one
+        raise InputError(str(exc)) from None

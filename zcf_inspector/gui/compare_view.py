@@ -39,6 +39,7 @@ from zcf_inspector.gui.compare_work import ComparedPackets, change_detail
 from zcf_inspector.gui.plain_text import plain_label, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.theme import Tone, light_palette, tone_background
+from zcf_inspector.present.comparison import side_words
 
 # (label, work, on_done): how the view asks for background work (the window's TaskRunner)
 Runner = Callable[[str, Callable[[Monitor], Any], Callable[[Any], None]], object]
@@ -51,12 +52,8 @@ SIDE_PREFIX: Final = "  A  ", "  B  "
 
 
 def side_line(label: str, path: str, side: SideSummary) -> str:
-    if not side.readable:
-        return f"{label}: {visible(path)} — refused at the byte stage, nothing to compare"
-    if side.valid:
-        return f"{label}: {visible(path)} — valid — {visible(side.auth)}"
-    stages = ", ".join(side.failed_stages)
-    return f"{label}: {visible(path)} — REFUSED at {stages} (compared as far as it reads)"
+    """A side in `validate`'s words (the comparison presenter's), as `diff` prints it."""
+    return f"{label}: {visible(path)} — {visible(side_words(side))}"
 
 
 def summary_line(comparison: Comparison) -> str:

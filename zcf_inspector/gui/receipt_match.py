@@ -1,8 +1,7 @@
 """Which open packet a receipt belongs to: the verdict row a receipt tab adds.
 
-A receipt is matched against each packet open under review (the packet as admitted by
-the destination in force — that is what the receipt binds), with the core's
-`match_receipt`. Runs on a worker: a hostile receipt may list a million decisions.
+The words are the receipt-against-packet presenter's (`present.receipt_match`). Runs on
+a worker: a hostile receipt may list a million decisions.
 
 A match names its packet by identity (`PacketIdentity`: packet id, nonce, correlation id
 and target digest, as the packet is admitted here), never by a tab title or a display
@@ -15,14 +14,19 @@ from dataclasses import dataclass
 
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
-from zcf_inspector.core.review.decisions import ReviewTarget, match_receipt
-from zcf_inspector.gui.verdicts import CheckState, VerdictRow
+from zcf_inspector.core.review.decisions import ReviewTarget
+from zcf_inspector.present import receipt_match
+from zcf_inspector.present.receipt_match import CHECK, belongs_summary
+from zcf_inspector.present.vocabulary import Chip as VerdictRow
 
-CHECK = "packet"
-_MATCHED_FIELDS = (
-    "correlationId, packetId, packetNonce, manifestRootHash, destinationInstallationKeyId, "
-    "targetDigest and every decision's portableRef"
-)
+__all__ = [
+    "CHECK",
+    "PacketIdentity",
+    "ReceiptMatch",
+    "ReceiptMatchInput",
+    "belongs_summary",
+    "match_row",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,55 +74,7 @@ def match_row(work: ReceiptMatchInput, monitor: Monitor) -> tuple[ReceiptMatch, 
 
 
 def _match(receipt: JsonValue, work: ReceiptMatchInput) -> ReceiptMatch:
-    if not isinstance(receipt, dict):
-        row = VerdictRow(CHECK, CheckState.NOT_RUN, "not run", "the receipt is not an object")
-        return ReceiptMatch(row)
-    if not work.targets:
-        why = (
-            "No packet is open under review. Open the packet this receipt is for to match it."
-            if work.have_destination
-            else "Matching needs the packet as admitted by a destination: choose a destination "
-            "file in Settings and open the packet this receipt is for."
-        )
-        return ReceiptMatch(
-            VerdictRow(CHECK, CheckState.NOT_CHECKABLE, "no open packet to match", why)
-        )
-    misses: list[str] = []
-    claimed: list[str] = []
-    for title, target in work.targets:
-        problems = match_receipt(receipt, target)
-        if not problems:
-            row = VerdictRow(
-                CHECK,
-                CheckState.PASS,
-                f"belongs to {title}",
-                f"Matches the open packet {title} as admitted here ({_MATCHED_FIELDS}).",
-                "/packetId",
-            )
-            return ReceiptMatch(row, PacketIdentity.of(target))
-        lines = [f"{p.code} {p.pointer}: {p.message}" for p in problems[:20]]
-        if len(problems) > len(lines):
-            lines.append(f"… and {len(problems) - len(lines):,} more differences")
-        misses.append(f"{title}:\n" + "\n".join(lines))
-        if receipt.get("packetId") == target.receipt.get("packetId"):
-            claimed.append(title)
-    if claimed:
-        claim = VerdictRow(
-            CHECK,
-            CheckState.FAIL,
-            f"does NOT match {claimed[0]}",
-            "The receipt names the packet open as "
-            + ", ".join(claimed)
-            + " but does not belong to it as admitted here.\n\n"
-            + "\n\n".join(misses),
-            "/packetId",
-        )
-        return ReceiptMatch(claim)
-    none = VerdictRow(
-        CHECK,
-        CheckState.NOT_CHECKABLE,
-        "matches no open packet",
-        "None of the open packets is the one this receipt is for.\n\n" + "\n\n".join(misses),
-        "/packetId",
-    )
-    return ReceiptMatch(none)
+    found = receipt_match.match(receipt, work.targets, work.have_destination)
+    if found.matched is None:
+        return ReceiptMatch(found.chip)
+    return ReceiptMatch(found.chip, PacketIdentity.of(work.targets[found.matched][1]))

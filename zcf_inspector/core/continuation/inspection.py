@@ -28,6 +28,7 @@ from zcf_inspector.core.continuation.models.schema_check import check_schema
 from zcf_inspector.core.continuation.models.session import FEATURE, AsifSession
 from zcf_inspector.core.continuation.models.validation import validate_at
 from zcf_inspector.core.continuation.results import (
+    VERSION_FIELDS,
     DocumentKind,
     InspectionResult,
     PlanResult,
@@ -67,12 +68,6 @@ prepare(AsifSession, ContinuationProfile, DestinationReport)
 # has 25,016); past it, later plans are not checked.
 PLAN_GRAPH_LIMIT = 250_000
 
-_VERSIONS = {
-    "asif_version": (DocumentKind.ASIF_SESSION, "0.4"),
-    "report_version": (DocumentKind.CONTINUATION_REPORT, "0.2"),
-    "profile_version": (DocumentKind.CONTINUATION_PROFILE, "0.2"),
-}
-
 
 @dataclass(frozen=True, slots=True)
 class _Read:
@@ -103,7 +98,7 @@ def _read(data: bytes) -> _Read:
             None,
             [error(PlanCode.UNRECOGNISED_DOCUMENT, "", "the document is not a JSON object")],
         )
-    for field, (kind, version) in _VERSIONS.items():
+    for field, (kind, version) in VERSION_FIELDS.items():
         if field in value:
             if value[field] != version:
                 return _Read(

@@ -16,16 +16,13 @@ from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.blockers import model_fit_blocker
 from zcf_inspector.core.continuation.models.report import DestinationReport
 from zcf_inspector.core.continuation.results import (
+    BLOCKING_STATUSES,
     BlockingReason,
     ReportResult,
     ReportTimes,
     SubjectAssessment,
 )
-from zcf_inspector.core.continuation.rules.report_binding import (
-    BLOCKING_STATUSES,
-    PlanFacts,
-    SessionBinding,
-)
+from zcf_inspector.core.continuation.rules.report_binding import PlanFacts, SessionBinding
 from zcf_inspector.core.continuation.rules.report_claims import ReportClaims, subject_key
 from zcf_inspector.core.continuation.subjects import SubjectKey
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime

@@ -2,7 +2,7 @@
 
 Kept apart from ``report.py`` (the checks) and ``report_claims.py`` (the claims held
 against the session), which both read these facts: with them here neither imports the
-other's module for its types, and the statuses that block a plan are defined once.
+other's module for its types (the statuses that block a plan are in ``results.py``).
 """
 
 from __future__ import annotations
@@ -14,9 +14,6 @@ from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
 from zcf_inspector.core.continuation.models.profile import ContinuationPlan
 from zcf_inspector.core.continuation.rules.workspace_state import WorkspaceTree
 from zcf_inspector.core.continuation.subjects import SubjectKey
-
-# A required subject assessed with one of these blocks the plan (§11).
-BLOCKING_STATUSES = frozenset({"omitted", "unresolved", "unsupported"})
 
 
 @dataclass(frozen=True, slots=True)

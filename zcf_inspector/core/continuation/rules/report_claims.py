@@ -37,11 +37,8 @@ from zcf_inspector.core.continuation.blockers import Blockers
 from zcf_inspector.core.continuation.models.report import Assessment, DestinationReport, Subject
 from zcf_inspector.core.continuation.models.schema_check import json_key
 from zcf_inspector.core.continuation.models.session import Requirement
-from zcf_inspector.core.continuation.rules.report_binding import (
-    BLOCKING_STATUSES,
-    PlanFacts,
-    SessionBinding,
-)
+from zcf_inspector.core.continuation.results import BLOCKING_STATUSES
+from zcf_inspector.core.continuation.rules.report_binding import PlanFacts, SessionBinding
 from zcf_inspector.core.continuation.subjects import AGENT_ACTIONS, SubjectKey
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonValue
