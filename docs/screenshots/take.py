@@ -9,7 +9,13 @@ dark), ``dark-review``, ``review-previous`` (a later generation compared with th
 previous one's receipt, filtered to what changed, the carry-over asked for);
 ``plan-EXAMPLE`` and ``dark-plan-EXAMPLE`` (issue 11: each public continuation example
 with its report, 1400x900, the plan graph at Fit with the subject farthest from the plan
-clicked, so its "why" path is lit). Settings, review
+clicked, so its "why" path is lit); ``recheck-review``, ``narrow-recheck-review`` and
+their ``dark-`` twins (issue 18: the truncated golden reviewed, then Settings changed —
+another destination file, the "Assess at" clock moved — and the review shown again as it
+was: admission chip, decisions, the cut belief marked, at 1600x1000 and 1024x700).
+With ``TAKE_OUT=FILE.png`` in the environment the scene photographs its own screen
+after ``TAKE_AFTER_S`` seconds (default 12) and quits, for an Xvfb without ImageMagick's
+``import``. Settings, review
 journals and the data made for a scene live in WORK_FOLDER (take.sh points
 XDG_CONFIG_HOME and XDG_DATA_HOME there), never in a home.
 """
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +34,7 @@ from PySide6.QtWidgets import QApplication
 
 from goldens import generate as g
 from tests.core.generations import write_generations
+from zcf_inspector.core.continuation.timestamps import parse_datetime
 from zcf_inspector.core.continuation.why import entry_path
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.gui.document_tab import DocumentTab
@@ -124,7 +132,9 @@ def main(argv: list[str]) -> int:
     window = MainWindow()
     example = scene.removeprefix("dark-").removeprefix("plan-")
     plan_scene = scene.removeprefix("dark-").startswith("plan-")
-    size = (1024, 700) if scene == "narrow-window" else (1400, 900) if plan_scene else (1600, 1000)
+    narrow = scene.removeprefix("dark-") in ("narrow-window", "narrow-recheck-review")
+    size = (1024, 700) if narrow else (1400, 900) if plan_scene else (1600, 1000)
+    recheck = scene.removeprefix("dark-").endswith("recheck-review")
     window.setGeometry(0, 0, *size)
     if scene == "truncated-review":
         window.apply_destination(str(destination(work, maxBeliefs=40)))
@@ -141,6 +151,10 @@ def main(argv: list[str]) -> int:
         gen1, receipt, gen2 = write_generations(work / "stream")
         files = [gen1, receipt, gen2]
         decisions = []
+    elif recheck:
+        window.apply_destination(str(destination(work)))
+        files = [GOLDENS / "publication" / "truncation.json"]
+        decisions = [(ReviewState.CONFIRMED, "the kept 160 bytes say it")]
     elif scene in ("narrow-window", "dark-review"):
         window.apply_destination(str(destination(work)))
         files = [GOLDENS / "publication" / "truncation.json"]
@@ -186,8 +200,26 @@ def main(argv: list[str]) -> int:
             compare_then_ask(tab, files[0], files[1])
             return
         review(tab, decisions)
+        if recheck:
+            # Then Settings: another destination file, the clock moved; every tab is
+            # checked again by the path an open takes.
+            moved = work / "moved"
+            moved.mkdir(exist_ok=True)
+            tab.select_pointer("/content/beliefs/1")  # b-cut, the belief now highlighted
+            later = parse_datetime("2026-10-01T13:00:00Z")
+            QTimer.singleShot(500, lambda: window.apply_settings(str(destination(moved)), later))
 
     QTimer.singleShot(300, lambda: when_loaded(window, arrange))
+    out = os.environ.get("TAKE_OUT")
+    if out:
+        after_ms = int(float(os.environ.get("TAKE_AFTER_S", "12")) * 1000)
+
+        def photograph() -> None:
+            screen = app.primaryScreen()
+            screen.grabWindow(0).save(out)
+            app.quit()
+
+        QTimer.singleShot(after_ms, photograph)
     return app.exec()
 
 

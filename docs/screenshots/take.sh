@@ -1,7 +1,8 @@
 #!/bin/bash
 # Take the window's screenshots for real, under Xvfb (scripts/screenshot.sh), into
 # docs/screenshots/: the window, a truncated review, a narrow window (1024x700), the dark
-# theme, a review of only what changed, and each public continuation example's plan graph
+# theme, a review of only what changed, a truncated review after a Settings change (light
+# and dark, 1600x1000 and 1024x700), and each public continuation example's plan graph
 # at 1400x900, light and dark (plan-graph.png is made by hand; see README).
 # Needs xvfb, xauth and imagemagick (apt-get install -y xvfb xauth imagemagick).
 # Settings and journals go to a temporary folder, never to your home.
@@ -21,6 +22,10 @@ shot narrow-window 1024x700 8
 shot dark-theme 1600x1000 10
 shot dark-review 1600x1000 8
 shot review-previous 1600x1000 10
+shot recheck-review 1600x1000 12
+shot dark-recheck-review 1600x1000 12
+shot narrow-recheck-review 1024x700 12
+shot dark-narrow-recheck-review 1024x700 12
 for example in action-specific another-agent another-computer pending-remote-operation; do
   shot "plan-$example" 1400x900 8
   shot "dark-plan-$example" 1400x900 8

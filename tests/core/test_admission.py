@@ -9,6 +9,7 @@ from tests.core.helpers import destination, golden_bytes
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.admission import DroppedBeliefs, describe_admission
 from zcf_inspector.core.packet.ingest import admit_beliefs, ingest_bytes
+from zcf_inspector.core.review.decisions import ReviewTarget
 
 
 def test_the_reviewers_case_in_the_issues_words() -> None:
@@ -46,6 +47,23 @@ def test_truncation_golden_drops_and_cuts() -> None:
         assert isinstance(admitted, str)
         original = originals["beliefs"][index]["content"]
         assert len(admitted.encode()) <= 160 < len(original.encode())
+    # how much of each was kept is a fact of admission, said once, in one wording
+    assert [(c.index, c.kept, c.original, c.limit) for c in result.admission.cuts] == [
+        (0, 160, 255, 160),
+        (1, 159, 179, 160),  # a whole code point is not split: one byte under the limit
+    ]
+    assert result.admission.cuts[1].text == "cut to 159 of 179 bytes by maxBeliefBytes"
+    for cut in result.admission.cuts:
+        kept = result.admitted_beliefs[cut.index]["content"]
+        assert isinstance(kept, str)
+        assert len(kept.encode()) == cut.kept
+        assert len(originals["beliefs"][cut.index]["content"].encode()) == cut.original
+    target = ReviewTarget.from_ingest(result)
+    assert [(b.portable_ref, b.cut) for b in target.cut_beliefs] == [
+        ("b-long", result.admission.cuts[0]),
+        ("b-cut", result.admission.cuts[1]),
+    ]
+    assert all(b.cut is None for b in target.beliefs[2:])
     dropped = DroppedBeliefs(packet, result.admission)
     assert len(dropped) == 2
     assert [(d.index, d.portable_ref) for d in dropped] == [(8, "b-6"), (9, "b-7")]

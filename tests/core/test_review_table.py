@@ -7,10 +7,12 @@ import itertools
 import pytest
 
 from goldens import generate as g
-from tests.core.many_beliefs import many_target
+from tests.core.helpers import destination
+from tests.core.many_beliefs import many_beliefs_bytes, many_target
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.monitor import Cancelled, Monitor
-from zcf_inspector.core.review.decisions import DecisionRequest, ReviewSession
+from zcf_inspector.core.packet.ingest import ingest_bytes
+from zcf_inspector.core.review.decisions import DecisionRequest, ReviewSession, ReviewTarget
 from zcf_inspector.core.review.previous import BeliefChange
 from zcf_inspector.core.review.table import (
     Filters,
@@ -142,3 +144,17 @@ def test_a_cancelled_count_stops() -> None:
     monitor.cancel()
     with pytest.raises(Cancelled):
         not_yet(facts, range(COUNT), ReviewState.CONFIRMED, monitor)
+
+
+def test_the_cut_filter_reads_the_cores_admission() -> None:
+    """Issue 18, point 7: Cut / Not cut, from what admission recorded (BeliefCut)."""
+    dest = destination(maxBeliefs=COUNT, maxBeliefBytes=20)
+    target = ReviewTarget.from_ingest(ingest_bytes(many_beliefs_bytes(COUNT), dest))
+    facts = TableFacts(target.beliefs, {}, evidence_counts(target.packet))
+    cut = shown_rows(facts, Filters(cut=True))
+    # every third content says "the parser reads it" (26 bytes): those are cut to 20
+    assert cut == tuple(range(0, COUNT, 3))
+    assert shown_rows(facts, Filters(cut=False)) == tuple(r for r in range(COUNT) if r % 3)
+    assert {target.beliefs[r].cut.kept for r in cut} == {20}  # type: ignore[union-attr]
+    assert shown_rows(facts, Filters(cut=True, demoted=True)) == tuple(range(0, COUNT, 15))
+    assert not Filters(cut=True).reads_decisions

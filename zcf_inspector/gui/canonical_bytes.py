@@ -10,6 +10,7 @@ from zcf_inspector.core.canonical import canonical_chunked
 from zcf_inspector.core.digest import sha256_digest
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
+from zcf_inspector.core.visible_text import json_visible
 
 TEXT_SHOWN: Final = 64 * 1024  # characters of canonical text put in the text view (layout cost)
 HEX_SHOWN: Final = 16 * 1024  # bytes put in the hex view
@@ -35,7 +36,10 @@ def canonical_form(pointer: str, value: JsonValue, monitor: Monitor) -> Canonica
     monitor.step("hashing", 0.7)
     digest = sha256_digest(data)
     monitor.breathe()
-    shown = data[:TEXT_SHOWN].decode("utf-8", errors="replace")
+    # Shown by the one text rule for JSON: a line separator or a bidi override inside a
+    # string is written as its \u escape (the same JSON value); the hex view and Copy
+    # canonical JSON keep the exact bytes.
+    shown = json_visible(data[:TEXT_SHOWN].decode("utf-8", errors="replace"))
     return CanonicalForm(pointer, data, digest, shown, hex_dump(data))
 
 

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.gui.canonical_bytes import TEXT_SHOWN, CanonicalForm, canonical_form
-from zcf_inspector.gui.plain_text import plain_label
+from zcf_inspector.gui.plain_text import plain_label, visible
 
 # (label, work, on_done): how the pane asks for background work (the window's TaskRunner)
 Runner = Callable[[str, Callable[[Monitor], Any], Callable[[Any], None]], object]
@@ -70,7 +70,7 @@ class CanonicalPane(QWidget):
         self._generation += 1
         generation = self._generation
         self.form = None
-        self.pointer.setText(pointer or "/")
+        self.pointer.setText(visible(pointer) or "/")
         self.digest.setText("computing…")
         self.size_label.setText("")
         self.text.clear()

@@ -25,6 +25,7 @@ from zcf_inspector.core.findings import Finding, OmittedFindings, merge_omitted
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR
 from zcf_inspector.core.packet.destination import Destination
+from zcf_inspector.core.packet.ingest import Admission
 from zcf_inspector.gui.briefing_pane import BriefingPane
 from zcf_inspector.gui.byte_refusal_pane import ByteRefusalPane
 from zcf_inspector.gui.canonical_pane import CanonicalPane
@@ -43,6 +44,8 @@ from zcf_inspector.gui.manifest_pane import ManifestPane
 from zcf_inspector.gui.packet_tree_model import (
     JsonNode,
     PacketTreeModel,
+    expand_rows,
+    expanded_rows,
 )
 from zcf_inspector.gui.plain_text import clip, shown, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
@@ -97,6 +100,14 @@ def _own_omitted(document: ShownDocument) -> tuple[OmittedFindings, ...]:
         if paired:
             return merge_omitted(result.omitted, *(p.omitted for p in result.plans))
     return _omitted_of(document)
+
+
+def _admission_of(document: ShownDocument) -> Admission | None:
+    """What the destination in force admitted of a packet (its tree marks what was cut
+    and dropped), from the review prepared by the load."""
+    review = document.review if isinstance(document, PacketDocument) else None
+    target = review.target if review is not None else None
+    return target.admission if target is not None else None
 
 
 def document_title(document: ShownDocument) -> str:
@@ -235,8 +246,10 @@ class DocumentTab(QWidget):
         return document_paths(self.document)
 
     def set_document(self, document: ShownDocument, destination: Destination | None) -> None:
-        """Show ``document`` (a first load, a reload or a re-verification)."""
+        """Show ``document`` (a first load, a reload or a re-check): the tree comes back
+        as it was — its expanded nodes, the selected one, the scroll position."""
         selected = self.selected_pointer()
+        expanded, scroll = expanded_rows(self.tree), self.tree.verticalScrollBar().value()
         self.document = document
         self.destination = destination
         value, findings, elsewhere, verdict = self._describe(document)
@@ -245,6 +258,7 @@ class DocumentTab(QWidget):
             (f for f, other in zip(findings, elsewhere, strict=True) if not other),
             document.inspection.manifest if isinstance(document, PacketDocument) else None,
             omitted=_own_omitted(document),
+            admission=_admission_of(document),
         )
         old = self.model
         self.model = PacketTreeModel(value, annotations, self, run=self._run)
@@ -252,6 +266,7 @@ class DocumentTab(QWidget):
         old.digests.close()
         old.deleteLater()
         self.tree.selectionModel().selectionChanged.connect(self._tree_selection_changed)
+        expand_rows(self.tree, expanded)
         self._size_columns()
         self.base_verdict = verdict
         if not isinstance(document, ReceiptDocument):
@@ -263,6 +278,8 @@ class DocumentTab(QWidget):
         self.canonical_pane.clear()
         if selected is not None and self.model.index_for_pointer(selected, nearest=False).isValid():
             self.select_pointer(selected)
+            self.tree.doItemsLayout()  # the scroll range of what was expanded, then the position
+            self.tree.verticalScrollBar().setValue(scroll)
         else:
             self._initial_selection(findings, elsewhere)
 

@@ -10,6 +10,11 @@ Runs on a worker thread: every function here may take long and reports through t
   against it);
 - bytes the strict reader refuses are shown as a packet refused at the byte stage.
 
+A re-check (another destination or "Assess at" clock, F5, a file changed on disk) is
+an open: the window builds a `recheck_request` and the same `open_documents` runs — the
+same kind recognition, checks and review preparation — over the bytes the tab holds (or,
+for a reload, the file read again). Nothing is checked by a second path.
+
 Files that are not documents at all — folders, devices, FIFOs, dangling or looping
 symbolic links, unreadable, empty, binary or oversized files — become an
 `UnreadableDocument` with one specific, plain message: no tab is made for them.
@@ -18,7 +23,8 @@ symbolic links, unreadable, empty, binary or oversized files — become an
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -28,7 +34,7 @@ from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Cancelled, Monitor
 from zcf_inspector.core.packet.destination import Destination
-from zcf_inspector.core.packet.inspection import PacketInspection, inspect_read, inspect_value
+from zcf_inspector.core.packet.inspection import PacketInspection, inspect_read
 from zcf_inspector.core.packet.receipt import ReceiptReport, verify_receipt
 from zcf_inspector.core.reading import (
     DEFAULT_MAX_BYTES,
@@ -63,6 +69,7 @@ class ReceiptDocument:
     path: str
     value: JsonValue
     report: ReceiptReport
+    data: bytes = b""  # the bytes read, kept so that a re-check needs no second read
 
 
 @dataclass(frozen=True)
@@ -97,6 +104,10 @@ class OpenRequest:
     max_bytes: int = DEFAULT_MAX_BYTES  # larger files are refused before they are read
     # The clock continuation reports are assessed at (`plan --now`); None: the current time.
     now: datetime | None = None
+    # Bytes already read (path -> bytes): checked as if read now, the file is not read
+    # again. A re-check under other settings checks what is shown, not what the file may
+    # have become since (a change on disk is offered as a reload instead).
+    contents: Mapping[str, bytes] | None = None
 
 
 @dataclass
@@ -133,8 +144,13 @@ def _open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
     for i, path in enumerate(request.paths):
         share = _Share(monitor, i, count)
         share.step(f"reading {Path(path).name}", 0.0)
+        held = (request.contents or {}).get(path)
         try:
-            data = read_bounded(path, request.max_bytes, refuse_larger=True)
+            data = (
+                held
+                if held is not None
+                else read_bounded(path, request.max_bytes, refuse_larger=True)
+            )
         except UnreadableFileError as exc:
             reads.append(UnreadableDocument(path, unreadable_message(exc, request.max_bytes)))
             continue
@@ -180,29 +196,26 @@ def _too_complex(path: str, exc: Exception) -> str:
     return f"{path}: an internal error stopped its check ({type(exc).__name__}: {detail})"
 
 
-def reverify(
+def recheck_request(
     document: ShownDocument,
     destination: Destination | None,
-    monitor: Monitor,
     now: datetime | None = None,
-) -> ShownDocument:
-    """The same document under another destination or clock, without reading it again."""
-    if isinstance(document, PacketDocument) and document.inspection.value is not None:
-        return PacketDocument(
-            document.path,
-            document.data,
-            inspect_value(document.inspection.value, destination, monitor=monitor),
-        )
-    if isinstance(document, ReceiptDocument):
-        return ReceiptDocument(
-            document.path, document.value, verify_receipt(document.value, _receipt_key(destination))
-        )
-    if isinstance(document, ContinuationDocument) and document.data:
-        result = inspect_continuation(
-            document.data, now=clock(now), report=document.report_data, monitor=monitor
-        )
-        return replace(document, result=result)
-    return document
+    *,
+    from_disk: bool = False,
+) -> OpenRequest:
+    """The open that checks ``document`` again — under ``destination`` and ``now`` —
+    over the bytes it was read from, or (``from_disk``: F5, a change on disk) over its
+    files read again. A session keeps the report it was checked against."""
+    paths: tuple[str, ...] = (document.path,)
+    report_for = None
+    contents: dict[str, bytes] = {document.path: document.data}
+    if isinstance(document, ContinuationDocument) and document.report_path is not None:
+        paths = (document.path, document.report_path)
+        report_for = {document.path: document.report_path}
+        if document.report_data is not None:
+            contents[document.report_path] = document.report_data
+    held = not from_disk and all(contents.get(p) for p in paths)
+    return OpenRequest(paths, destination, report_for, now=now, contents=contents if held else None)
 
 
 class _Share:
@@ -253,7 +266,7 @@ def _check(
     share.step(f"checking {Path(item.path).name}", 0.5)
     if kind == "receipt":
         return ReceiptDocument(
-            item.path, item.value, verify_receipt(item.value, _receipt_key(destination))
+            item.path, item.value, verify_receipt(item.value, _receipt_key(destination)), item.data
         )
     report_data = None if report is None else report.data
     result = inspect_continuation(

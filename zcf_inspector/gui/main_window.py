@@ -33,7 +33,6 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector import __version__
-from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.destination import Destination, DestinationError, load_destination
 from zcf_inspector.core.review.decisions import ReviewTarget
 from zcf_inspector.gui.clipboard import CopyKind, shortcut
@@ -50,14 +49,13 @@ from zcf_inspector.gui.document_tab import (
     DocumentTab,
 )
 from zcf_inspector.gui.documents import (
-    ContinuationDocument,
     OpenRequest,
     PacketDocument,
     ReceiptDocument,
     ShownDocument,
     UnreadableDocument,
     open_documents,
-    reverify,
+    recheck_request,
 )
 from zcf_inspector.gui.garbage_collector import UiThreadGarbageCollector
 from zcf_inspector.gui.icons import IconName, example_packet_path, icon
@@ -69,7 +67,12 @@ from zcf_inspector.gui.plain_text import (
     visible,
     visible_lines,
 )
-from zcf_inspector.gui.receipt_match import ReceiptMatchInput, belongs_summary, match_row
+from zcf_inspector.gui.receipt_match import (
+    PacketIdentity,
+    ReceiptMatch,
+    ReceiptMatchInput,
+    match_row,
+)
 from zcf_inspector.gui.review.pane import ReviewPane, default_data_dir, move_old_journals
 from zcf_inspector.gui.review.previous_dialog import OpenFile
 from zcf_inspector.gui.settings import AppSettings, settings_store
@@ -78,7 +81,6 @@ from zcf_inspector.gui.shortcuts import ShortcutsDialog, shortcut_entries
 from zcf_inspector.gui.start_page import StartPage
 from zcf_inspector.gui.theme import Theme, ThemeController
 from zcf_inspector.gui.verdict_header import level_icon
-from zcf_inspector.gui.verdicts import CheckState
 
 APP_TITLE = "ZCF Inspector"
 # Workers run Python code (the core's hooks and checks) while the UI thread paints, and
@@ -144,6 +146,8 @@ class MainWindow(QMainWindow):
         self.compare_file_dialog: QFileDialog | None = None
         self.tab_menu: QMenu | None = None
         self._receipt_generation = 0
+        # Each receipt tab's match: the packet it belongs to, by identity.
+        self._receipt_matches: dict[DocumentTab, ReceiptMatch] = {}
         self._closed = False  # closeEvent ran (it may run again: close() twice)
         self._prompted: set[str] = set()
         self.tabs = QTabWidget()
@@ -495,7 +499,9 @@ class MainWindow(QMainWindow):
     def open_example(self) -> None:
         self.open_paths([str(example_packet_path())])
 
-    def _opened(self, result: object) -> None:
+    def _opened(self, result: object, *, recheck: bool = False) -> None:
+        """Show what an open made: new tabs, or tabs shown again (a reload, a re-check:
+        those keep the tab that is current)."""
         assert isinstance(result, list)
         problems: list[str] = []
         last: DocumentTab | None = None
@@ -503,8 +509,10 @@ class MainWindow(QMainWindow):
             if isinstance(document, UnreadableDocument):
                 problems.append(document.message)
                 continue
+            if recheck and self._tab_for(document.path) is None:
+                continue  # its tab was closed while it was checked again
             last = self._show_document(document)
-        if last is not None:
+        if last is not None and not recheck:
             self.tabs.setCurrentWidget(last)
         self._current_tab_changed()
         self._match_receipts()
@@ -559,11 +567,24 @@ class MainWindow(QMainWindow):
             self.reload_tab(tab)
 
     def reload_tab(self, tab: DocumentTab) -> None:
-        document = tab.document
-        report_for = None
-        if isinstance(document, ContinuationDocument) and document.report_path is not None:
-            report_for = {document.path: document.report_path}
-        self.open_paths(tab.paths, report_for=report_for)
+        """F5, or a file changed on disk: the tab's files read and opened again."""
+        self.recheck_tab(tab, from_disk=True)
+
+    def recheck_tab(self, tab: DocumentTab, *, from_disk: bool = False) -> int:
+        """Check ``tab``'s document again by the path an open takes (`open_documents` on
+        the runner, then `_show_document`), under the destination and clock in force:
+        over the bytes it holds, or its files read again (``from_disk``). Its tab shows
+        the answer as it shows any open; the review pane puts back its decisions (from
+        the journal), comparison, filters, selection and scroll position."""
+        request = recheck_request(
+            tab.document, self.destination, self.assess_at, from_disk=from_disk
+        )
+        what = "reloading" if from_disk else "checking again"
+        return self.runner.start(
+            f"{what} {tab.title}",
+            lambda monitor: open_documents(request, monitor),
+            partial(self._opened, recheck=True),
+        )
 
     # --- drag and drop --------------------------------------------------------------
 
@@ -787,23 +808,8 @@ class MainWindow(QMainWindow):
         """Remember ``path`` and verify every open document with it again."""
         self.settings.destination_path = path
         self._load_destination(path)
-        destination = self.destination
         for tab in self.document_tabs():
-            document = tab.document
-            self.runner.start(
-                f"re-verifying {tab.title}",
-                partial(_reverify_work, document, destination, self.assess_at),
-                partial(self._reverified, tab),
-            )
-
-    def _reverified(self, tab: DocumentTab, document: object) -> None:
-        if self.tabs.indexOf(tab) < 0:
-            return  # closed meanwhile
-        assert isinstance(document, ShownDocument)
-        tab.set_document(document, self.destination)
-        self.tabs.setTabIcon(self.tabs.indexOf(tab), self._verdict_icon(tab))
-        self._current_tab_changed()
-        self._match_receipts()
+            self.recheck_tab(tab)
 
     # --- recent files -------------------------------------------------------------
 
@@ -847,61 +853,60 @@ class MainWindow(QMainWindow):
 
     # --- receipts matched to the open packets -----------------------------------------
 
-    def _review_targets(self) -> list[tuple[str, ReviewTarget]]:
+    def _review_targets(self) -> list[tuple[DocumentTab, ReviewTarget]]:
+        """Each open packet as admitted by the destination in force (prepared by its
+        open), with its tab."""
         targets = []
         for tab in self.document_tabs():
-            pane = self.review_pane_of(tab)
-            if pane is not None and pane.target is not None:
-                targets.append((tab.title, pane.target))
+            document = tab.document
+            review = document.review if isinstance(document, PacketDocument) else None
+            if review is not None and review.target is not None:
+                targets.append((tab, review.target))
         return targets
 
     def open_files_for(self, asking: DocumentTab) -> tuple[list[OpenFile], list[OpenFile]]:
         """The packets (other than ``asking``'s) and receipts open in tabs, offered as a
-        previous generation; a receipt matched to an open packet says which."""
+        previous generation; a receipt matched to an open packet says which — the packet
+        with the identity it matched (`PacketIdentity`), not one with the same title."""
         packet_tabs = [t for t in self.document_tabs() if isinstance(t.document, PacketDocument)]
         packets = [OpenFile(t.title, t.document.path) for t in packet_tabs if t is not asking]
+        identities = {PacketIdentity.of(target): tab for tab, target in self._review_targets()}
         receipts = []
         for tab in self.document_tabs():
             if not isinstance(tab.document, ReceiptDocument):
                 continue
-            row = tab.receipt_match
-            belongs = None
-            if row is not None and row.state is CheckState.PASS:
-                belongs = next(
-                    (
-                        t.document.path
-                        for t in packet_tabs
-                        if row.summary == belongs_summary(t.title)
-                    ),
-                    None,
-                )
+            match = self._receipt_matches.get(tab)
+            owner = identities.get(match.packet) if match and match.packet else None
+            belongs = owner.document.path if owner is not None else None
             receipts.append(OpenFile(tab.title, tab.document.path, belongs))
         return packets, receipts
 
     def _match_receipts(self) -> None:
         """Say, on every open receipt, which open packet it belongs to (if any).
 
-        Run after every open, close and re-verification: a receipt opened before its
-        packet is matched once the packet arrives. The comparison runs on a worker; a
-        newer round makes the results of an older one stale.
+        Run after every open, close and re-check: a receipt opened before its packet is
+        matched once the packet arrives. The comparison runs on a worker; a newer round
+        makes the results of an older one stale.
         """
         receipts = [t for t in self.document_tabs() if isinstance(t.document, ReceiptDocument)]
+        self._receipt_matches = {t: m for t, m in self._receipt_matches.items() if t in receipts}
         if not receipts:
             return
         self._receipt_generation += 1
         generation = self._receipt_generation
         work = ReceiptMatchInput(
             tuple(t.document.value for t in receipts),  # type: ignore[union-attr]
-            tuple(self._review_targets()),
+            tuple((tab.title, target) for tab, target in self._review_targets()),
             self.destination is not None,
         )
 
-        def done(rows: object) -> None:
-            if generation != self._receipt_generation or not isinstance(rows, tuple):
+        def done(matches: object) -> None:
+            if generation != self._receipt_generation or not isinstance(matches, tuple):
                 return
-            for tab, row in zip(receipts, rows, strict=True):
-                if self.tabs.indexOf(tab) >= 0:
-                    tab.set_receipt_match(row)
+            for tab, match in zip(receipts, matches, strict=True):
+                if self.tabs.indexOf(tab) >= 0 and isinstance(match, ReceiptMatch):
+                    self._receipt_matches[tab] = match
+                    tab.set_receipt_match(match.row)
 
         self.runner.start("matching receipts", partial(match_row, work), done)
 
@@ -953,12 +958,3 @@ def _review_group(action: QAction) -> str:
     if keys:
         return "decide"
     return "bulk" if action.text().startswith("Bulk") else "other"
-
-
-def _reverify_work(
-    document: ShownDocument,
-    destination: Destination | None,
-    assess_at: datetime | None,
-    monitor: Monitor,
-) -> ShownDocument:
-    return reverify(document, destination, monitor, assess_at)

@@ -18,6 +18,7 @@ from PySide6.QtCore import (
     Qt,
 )
 from PySide6.QtGui import QFont, QFontDatabase, QIcon
+from PySide6.QtWidgets import QTreeView
 
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.jsontypes import JsonValue
@@ -400,3 +401,40 @@ def _range_display(node: JsonNode, column: int) -> str:
 
 
 __all__ = ["JsonNode", "PacketTreeModel", "clip"]
+
+
+RowPath = tuple[int, ...]  # a node by its row under each ancestor, from the root
+
+
+def expanded_rows(view: QTreeView) -> list[RowPath]:
+    """The nodes ``view`` has expanded, by row path: only expanded nodes are descended
+    into, so this costs what is shown, not the document's size."""
+    model = view.model()
+    found: list[RowPath] = []
+    if model is None:
+        return found
+    stack: list[tuple[QModelIndex, RowPath]] = [(QModelIndex(), ())]
+    while stack:
+        parent, path = stack.pop()
+        for row in range(model.rowCount(parent)):
+            index = model.index(row, 0, parent)
+            if view.isExpanded(index):
+                found.append((*path, row))
+                stack.append((index, (*path, row)))
+    return found
+
+
+def expand_rows(view: QTreeView, paths: list[RowPath]) -> None:
+    """Expand the nodes at ``paths`` (`expanded_rows` of the same document shown before)
+    as far as they exist."""
+    model = view.model()
+    if model is None:
+        return
+    for path in sorted(paths, key=len):
+        index = QModelIndex()
+        for row in path:
+            index = model.index(row, 0, index)
+            if not index.isValid():
+                break
+        else:
+            view.expand(index)

@@ -1,7 +1,8 @@
 """What the tree's status column says about each node, derived from core results.
 
-Nothing here checks anything: it indexes findings by pointer and the manifest report by
-section pointer, so the tree model can answer per node in O(1).
+Nothing here checks anything: it indexes findings by pointer, the manifest report by
+section pointer and what admission did by belief (the core's `Admission`: which beliefs
+it cut, which it dropped), so the tree model can answer per node in O(1).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from enum import IntEnum
 
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings, Severity
+from zcf_inspector.core.packet.ingest import Admission, BeliefCut
 from zcf_inspector.core.packet.manifest import ManifestReport
 from zcf_inspector.core.visible_text import shown
 
@@ -52,6 +54,11 @@ class TreeAnnotations:
     # its own) and at the top-level member holding that.
     cut: dict[str, list[OmittedFindings]] = field(default_factory=dict)
     digests: dict[str, str] = field(default_factory=dict)  # section pointer -> computed digest
+    # What admission did (with a destination in force): the beliefs it cut, by the
+    # pointer of the belief and of its content, and those it dropped (the tail).
+    cuts: dict[str, BeliefCut] = field(default_factory=dict)
+    dropped: range = range(0)
+    max_beliefs: int = 0
 
     @classmethod
     def build(
@@ -60,8 +67,16 @@ class TreeAnnotations:
         manifest: ManifestReport | None = None,
         *,
         omitted: Iterable[OmittedFindings] = (),
+        admission: Admission | None = None,
     ) -> TreeAnnotations:
         result = cls()
+        if admission is not None:
+            for cut in admission.cuts:
+                belief = jpointer.join("content", "beliefs", str(cut.index))
+                result.cuts[belief] = cut
+                result.cuts[belief + "/content"] = cut
+            result.dropped = admission.dropped
+            result.max_beliefs = admission.max_beliefs
         for finding in findings:
             result.findings.setdefault(finding.pointer, []).append(finding)
             for ancestor in _ancestors(finding.pointer):
@@ -114,7 +129,38 @@ class TreeAnnotations:
                 f"{item.severity} {item.code}: {item.count:,} more past the first "
                 f"{FINDINGS_LIMIT:,} findings were counted, not listed; the first at {where}"
             )
+        self._admission_status(pointer, parts, reasons)
+        if pointer in self.cuts or self._dropped_index(pointer) is not None:
+            mark = max(mark, Mark.INFO)
         return NodeStatus(mark, "; ".join(parts), tuple(reasons))
+
+    def _admission_status(self, pointer: str, parts: list[str], reasons: list[str]) -> None:
+        cut = self.cuts.get(pointer)
+        if cut is not None:
+            parts.append(cut.text)
+            reasons.append(
+                f"admission: {cut.text} (maxBeliefBytes {cut.limit:,}); the rest of the "
+                "content is not admitted, not reviewed and not in the receipt"
+            )
+        if self._dropped_index(pointer) is not None:
+            parts.append(f"dropped by maxBeliefs {self.max_beliefs:,}")
+            reasons.append(
+                f"admission: past maxBeliefs {self.max_beliefs:,}, this belief was not "
+                "admitted: it is not reviewed and not in the receipt"
+            )
+
+    def _dropped_index(self, pointer: str) -> int | None:
+        """The index of the belief ``pointer`` names when admission dropped it."""
+        if not self.dropped or not pointer.startswith(_BELIEFS):
+            return None
+        rest = pointer[len(_BELIEFS) :]
+        if not rest.isdigit() or (len(rest) > 1 and rest[0] == "0"):
+            return None
+        index = int(rest)
+        return index if index in self.dropped else None
+
+
+_BELIEFS = "/content/beliefs/"
 
 
 def _ancestors(pointer: str) -> list[str]:

@@ -389,3 +389,19 @@ def test_legend_names_every_type_state_and_status(qtbot: Any) -> None:
         "unsupported",
     ):
         assert word in entries
+
+
+def test_an_exported_svg_carries_no_hostile_character_raw(qtbot: Any, tmp_path: Path) -> None:
+    """Issue 18, point 5: exported labels and titles follow the one text rule too."""
+    hostile = "\u202e\u2066\u200b\u2028\x1b\x85\x9b"
+    document = session("action-specific")
+    for plan in document["continuation"]["plans"]:
+        plan["id"] = plan["id"] + hostile
+    pane = open_pane(qtbot, json.dumps(document, ensure_ascii=False).encode("utf-8"))
+    assert pane.current_plan is not None
+    assert pane.current_plan.id.endswith(hostile)  # the document's own id, unchanged
+    pane.export_svg(tmp_path / "plan.svg")
+    svg = (tmp_path / "plan.svg").read_text("utf-8")
+    assert not set(hostile) & set(svg)
+    assert not any(f"&#{ord(c)};" in svg or f"&#x{ord(c):x};" in svg for c in hostile)
+    assert "\\u202e" in svg  # the title names the plan, escaped

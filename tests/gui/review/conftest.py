@@ -122,6 +122,11 @@ def prompter() -> ScriptedPrompter:
 PaneFactory = Callable[..., ReviewPane]
 
 
+def wait_open(qtbot: Any, pane: ReviewPane) -> None:
+    """The review is opened on the runner (`ReviewPane.set_packet`): wait until it shows."""
+    qtbot.waitUntil(lambda: not pane.opening and not pane.runner.busy, timeout=20_000)
+
+
 def focus_table(qtbot: Any, pane: ReviewPane) -> None:
     """Shortcuts need an active window; a closed dialog may have taken activation away."""
     pane.activateWindow()
@@ -145,6 +150,7 @@ def make_pane(
         chosen = dest if dest is not None else destination()
         data = golden_bytes(golden)
         pane.set_packet(f"/packets/{golden}.json", data, inspect_bytes(data, chosen), chosen)
+        wait_open(qtbot, pane)
         if show:
             pane.show()
             focus_table(qtbot, pane)

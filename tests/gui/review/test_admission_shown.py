@@ -13,9 +13,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from goldens import generate as g
-from tests.gui.driving import drop_and_wait
+from tests.gui.driving import GOLDENS, drop_and_wait
 from tests.gui.review.conftest import OFFSCREEN_NOISE, PaneFactory, ScriptedPrompter
 from zcf_inspector.gui.main_window import MainWindow
+from zcf_inspector.gui.packet_tree_model import STATUS_COLUMN
+from zcf_inspector.gui.review.table_model import Column
 from zcf_inspector.gui.verdicts import ADMISSION_CHECK, CheckState
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)
@@ -101,3 +103,55 @@ def test_header_shows_the_drop_in_the_reviewers_case(
     assert dialog.model.rowCount() == 1_960
     assert dialog.model.index(1_959, 1).data() == "b-01999"
     dialog.close()
+
+
+def test_a_cut_belief_is_marked_on_its_row_detail_and_in_the_export(
+    make_pane: PaneFactory, prompter: ScriptedPrompter, tmp_path: Path
+) -> None:
+    """Issue 18, point 7: which belief was cut is said where it is read, with how much
+    of it was kept — facts from the core's admission, not recomputed by the view."""
+    pane = make_pane("truncation")
+    content = [pane.proxy.index(r, Column.CONTENT).data() for r in range(pane.proxy.rowCount())]
+    assert content[0].startswith("[cut to 160 of 255 bytes by maxBeliefBytes]\n")
+    assert content[1].startswith("[cut to 159 of 179 bytes by maxBeliefBytes]\n")
+    assert not any(c.startswith("[cut") for c in content[2:])
+    assert pane.current_ref() == "b-long"
+    assert pane.detail.title.text().endswith(" — cut to 160 of 255 bytes by maxBeliefBytes")
+    QTest.keyClick(pane.table, Qt.Key.Key_J)
+    assert "cut to 159 of 179 bytes" in pane.detail.title.text()
+    # the filter offers Cut (and Not cut)
+    combo = pane.ui.admission_filter
+    combo.setCurrentIndex(combo.findData("cut"))
+    assert [pane.proxy.index(r, 0).data() for r in range(pane.proxy.rowCount())] == [
+        "b-long",
+        "b-cut",
+    ]
+    combo.setCurrentIndex(combo.findData("not cut"))
+    assert pane.proxy.rowCount() == 6
+    combo.setCurrentIndex(0)
+    out = tmp_path / "r.json"
+    prompter.script(("confirm", True), ("confirm", True), ("path", str(out)))
+    pane.export_receipt()
+    summary = prompter.messages("confirm")[0]
+    assert (
+        "Cut beliefs (reviewed, and in the receipt, as admitted — not as written):\n"
+        "• b-long: cut to 160 of 255 bytes by maxBeliefBytes\n"
+        "• b-cut: cut to 159 of 179 bytes by maxBeliefBytes" in summary
+    )
+
+
+def test_the_tree_marks_the_cut_and_the_dropped_beliefs(qtbot: Any, window: MainWindow) -> None:
+    window.apply_destination(str(GOLDENS / "destination.json"))
+    tab = drop_and_wait(qtbot, window, [GOLDENS / "publication" / "truncation.json"])
+
+    def status(pointer: str) -> str:
+        index = tab.model.index_for_pointer(pointer, nearest=False)
+        assert index.isValid()
+        return str(index.siblingAtColumn(STATUS_COLUMN).data())
+
+    assert "cut to 160 of 255 bytes by maxBeliefBytes" in status("/content/beliefs/0")
+    assert "cut to 160 of 255 bytes by maxBeliefBytes" in status("/content/beliefs/0/content")
+    assert "cut to 159 of 179 bytes by maxBeliefBytes" in status("/content/beliefs/1")
+    assert "cut" not in status("/content/beliefs/2")
+    assert "dropped by maxBeliefs 8" in status("/content/beliefs/8")
+    assert "dropped" not in status("/content/beliefs/7")

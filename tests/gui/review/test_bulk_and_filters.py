@@ -85,7 +85,7 @@ def test_bulk_over_selected_rows_and_reject_note(
 
 def test_bulk_over_filtered_rows(make_pane: PaneFactory, prompter: ScriptedPrompter) -> None:
     pane = make_pane("demotion")
-    pane.ui.demoted_filter.setCurrentIndex(pane.ui.demoted_filter.findData(True))
+    pane.ui.admission_filter.setCurrentIndex(pane.ui.admission_filter.findData("demoted"))
     assert pane.proxy.rowCount() == 3
     prompter.script(("confirm", True))
     pane.ui.bulk_buttons[ReviewState.CONFIRMED].click()

@@ -17,7 +17,7 @@ from PySide6.QtTest import QTest
 
 from goldens import generate as g
 from tests.core.helpers import GOLDENS, destination
-from tests.gui.review.conftest import OFFSCREEN_NOISE, PaneFactory, ScriptedPrompter
+from tests.gui.review.conftest import OFFSCREEN_NOISE, PaneFactory, ScriptedPrompter, wait_open
 from zcf_inspector.cli import main
 from zcf_inspector.core.crypto import ed25519_public_key, public_key_fingerprint
 from zcf_inspector.core.formats import ReviewState
@@ -61,7 +61,7 @@ def test_decisions_restored_in_a_new_pane(
     assert [d.to_json() for d in second.review.session.decisions] == before
     assert second.model.state("b-reader") is ReviewState.CONFIRMED
     assert second.redo_action.isEnabled()  # the undone reject can still be redone
-    assert second.ui.status.text() == "Restored 1 decisions from the review journal."
+    assert second.ui.status.text() == "Restored 1 decision from the review journal."
     QTest.keyClick(
         second.table,
         Qt.Key.Key_Z,
@@ -71,7 +71,7 @@ def test_decisions_restored_in_a_new_pane(
 
 
 def test_corrupt_journal_is_refused_cleanly(
-    make_pane: PaneFactory, prompter: ScriptedPrompter
+    qtbot: Any, make_pane: PaneFactory, prompter: ScriptedPrompter
 ) -> None:
     first = make_pane()
     QTest.keyClick(first.table, Qt.Key.Key_C)
@@ -92,6 +92,7 @@ def test_corrupt_journal_is_refused_cleanly(
     assert path.read_bytes() == damaged  # the refused journal is never written to
     # Setting it aside keeps it, renamed, and starts a new review.
     second.ui.set_aside.click()
+    wait_open(qtbot, second)
     kept = [p for p in path.parent.iterdir() if p.name.startswith(path.name + ".refused-")]
     assert len(kept) == 1
     assert kept[0].read_bytes() == damaged
@@ -117,7 +118,7 @@ def test_journal_header_naming_another_packet_is_refused(
 
 
 def test_a_deleted_last_decision_is_refused_and_the_review_can_start_over(
-    make_pane: PaneFactory, prompter: ScriptedPrompter
+    qtbot: Any, make_pane: PaneFactory, prompter: ScriptedPrompter
 ) -> None:
     """Issue 15: the journal's checksums are keyed and chained, with the head kept beside
     the settings: deleting the last row is found, and the window offers to start over."""
@@ -138,6 +139,7 @@ def test_a_deleted_last_decision_is_refused_and_the_review_can_start_over(
     key_folder = second.key_dir
     assert key_folder.parent != path.parent  # the key is kept beside the settings
     second.ui.set_aside.click()
+    wait_open(qtbot, second)
     assert second.review is not None
     assert second.review.session.decisions == ()
     assert [p for p in path.parent.iterdir() if p.name.startswith(path.name + ".refused-")]
@@ -335,7 +337,7 @@ def test_reviewer_is_asked_for_when_unset(
 
 
 def test_no_destination_and_refused_packet(
-    make_pane: PaneFactory, tmp_path: Path, prompter: ScriptedPrompter
+    qtbot: Any, make_pane: PaneFactory, tmp_path: Path, prompter: ScriptedPrompter
 ) -> None:
     from zcf_inspector.core.packet.inspection import inspect_bytes
 
@@ -343,6 +345,7 @@ def test_no_destination_and_refused_packet(
     data = (GOLDENS / "negative" / "tampered-capsule.json").read_bytes()
     dest = destination()
     pane.set_packet("bad.json", data, inspect_bytes(data, dest), dest)
+    wait_open(qtbot, pane)
     assert pane.review is None
     assert pane.model.rowCount() == 0
     assert "Nothing to review" in pane.ui.problem.text()

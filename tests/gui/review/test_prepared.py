@@ -9,7 +9,7 @@ from typing import Any
 from PySide6.QtCore import QSettings
 
 from tests.core.helpers import destination, golden_bytes
-from tests.gui.review.conftest import ScriptedPrompter
+from tests.gui.review.conftest import ScriptedPrompter, wait_open
 from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.core.review.decisions import ReviewPreparation, prepare_review
@@ -29,10 +29,12 @@ def test_pane_uses_the_prepared_target(
     pane.set_packet(
         "/p.json", data, inspection, dest, ReviewPreparation(None, "prepared elsewhere")
     )
+    wait_open(qtbot, pane)
     assert pane.target is None
     assert pane.ui.problem.text() == "Nothing to review: prepared elsewhere."
     prepared = prepare_review(data, inspection, dest)
     pane.set_packet("/p.json", data, inspection, dest, prepared)
+    wait_open(qtbot, pane)
     assert pane.target is prepared.target
 
 

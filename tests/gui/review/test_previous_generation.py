@@ -15,7 +15,7 @@ from PySide6.QtTest import QTest
 
 from tests.core.generations import earlier_receipt, write_generations
 from tests.core.helpers import GOLDENS, destination
-from tests.gui.review.conftest import OFFSCREEN_NOISE, ScriptedPrompter, focus_table
+from tests.gui.review.conftest import OFFSCREEN_NOISE, ScriptedPrompter, focus_table, wait_open
 from zcf_inspector.cli import main
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.inspection import inspect_bytes
@@ -43,6 +43,7 @@ def open_pane(
     qtbot.addWidget(pane)
     data = path.read_bytes()
     pane.set_packet(str(path), data, inspect_bytes(data, dest), dest)
+    wait_open(qtbot, pane)
     pane.show()
     focus_table(qtbot, pane)
     return pane
@@ -351,14 +352,32 @@ def test_window_and_cli_write_identical_receipts(
     ]
 
 
-def test_opening_the_packet_again_clears_the_comparison_and_says_so(
+def test_opening_the_packet_again_keeps_the_comparison_and_its_filter(
     qtbot: Any, pane: ReviewPane, prompter: ScriptedPrompter, files: Files
 ) -> None:
+    """Issue 18: a re-check (another destination, F5) is an open of the same packet, and
+    the comparison comes back with it — made again against the packet as admitted now,
+    its "since" filter as the reviewer left it; another packet clears it and says so."""
     compare_by_keys(qtbot, pane, prompter, files)
+    pane.ui.since_filter.setCurrentIndex(1)  # new since that receipt
+    qtbot.waitUntil(lambda: not pane.rows.pending)
+    new_only = shown(pane)
+    banner = pane.ui.previous.text()
+    first = pane.previous
     dest = destination()
     data = files[2].read_bytes()
+    pane.set_packet(str(files[2]), data, inspect_bytes(data, dest), dest)
+    wait_open(qtbot, pane)
+    assert pane.previous is not None
+    assert pane.previous is not first  # compared again, not kept from before
+    assert pane.ui.since_filter.isVisibleTo(pane)
+    assert pane.ui.since_filter.currentIndex() == 1
+    assert shown(pane) == new_only
+    assert pane.ui.previous.text() == banner
+    other = files[0].read_bytes()
     with qtbot.waitSignal(pane.statusMessage) as said:
-        pane.set_packet(str(files[2]), data, inspect_bytes(data, dest), dest)
+        pane.set_packet(str(files[0]), other, inspect_bytes(other, dest), dest)
+        wait_open(qtbot, pane)
     assert said.args == [
         "The comparison with the previous generation was cleared; compare again (Ctrl+Shift+P)."
     ]

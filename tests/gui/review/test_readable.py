@@ -14,7 +14,7 @@ from PySide6.QtTest import QTest
 
 from goldens import generate as g
 from tests.core.helpers import destination
-from tests.gui.review.conftest import OFFSCREEN_NOISE, ScriptedPrompter, focus_table
+from tests.gui.review.conftest import OFFSCREEN_NOISE, ScriptedPrompter, focus_table, wait_open
 from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.gui.review.layout import ROW_LINES
 from zcf_inspector.gui.review.pane import ReviewPane
@@ -42,6 +42,7 @@ def pane(qtbot: Any, settings: QSettings, data_dir: Path, prompter: ScriptedProm
     data = long_packet()
     dest = destination(maxBeliefBytes=4096)
     made.set_packet("/packets/long.json", data, inspect_bytes(data, dest), dest)
+    wait_open(qtbot, made)
     made.resize(1000, 700)
     made.show()
     focus_table(qtbot, made)
@@ -99,5 +100,6 @@ def test_refs_differing_by_an_invisible_character_are_shown_apart(
     qtbot.addWidget(made)
     dest = destination()
     made.set_packet("/packets/twins.json", data, inspect_bytes(data, dest), dest)
+    wait_open(qtbot, made)
     shown = [made.proxy.index(r, Column.REF).data() for r in range(made.proxy.rowCount())]
     assert sorted(shown) == sorted(["b-payment", "b\\u034f-payment", "b\\u3164"])

@@ -16,7 +16,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtTest import QTest
 
 from tests.core.many_beliefs import admitting, many_beliefs_bytes, many_previous
-from tests.gui.review.conftest import OFFSCREEN_NOISE, ScriptedPrompter, focus_table
+from tests.gui.review.conftest import OFFSCREEN_NOISE, ScriptedPrompter, focus_table, wait_open
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.core.review.journal import journal_path
@@ -59,6 +59,7 @@ def large(
     qtbot.addWidget(pane)
     data, dest = many_beliefs_bytes(COUNT), admitting(COUNT)
     pane.set_packet("/packets/many.json", data, inspect_bytes(data, dest), dest)
+    wait_open(qtbot, pane)
     pane.show()
     focus_table(qtbot, pane)
     qtbot.waitUntil(lambda: not pane.runner.busy)
@@ -273,7 +274,7 @@ def test_filtered_rows_are_the_cores_and_computed_on_the_runner(
     pane.ui.state_filter.setCurrentIndex(pane.ui.state_filter.findData("unreviewed"))
     assert pane.rows.pending  # not computed on the UI thread
     qtbot.waitUntil(lambda: not pane.rows.pending, timeout=30_000)
-    pane.ui.demoted_filter.setCurrentIndex(1)  # demoted
+    pane.ui.admission_filter.setCurrentIndex(1)  # demoted
     qtbot.waitUntil(lambda: not pane.rows.pending, timeout=30_000)
     expected = shown_rows(pane.table_facts(), Filters(state=ReviewState.UNREVIEWED, demoted=True))
     assert shown_refs(pane) == list(expected)

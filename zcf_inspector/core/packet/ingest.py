@@ -19,6 +19,23 @@ DEGRADED = frozenset({"narrated", "dropped", "unsupported"})
 
 
 @dataclass(frozen=True, slots=True)
+class BeliefCut:
+    """One admitted belief whose content admission cut to ``maxBeliefBytes``: how much
+    of it was kept and how long it was (UTF-8 bytes). The cut keeps whole code points,
+    so ``kept`` may be a few bytes under the limit."""
+
+    index: int  # in content.beliefs (admission keeps the first beliefs, in order)
+    kept: int
+    original: int
+    limit: int  # the destination's maxBeliefBytes
+
+    @property
+    def text(self) -> str:
+        """How every front end says it (the review row, its detail, the tree node)."""
+        return f"cut to {self.kept:,} of {self.original:,} bytes by maxBeliefBytes"
+
+
+@dataclass(frozen=True, slots=True)
 class Admission:
     """What admission did to the packet's beliefs (profile §6): which it kept, which it
     dropped past ``maxBeliefs``, whose content it cut to ``maxBeliefBytes``, and which it
@@ -30,8 +47,13 @@ class Admission:
     offered: int = 0  # beliefs in the packet
     max_beliefs: int = 0
     max_belief_bytes: int = 0
-    cut: tuple[int, ...] = ()  # indices of admitted beliefs whose content was cut
+    cuts: tuple[BeliefCut, ...] = ()  # the admitted beliefs whose content was cut
     demoted: tuple[int, ...] = ()  # indices of admitted beliefs that arrived reviewed
+
+    @property
+    def cut(self) -> tuple[int, ...]:
+        """Indices of the admitted beliefs whose content was cut."""
+        return tuple(c.index for c in self.cuts)
 
     @property
     def admitted(self) -> int:
@@ -61,7 +83,7 @@ def admit_beliefs(beliefs: list[JsonValue], max_beliefs: int, max_bytes: int) ->
     admitted: list[JsonValue] = []
     demotions = 0
     truncations = max(0, len(beliefs) - max_beliefs)
-    cut: list[int] = []
+    cuts: list[BeliefCut] = []
     demoted: list[int] = []
     for index, belief in enumerate(beliefs[:max_beliefs]):
         assert isinstance(belief, dict)  # structure has checked every belief
@@ -73,7 +95,7 @@ def admit_beliefs(beliefs: list[JsonValue], max_beliefs: int, max_bytes: int) ->
             # point: dropping the partial tail keeps the last whole one that fits.
             content = encoded[:max_bytes].decode("utf-8", errors="ignore")
             truncations += 1
-            cut.append(index)
+            cuts.append(BeliefCut(index, len(content.encode("utf-8")), len(encoded), max_bytes))
         if belief.get("reviewState", "unreviewed") != "unreviewed":
             demotions += 1
             demoted.append(index)
@@ -92,7 +114,7 @@ def admit_beliefs(beliefs: list[JsonValue], max_beliefs: int, max_bytes: int) ->
         len(beliefs),
         max_beliefs,
         max_bytes,
-        tuple(cut),
+        tuple(cuts),
         tuple(demoted),
     )
 

@@ -25,6 +25,7 @@ from zcf_inspector.core.packet.admission import AdmissionNotice, DroppedBeliefs,
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.ingest import (
     Admission,
+    BeliefCut,
     IngestResult,
     ingest_bytes,
     ingest_inspection,
@@ -64,6 +65,7 @@ class AdmittedBelief:
     source_id: str
     content: str
     incoming_state: str  # as the packet wrote it; admission made it unreviewed
+    cut: BeliefCut | None = None  # admission cut its content to maxBeliefBytes
 
     @property
     def demoted(self) -> bool:
@@ -127,9 +129,12 @@ class ReviewTarget:
         raw = content.get("beliefs", []) if isinstance(content, dict) else []
         incoming = raw if isinstance(raw, list) else []
         beliefs = []
+        cuts = {c.index: c for c in result.admission.cuts} if result.admission else {}
         # Admission keeps the first beliefs in packet order, so the i-th admitted belief is
         # the i-th belief of the packet: its incoming state is read from there.
-        for admitted, original in zip(result.admitted_beliefs, incoming, strict=False):
+        for index, (admitted, original) in enumerate(
+            zip(result.admitted_beliefs, incoming, strict=False)
+        ):
             state = original.get("reviewState", "unreviewed") if isinstance(original, dict) else ""
             beliefs.append(
                 AdmittedBelief(
@@ -137,6 +142,7 @@ class ReviewTarget:
                     _text(admitted["sourceId"]),
                     _text(admitted["content"]),
                     state if isinstance(state, str) else "",
+                    cuts.get(index),
                 )
             )
         return cls(result.receipt, tuple(beliefs), packet, result.admission, result.degraded)
@@ -158,6 +164,12 @@ class ReviewTarget:
     @property
     def refs(self) -> AdmittedRefs:
         return self._refs
+
+    @property
+    def cut_beliefs(self) -> tuple[AdmittedBelief, ...]:
+        """The admitted beliefs whose content admission cut, in packet order."""
+        cuts = self.admission.cuts if self.admission is not None else ()
+        return tuple(self.beliefs[c.index] for c in cuts if c.index < len(self.beliefs))
 
     def receipt_text(self, name: str) -> str:
         return _text(self.receipt[name])

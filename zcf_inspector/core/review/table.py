@@ -27,6 +27,7 @@ class Filters:
 
     state: ReviewState | None = None
     demoted: bool | None = None
+    cut: bool | None = None  # content cut to maxBeliefBytes by admission
     has_evidence: bool | None = None
     text: str = ""  # found, case-folded, in the ref, the content or the current note
     since: frozenset[BeliefChange] | None = None  # against the previous receipt
@@ -75,6 +76,8 @@ def shows(facts: TableFacts, row: int, filters: Filters) -> bool:
         if state is not filters.state:
             return False
     if filters.demoted is not None and belief.demoted != filters.demoted:
+        return False
+    if filters.cut is not None and (belief.cut is not None) != filters.cut:
         return False
     if (
         filters.has_evidence is not None

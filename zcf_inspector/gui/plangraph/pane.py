@@ -630,7 +630,7 @@ class PlanGraphPane(QWidget):
 
     def export_svg(self, path: Path) -> None:
         if self._scene is not None and self._facts is not None:
-            export.export_svg(self._scene, path, f"plan {self._facts.plan.id}")
+            export.export_svg(self._scene, path, f"plan {visible(self._facts.plan.id)}")
 
     def export_png(self, path: Path) -> None:
         if self._scene is not None:

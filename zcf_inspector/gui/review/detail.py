@@ -7,7 +7,9 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QHBoxLayout,
     QPlainTextEdit,
+    QPushButton,
     QSplitter,
     QTabWidget,
     QTreeWidget,
@@ -20,9 +22,12 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
 from zcf_inspector.core.review.previous import BeliefChange
 from zcf_inspector.core.review.table import evidence_counts
+from zcf_inspector.gui.clipboard import set_clipboard
+from zcf_inspector.gui.plain_text import one_line, plain_label, set_tooltip, visible_lines
 
-__all__ = ["BeliefDetail", "SincePrevious", "evidence_counts"]
-from zcf_inspector.gui.plain_text import one_line, plain_label
+CONTENT_LIMIT = 1_000_000  # characters of a belief's content shown (admission cuts it far shorter)
+
+__all__ = ["BeliefDetail", "DetailIndex", "SincePrevious", "detail_index", "evidence_counts"]
 
 
 def _objects(packet: Mapping[str, JsonValue], section: str) -> list[dict[str, JsonValue]]:
@@ -33,6 +38,38 @@ def _objects(packet: Mapping[str, JsonValue], section: str) -> list[dict[str, Js
 
 def _s(value: JsonValue) -> str:
     return one_line(value) if isinstance(value, str) else ""
+
+
+@dataclass(frozen=True, slots=True)
+class DetailIndex:
+    """A packet's evidence sources by id, and its evidence anchors and review events by
+    the belief they name: the detail of one belief is then a lookup, not a scan of
+    every anchor (a 200,000-belief packet may have tens of thousands)."""
+
+    sources: Mapping[str, Mapping[str, JsonValue]]
+    anchors: Mapping[str, Sequence[Mapping[str, JsonValue]]]
+    events: Mapping[str, Sequence[Mapping[str, JsonValue]]]
+
+
+def detail_index(packet: Mapping[str, JsonValue]) -> DetailIndex:
+    """Made once per packet (on the runner, by the review's open)."""
+    sources: dict[str, Mapping[str, JsonValue]] = {}
+    for source in _objects(packet, "evidenceSources"):
+        sources[_s(source.get("id"))] = source  # the last of a repeated id, as before
+    return DetailIndex(
+        sources, _by_belief(packet, "evidenceAnchors"), _by_belief(packet, "reviewEvents")
+    )
+
+
+def _by_belief(
+    packet: Mapping[str, JsonValue], section: str
+) -> dict[str, list[Mapping[str, JsonValue]]]:
+    found: dict[str, list[Mapping[str, JsonValue]]] = {}
+    for item in _objects(packet, section):
+        ref = item.get("beliefRef")
+        if isinstance(ref, str):
+            found.setdefault(ref, []).append(item)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +94,23 @@ class BeliefDetail(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._packet: Mapping[str, JsonValue] = {}
+        self._index = detail_index({})
         self.title = plain_label(wrap=True, selectable=True)
         self.content = QPlainTextEdit()
         self.content.setReadOnly(True)  # a plain-text editor never interprets markup
         self.content.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.content.setAccessibleName("Content of the selected belief")
+        # The content is shown escaped, as everywhere (a bidi override would reorder what
+        # the reviewer reads); the text as the packet wrote it is one click away.
+        self.copy_raw_button = QPushButton("Copy raw value")
+        set_tooltip(
+            self.copy_raw_button,
+            "Copy the belief's content as admitted, unescaped (controls, bidi and "
+            "invisible characters included) to the clipboard",
+        )
+        self.copy_raw_button.clicked.connect(self.copy_raw_value)
+        self.copy_raw_button.setEnabled(False)
+        self._raw = ""
         self.evidence = QTreeWidget()
         self.evidence.setHeaderLabels(["Anchor", "Source", "Kind", "Locator", "Excerpt"])
         self.evidence.setRootIsDecorated(False)
@@ -82,11 +130,15 @@ class BeliefDetail(QWidget):
         self.splitter.setChildrenCollapsible(False)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.title)
+        heading = QHBoxLayout()
+        heading.addWidget(self.title, 1)
+        heading.addWidget(self.copy_raw_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(heading)
         layout.addWidget(self.splitter, 1)
 
-    def set_packet(self, packet: Mapping[str, JsonValue]) -> None:
-        self._packet = packet
+    def set_packet(self, packet: Mapping[str, JsonValue], index: DetailIndex | None = None) -> None:
+        """``index``: the packet's `detail_index`, made off the UI thread (else here)."""
+        self._index = index if index is not None else detail_index(packet)
         self.show_belief(None, ())
 
     def show_belief(
@@ -100,18 +152,21 @@ class BeliefDetail(QWidget):
         if belief is None:
             self.title.setText("No belief selected")
             self.content.setPlainText("")
+            self._raw = ""
+            self.copy_raw_button.setEnabled(False)
             return
         ref = belief.portable_ref
-        demoted = f" — arrived {belief.incoming_state}, demoted" if belief.demoted else ""
+        demoted = f" — arrived {one_line(belief.incoming_state)}, demoted" if belief.demoted else ""
+        cut = "" if belief.cut is None else f" — {belief.cut.text}"
         changed = "" if since is None else f" — {_SINCE_WORDS[since.change]}"
         self.title.setText(
-            f"{one_line(ref)}  (source {one_line(belief.source_id)}){demoted}{changed}"
+            f"{one_line(ref)}  (source {one_line(belief.source_id)}){demoted}{cut}{changed}"
         )
-        self.content.setPlainText(belief.content)
-        sources = {_s(s.get("id")): s for s in _objects(self._packet, "evidenceSources")}
-        for anchor in _objects(self._packet, "evidenceAnchors"):
-            if anchor.get("beliefRef") != ref:
-                continue
+        self.content.setPlainText(visible_lines(belief.content, CONTENT_LIMIT))
+        self._raw = belief.content
+        self.copy_raw_button.setEnabled(True)
+        sources = self._index.sources
+        for anchor in self._index.anchors.get(ref, ()):
             source = sources.get(_s(anchor.get("sourceRef")), {})
             locator = _s(source.get("locator"))
             if isinstance(anchor.get("locator"), str):
@@ -127,25 +182,29 @@ class BeliefDetail(QWidget):
                     ]
                 )
             )
-        for event in _objects(self._packet, "reviewEvents"):
-            if event.get("beliefRef") == ref:
-                self.history.addTopLevelItem(
-                    QTreeWidgetItem(
-                        [
-                            _s(event.get("at")),
-                            _s(event.get("reviewer")),
-                            _s(event.get("fromState")),
-                            _s(event.get("toState")),
-                            _s(event.get("note")),
-                            "packet",
-                        ]
-                    )
+        for event in self._index.events.get(ref, ()):
+            self.history.addTopLevelItem(
+                QTreeWidgetItem(
+                    [
+                        _s(event.get("at")),
+                        _s(event.get("reviewer")),
+                        _s(event.get("fromState")),
+                        _s(event.get("toState")),
+                        _s(event.get("note")),
+                        "packet",
+                    ]
                 )
+            )
         if since is not None and since.earlier is not None:
             self._add_earlier(since)
         self._add_local_history(ref, decisions)
         self.side.setTabText(0, f"Evidence ({self.evidence.topLevelItemCount()})")
         self.side.setTabText(1, f"History ({self.history.topLevelItemCount()})")
+
+    def copy_raw_value(self) -> None:
+        """The selected belief's content exactly as admitted (the one unescaped path)."""
+        if self._raw:
+            set_clipboard(self._raw)
 
     def _add_earlier(self, since: SincePrevious) -> None:
         earlier = since.earlier
@@ -176,7 +235,14 @@ class BeliefDetail(QWidget):
                 after += f" by {one_line(decision.superseded_by)}"
             self.history.addTopLevelItem(
                 QTreeWidgetItem(
-                    [decision.at, decision.reviewer, before, after, _s(decision.note), "here"]
+                    [
+                        one_line(decision.at),
+                        one_line(decision.reviewer),
+                        before,
+                        after,
+                        _s(decision.note),
+                        "here",
+                    ]
                 )
             )
             before = str(decision.state)

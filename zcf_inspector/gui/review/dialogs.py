@@ -53,7 +53,8 @@ class NoteDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(plain_label(prompt, wrap=True, selectable=True))
+        # The prompt may quote the packet (a ref, a reviewer): shown by the one text rule.
+        layout.addWidget(plain_label(visible_lines(prompt), wrap=True, selectable=True))
         layout.addWidget(self.editor)
         layout.addWidget(plain_label("Ctrl+Enter records it, Esc cancels."))
         layout.addWidget(self.buttons)

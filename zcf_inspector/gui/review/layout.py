@@ -27,6 +27,7 @@ from zcf_inspector.core.review.table import Filters
 from zcf_inspector.gui.plain_text import plain_label, set_tooltip
 from zcf_inspector.gui.review.detail import BeliefDetail
 from zcf_inspector.gui.review.table_model import Column, ReviewRows, ReviewTableModel
+from zcf_inspector.gui.review.table_view import ReviewTable
 from zcf_inspector.gui.theme import Tone, ToneLabel
 
 ANY = "any"
@@ -39,6 +40,21 @@ SINCE_CHOICES: tuple[tuple[str, frozenset[BeliefChange] | None], ...] = (
     ("Unchanged since that receipt", frozenset({BeliefChange.UNCHANGED})),
     ("Changed or not", None),
 )
+# What admission did to a belief: (text, key) of the filter's choices, and the key's
+# (demoted, cut) filters.
+ADMISSION_ITEMS: tuple[tuple[str, str], ...] = (
+    ("Demoted or cut, or not", ANY),
+    ("Demoted", "demoted"),
+    ("Not demoted", "not demoted"),
+    ("Cut by maxBeliefBytes", "cut"),
+    ("Not cut", "not cut"),
+)
+ADMISSION_CHOICES: dict[object, tuple[bool | None, bool | None]] = {
+    "demoted": (True, None),
+    "not demoted": (False, None),
+    "cut": (None, True),
+    "not cut": (None, False),
+}
 BULK_LABELS = {
     ReviewState.CONFIRMED: "Confirm…",
     ReviewState.REJECTED: "Reject…",
@@ -60,7 +76,7 @@ class PaneWidgets:
     reviewer: QLabel
     settings_button: QToolButton
     state_filter: QComboBox
-    demoted_filter: QComboBox
+    admission_filter: QComboBox  # demoted, cut by maxBeliefBytes
     evidence_filter: QComboBox
     since_filter: QComboBox  # new / changed / unchanged since the previous receipt
     text_filter: QLineEdit
@@ -81,12 +97,14 @@ class PaneWidgets:
 
     def filters(self) -> Filters:
         state = self.state_filter.currentData()
-        demoted = self.demoted_filter.currentData()
+        admission = self.admission_filter.currentData()
         evidence = self.evidence_filter.currentData()
         since = SINCE_CHOICES[self.since_filter.currentIndex()][1]
+        demoted, cut = ADMISSION_CHOICES.get(admission, (None, None))
         return Filters(
             state=ReviewState(state) if state in set(ReviewState) else None,
-            demoted=demoted if isinstance(demoted, bool) else None,
+            demoted=demoted,
+            cut=cut,
             has_evidence=evidence if isinstance(evidence, bool) else None,
             text=self.text_filter.text(),
             since=None if self.since_filter.isHidden() else since,  # hidden: not comparing
@@ -140,7 +158,7 @@ def build_widgets(pane: QWidget) -> PaneWidgets:
     model = ReviewTableModel(pane)
     proxy = ReviewRows(pane)
     proxy.setSourceModel(model)
-    table = QTableView()
+    table = ReviewTable()
     table.setModel(proxy)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
@@ -163,9 +181,7 @@ def build_widgets(pane: QWidget) -> PaneWidgets:
         reviewer=plain_label(wrap=True, selectable=True),
         settings_button=QToolButton(),
         state_filter=_combo([("Any state", ANY)] + [(str(s), str(s)) for s in ReviewState]),
-        demoted_filter=_combo(
-            [("Demoted or not", None), ("Demoted", True), ("Not demoted", False)]
-        ),
+        admission_filter=_combo(ADMISSION_ITEMS),
         evidence_filter=_combo(
             [("Any evidence", None), ("Has evidence", True), ("No evidence", False)]
         ),
@@ -248,7 +264,7 @@ def _lay_out(pane: QWidget, w: PaneWidgets) -> None:
         top.addWidget(button)
     layout.addLayout(top)
     filters = _row(
-        w.since_filter, w.state_filter, w.demoted_filter, w.evidence_filter, stretch_after=False
+        w.since_filter, w.state_filter, w.admission_filter, w.evidence_filter, stretch_after=False
     )
     filters.addWidget(w.text_filter, 1)
     layout.addLayout(filters)

@@ -24,6 +24,7 @@ from pathlib import Path
 from PySide6.QtCore import (
     QByteArray,
     QCoreApplication,
+    QItemSelection,
     QItemSelectionModel,
     QModelIndex,
     QSettings,
@@ -34,6 +35,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QAbstractItemView, QTableView, QWidget
+from shiboken6 import isValid
 
 from zcf_inspector.core.atomic import (
     TargetExistsError,
@@ -58,7 +60,6 @@ from zcf_inspector.core.review.decisions import (
     ReviewPreparation,
     ReviewTarget,
     Step,
-    prepare_review,
 )
 from zcf_inspector.core.review.journal import (
     JournaledReview,
@@ -76,7 +77,6 @@ from zcf_inspector.core.review.previous import (
 )
 from zcf_inspector.core.review.table import (
     TableFacts,
-    evidence_counts,
     next_unreviewed,
     not_yet,
 )
@@ -88,6 +88,7 @@ from zcf_inspector.gui.review.detail import SincePrevious
 from zcf_inspector.gui.review.dialogs import Prompter
 from zcf_inspector.gui.review.dropped import DroppedBeliefsDialog
 from zcf_inspector.gui.review.layout import PaneWidgets, build_widgets
+from zcf_inspector.gui.review.opening import OpenedReview, ReviewOpen, ReviewView, open_review
 from zcf_inspector.gui.review.previous_dialog import OpenFile
 from zcf_inspector.gui.review.previous_texts import (
     nothing_to_repeat,
@@ -219,6 +220,14 @@ class ReviewPane(QWidget):
         self._previous_ticket = 0  # a newer comparison (or packet) makes older ones stale
         self._repeat_counts: tuple[int, RepeatCounts] | None = None  # (session version, …)
         self.step_task: int | None = None  # the large step on the runner, if one is
+        # An open of a review (`set_packet`): waiting for a step to end, or on the runner.
+        self._waiting: ReviewOpen | None = None
+        self._opening_task: int | None = None
+        self._opening_ticket = 0  # a newer open makes an older one's answer stale
+        self._restoring: ReviewView | None = None  # put back once the rows are shown
+        self._continue_at: int | None = None  # the shown row a first open continues at
+        self._source: tuple[str, bytes, PacketInspection] | None = None  # what is shown
+        self._open_note = ""  # said once the open in progress is shown
         self.rows = RowFilter(self.proxy, self.model, self.runner, self)
         self._current_before_reset: str | None = None
         self._save_timer = QTimer(self)
@@ -244,46 +253,167 @@ class ReviewPane(QWidget):
         """Review the packet at ``path``; restores any saved review from the journal.
 
         ``prepared`` is the ingest and review target made on a worker (the window's load);
-        without it they are made here.
+        without it they are made on the runner too. The journal is read there
+        (`opening.open_review`) and the review shown when it is all in; until then the
+        review shown before stays, with every step disabled. The same packet opened again
+        (a reload, a re-check under other settings) comes back as it was: decisions,
+        comparison, filters, highlighted and selected rows, scroll position.
         """
-        self.packet_path, self.destination = path, destination
         if self.step_task is not None:
-            # Asked to stop; if it was journalled already, the journal has it (opening
-            # the packet again restores it) and its answer is not shown on this review.
+            # Asked to stop; if it was journalled already, the journal has it: the open
+            # starts once it has reported, so it reads the journal with it.
             self.runner.cancel(self.step_task)
-            self.step_task = None
+        if self._opening_task is not None:
+            self.runner.cancel(self._opening_task)
+            self._opening_task = None
+        same = path == self.packet_path and self.target is not None
+        view = self._waiting.view if self._waiting is not None else None
+        if view is None and same:
+            view = self._view_state()
+        self._opening_ticket += 1
+        if destination is None:
+            self._waiting = None
+            self._show_opened(path, data, inspection, None, None)
+            return
+        self._waiting = ReviewOpen(
+            path,
+            data,
+            inspection,
+            destination,
+            prepared,
+            self.data_dir,
+            self.key_dir,
+            self.ui.filters(),
+            view,
+        )
+        self.ui.status.setText("Restoring the saved review…")
+        self._start_opening()
+        self._refresh()
+
+    @property
+    def opening(self) -> bool:
+        """Whether an open is under way (its review is not shown yet)."""
+        return self._waiting is not None
+
+    def _start_opening(self) -> None:
+        """Run the waiting open on the runner, once no step is running (a step may be
+        writing the journal the open reads)."""
+        if not isValid(self):
+            return  # closed meanwhile (a deferred start after a step)
+        request = self._waiting
+        if request is None or self.step_task is not None or self._opening_task is not None:
+            return
+        ticket = self._opening_ticket
+        self._opening_task = self.runner.start(
+            f"restoring the review of {Path(request.path).name}",
+            partial(open_review, request),
+            partial(self._opened, ticket),
+            partial(self._open_failed, ticket),
+            # Durable: the window's Cancel stops it but it still reports, so the pane
+            # never waits for an answer that will not come.
+            durable=True,
+            on_cancelled=partial(self._open_cancelled, ticket),
+        )
+
+    def _opened(self, ticket: int, result: object) -> None:
+        if not isValid(self) or ticket != self._opening_ticket:
+            return  # another open came since
+        assert isinstance(result, OpenedReview)
+        self._opening_task = None
+        self._waiting = None
+        request = result.request
+        self._show_opened(
+            request.path, request.data, request.inspection, request.destination, result
+        )
+
+    def _open_failed(self, ticket: int, details: str) -> None:
+        if not isValid(self) or ticket != self._opening_ticket:
+            return
+        self._opening_task = None
+        request, self._waiting = self._waiting, None
+        last = details.strip().splitlines()[-1] if details.strip() else "unknown error"
+        if request is not None:
+            self._show_opened(request.path, request.data, request.inspection, None, None)
+        self._problem(f"The review could not be opened: {last}")
+
+    def _open_cancelled(self, ticket: int) -> None:
+        if not isValid(self) or ticket != self._opening_ticket:
+            return
+        self._opening_task = None
+        request, self._waiting = self._waiting, None
+        if request is not None:
+            self._show_opened(request.path, request.data, request.inspection, None, None)
+            self._problem(
+                "Restoring the review was cancelled; nothing is shown. Reload the packet "
+                "(F5) to restore it."
+            )
+
+    def _show_opened(
+        self,
+        path: str,
+        data: bytes,
+        inspection: PacketInspection,
+        destination: Destination | None,
+        opened: OpenedReview | None,
+    ) -> None:
+        """Show an open's answer at once (``opened`` None: no review, with ``destination``
+        None saying why)."""
+        view = opened.request.view if opened is not None else None
+        self._restoring, self._continue_at = None, None
+        self._source = (path, data, inspection)
+        self.packet_path, self.destination = path, destination
         self.target, self.review = None, None
-        self._forget_previous()
+        self._forget_previous(said=view is not None and view.previous_paths is not None)
         self.ui.set_aside.hide()
         self._close_dropped()
         self._show_admission()
         self._problem("")
+        self.ui.status.setText("")
         self.model.reset((), {}, {})
         self.rows.request(self.ui.filters())  # drops any answer still coming for the last
-        if destination is None:
-            self._problem(
-                "No destination is in force. Reviewing needs one: it admits the beliefs, "
-                "keeps the clock and signs the receipt. Choose a destination file and "
-                "reopen the packet."
-            )
+        if destination is None or opened is None:
+            if destination is None:
+                self._problem(
+                    "No destination is in force. Reviewing needs one: it admits the beliefs, "
+                    "keeps the clock and signs the receipt. Choose a destination file and "
+                    "reopen the packet."
+                )
             self._refresh()
             return
-        if prepared is None:
-            prepared = prepare_review(data, inspection, destination)
+        prepared = opened.prepared
         if prepared.target is None:
             self._problem(f"Nothing to review: {prepared.problem}.")
             self._refresh()
             return
         self.target = prepared.target
         self._show_admission()
-        self.model.reset(
-            self.target.beliefs, evidence_counts(self.target.packet), {}, self.target.rows
-        )
-        self.detail.set_packet(self.target.packet)
-        self._open_journal()
+        self.model.reset(self.target.beliefs, opened.evidence, {}, self.target.rows)
+        self.detail.set_packet(self.target.packet, opened.detail)
+        self._show_journal(opened.review)
         self._show_identity()
-        self.rows.request(self.ui.filters())
-        self.select_next_unreviewed()
+        previous = opened.previous
+        if isinstance(previous, PreviousGeneration) and view is not None:
+            if previous.current_correlation_id == self.target.correlation_id:
+                assert view.previous_paths is not None
+                self._install_previous(previous, view.previous_paths, view.since_index)
+                self._refresh()  # its banner and the carry-over's counts
+        elif isinstance(previous, ZcfError):
+            self.statusMessage.emit(
+                "The comparison with the previous generation could not be made again: "
+                + refusal_text(previous)
+            )
+        if self._open_note:
+            self.ui.status.setText(self._open_note)
+            self._open_note = ""
+        self._restoring = view  # put back once the rows are in (`_rows_shown`)
+        filters = self.ui.filters()
+        if opened.rows is not None and filters == opened.filters:
+            self._continue_at = None if view is not None else opened.start
+            self.rows.show_rows(filters, opened.rows)  # computed with the open
+        else:  # the filters changed meanwhile, or the comparison could not be made again
+            self.rows.request(filters)
+            if view is None:
+                self.select_next_unreviewed()  # continue where the review stopped
 
     @property
     def signer(self) -> ReceiptSigner | None:
@@ -298,7 +428,7 @@ class ReviewPane(QWidget):
         summary = review.session.summary()
         assert self.target is not None
         signer = receipt_signer(destination)
-        text = export_summary_text(summary, self.target.notice, signer)
+        text = export_summary_text(summary, self.target.notice, signer, self.target.cut_beliefs)
         if not self.prompter.confirm(
             self, "Export receipt", text + "\n\nExport the transfer receipt?"
         ):
@@ -501,7 +631,7 @@ class ReviewPane(QWidget):
         ui.export_button.setDefaultAction(self.export_action)
         ui.settings_button.setDefaultAction(self.settings_action)
         ui.set_aside.clicked.connect(self.set_aside_journal)
-        for combo in (ui.state_filter, ui.demoted_filter, ui.evidence_filter, ui.since_filter):
+        for combo in (ui.state_filter, ui.admission_filter, ui.evidence_filter, ui.since_filter):
             combo.currentIndexChanged.connect(lambda *_: self._apply_filters())
         ui.repeat_button.clicked.connect(self.repeat_earlier)
         ui.stop_previous_button.clicked.connect(self.stop_comparing)
@@ -521,9 +651,22 @@ class ReviewPane(QWidget):
     # -- decisions ------------------------------------------------------------------------
 
     def decide_current(self, state: ReviewState) -> None:
-        ref = self.current_ref()
-        if ref is None or self.review is None:
+        """C, R, S, U: decide the highlighted belief and move on; several highlighted rows
+        are decided together, as one bulk step (asked for first)."""
+        if self.review is None or self.step_task is not None or self.opening:
             return
+        rows = self._selected_rows(limit=2)
+        if len(rows) > 1:
+            if state is ReviewState.SUPERSEDED:
+                self.prompter.inform(
+                    self, "Supersede", "Supersede one belief at a time: select only that one."
+                )
+                return
+            self.bulk_decide(state)
+            return
+        ref = self._ref_at(rows[0]) if rows else None
+        if ref is None:
+            return  # nothing highlighted: nothing is decided
         reviewer = self._reviewer()
         if reviewer is None:
             return
@@ -595,9 +738,8 @@ class ReviewPane(QWidget):
     def _counted(
         self, review: JournaledReview, state: ReviewState, asked: int, refs: tuple[str, ...]
     ) -> None:
-        if review is not self.review:
-            return
-        self.step_task = None
+        if not self._step_reported(review) or self.opening:
+            return  # another packet, or the same one again, is coming: no question
         self.ui.status.setText("")
         self._refresh()
         self._ask_bulk(review, state, asked, refs)
@@ -641,6 +783,18 @@ class ReviewPane(QWidget):
         self._record_many(
             requests, len(refs), reviewer, f"marking {len(refs):,} beliefs {state}", None
         )
+
+    def _selected_rows(self, limit: int | None = None) -> list[int]:
+        """The highlighted rows of the table (shown rows, ascending), up to ``limit``."""
+        rows: set[int] = set()
+        selection = self.table.selectionModel().selection()
+        for i in range(selection.count()):
+            span = selection.at(i)
+            end = span.bottom() + 1 if limit is None else min(span.bottom() + 1, span.top() + limit)
+            rows.update(range(span.top(), end))
+            if limit is not None and len(rows) >= limit:
+                break
+        return sorted(rows)[:limit]
 
     def _bulk_rows(self) -> Sequence[int]:
         """The selected rows (when several are selected), else every shown row, as rows
@@ -731,9 +885,8 @@ class ReviewPane(QWidget):
     def _step_done(
         self, review: JournaledReview, done: Callable[[Step], None] | None, result: object
     ) -> None:
-        if review is not self.review:
+        if not self._step_reported(review):
             return  # another packet came meanwhile; the journal has the step
-        self.step_task = None
         if isinstance(result, ReviewError):
             self.ui.status.setText("")
             self.prompter.warn(self, "Decision not recorded", str(result))
@@ -752,17 +905,15 @@ class ReviewPane(QWidget):
             done(step)
 
     def _step_failed(self, review: JournaledReview, details: str) -> None:
-        if review is not self.review:
+        if not self._step_reported(review):
             return
-        self.step_task = None
         last = details.strip().splitlines()[-1] if details.strip() else "unknown error"
         self.prompter.warn(self, "Step failed", f"The step was not completed: {last}")
         self._refresh()
 
     def _step_cancelled(self, review: JournaledReview) -> None:
-        if review is not self.review:
+        if not self._step_reported(review):
             return
-        self.step_task = None
         self.ui.status.setText("Cancelled before it was journalled: nothing was changed.")
         self._refresh()
 
@@ -775,6 +926,15 @@ class ReviewPane(QWidget):
     @property
     def step_running(self) -> bool:
         return self.step_task is not None
+
+    def _step_reported(self, review: JournaledReview) -> bool:
+        """A step (or a count) on the runner reported: no step runs now, so an open
+        waiting for it may read the journal (started once this report is handled).
+        Whether ``review`` is still the one shown."""
+        self.step_task = None
+        if self._waiting is not None:
+            QTimer.singleShot(0, self._start_opening)
+        return review is self.review
 
     def _after_step(self, step: Step) -> None:
         """Show what ``step`` changed: its rows, the filters that read decisions, counts."""
@@ -879,17 +1039,22 @@ class ReviewPane(QWidget):
 
     def set_previous(self, previous: PreviousGeneration, paths: tuple[str, str]) -> None:
         """Show the comparison, and filter to what changed since that receipt."""
-        self.previous, self.previous_paths = previous, paths
-        self._repeat_counts = None
-        self.model.set_changes(previous.classification.changes)
-        self.ui.since_filter.setCurrentIndex(0)  # changed since that receipt
-        self.ui.since_filter.show()
+        self._install_previous(previous, paths, 0)  # changed since that receipt
         self._apply_filters()
         self._refresh()
         self.ui.status.setText(
             f"Showing what changed since the receipt of {visible(previous.packet_id)}: "
             f"{previous.summary()}."
         )
+
+    def _install_previous(
+        self, previous: PreviousGeneration, paths: tuple[str, str], since_index: int
+    ) -> None:
+        self.previous, self.previous_paths = previous, paths
+        self._repeat_counts = None
+        self.model.set_changes(previous.classification.changes)
+        self.ui.since_filter.show()
+        self.ui.since_filter.setCurrentIndex(since_index)
 
     def stop_comparing(self) -> None:
         self._forget_previous(said=True)
@@ -987,19 +1152,17 @@ class ReviewPane(QWidget):
 
     # -- journal --------------------------------------------------------------------------
 
-    def _open_journal(self) -> None:
-        assert self.target is not None
-        try:
-            self.review = JournaledReview.open(self.data_dir, self.target, keys=self.key_dir)
-        except ReviewError as exc:
+    def _show_journal(self, review: JournaledReview | ReviewError | None) -> None:
+        """Show the review restored from the journal, or why the journal was refused."""
+        if isinstance(review, ReviewError) or review is None:
             self.review = None
-            if exc.code in SOUND_JOURNAL:
+            if isinstance(review, ReviewError) and review.code in SOUND_JOURNAL:
                 # Nothing is wrong with the saved review: another window has it, or the
                 # file or its key cannot be used as things are. Never offer to set a
                 # healthy journal aside.
                 message = (
                     f"The saved review of this packet cannot be opened now; nothing was "
-                    f"changed.\n{exc}"
+                    f"changed.\n{review}"
                 )
                 self._problem(message)
                 self.prompter.warn(self, "Saved review not opened", message)
@@ -1007,21 +1170,27 @@ class ReviewPane(QWidget):
                 return
             message = (
                 f"The saved review of this packet was refused; nothing from it was applied.\n"
-                f"{exc}\nYou can set the saved review aside (it is kept, renamed) and start over."
+                f"{review}\nYou can set the saved review aside (it is kept, renamed) and start "
+                "over."
             )
             self._problem(message)
             self.ui.set_aside.show()
             self.prompter.warn(self, "Saved review refused", message)
             self._refresh()
             return
-        restored = self.review.session.index.decision_count
+        self.review = review
+        restored = review.session.index.decision_count
         self._refresh()
         if restored:
-            self.ui.status.setText(f"Restored {restored} decisions from the review journal.")
+            plural = "s" if restored != 1 else ""
+            self.ui.status.setText(
+                f"Restored {restored:,} decision{plural} from the review journal."
+            )
 
     def set_aside_journal(self) -> None:
-        """Rename a refused journal out of the way (never deleted) and start a new review."""
-        if self.target is None:
+        """Rename a refused journal out of the way (never deleted) and start a new review
+        (opened on the runner, as any)."""
+        if self.target is None or self.destination is None or self._source is None:
             return
         path = journal_path(self.data_dir, self.target.correlation_id)
         try:
@@ -1031,8 +1200,11 @@ class ReviewPane(QWidget):
             return
         self.ui.set_aside.hide()
         self._problem("")
-        self._open_journal()
-        self.ui.status.setText(f"The refused review was kept as {kept}; a new review started.")
+        packet_path, data, inspection = self._source
+        self.set_packet(
+            packet_path, data, inspection, self.destination, ReviewPreparation(self.target)
+        )
+        self._open_note = f"The refused review was kept as {kept}; a new review started."
 
     # -- identity -------------------------------------------------------------------------
 
@@ -1152,9 +1324,66 @@ class ReviewPane(QWidget):
         ref = self.current_ref()
         self._current_before_reset = ref
 
+    def _view_state(self) -> ReviewView:
+        """What the reviewer looks at now (to put back after the packet is opened again)."""
+        selection = self.table.selectionModel().selection()
+        ranges = []
+        for i in range(selection.count()):
+            span = selection.at(i)
+            first, last = self._ref_at(span.top()), self._ref_at(span.bottom())
+            if first is not None and last is not None:
+                ranges.append((first, last))
+        comparing = self.previous_paths if self.previous is not None else None
+        return ReviewView(
+            self.current_ref(),
+            tuple(ranges),
+            self.table.verticalScrollBar().value(),
+            comparing,
+            self.ui.since_filter.currentIndex(),
+        )
+
+    def _ref_at(self, proxy_row: int) -> str | None:
+        value = self.proxy.index(proxy_row, 0).data(REF_ROLE)
+        return value if isinstance(value, str) else None
+
+    def _proxy_row_of(self, ref: str | None) -> int | None:
+        row = self.model.first_rows.get(ref) if ref is not None else None
+        here = self.proxy.mapFromSource(self.model.index(row, 0)) if row is not None else None
+        return here.row() if here is not None and here.isValid() else None
+
+    def _put_back(self, view: ReviewView) -> None:
+        """The highlighted and selected rows and the scroll position of ``view``, as far
+        as those beliefs are still shown."""
+        current = self._proxy_row_of(view.current)
+        if current is None:
+            self._select_proxy_row(0)
+            return
+        last_column = self.proxy.columnCount() - 1
+        selection = QItemSelection()
+        for first_ref, last_ref in view.selected:
+            first, last = self._proxy_row_of(first_ref), self._proxy_row_of(last_ref)
+            if first is not None and last is not None:
+                selection.select(self.proxy.index(first, 0), self.proxy.index(last, last_column))
+        model = self.table.selectionModel()
+        flags = QItemSelectionModel.SelectionFlag
+        model.setCurrentIndex(self.proxy.index(current, 0), flags.NoUpdate)
+        model.select(selection, flags.ClearAndSelect | flags.Rows)
+        self.table.updateGeometries()  # the scroll range of the new rows, before it is set
+        self.table.verticalScrollBar().setValue(view.scroll)
+
     def _rows_shown(self) -> None:
         """New rows are in: the current belief stays current if still shown, else the
-        first row."""
+        first row; after an open, where the review continues (a first open) or what
+        the reviewer looked at (the same packet again)."""
+        view, self._restoring = self._restoring, None
+        start, self._continue_at = self._continue_at, None
+        if view is not None or start is not None:
+            self._current_before_reset = None
+            if view is not None:
+                self._put_back(view)
+            else:
+                self._select_proxy_row(start or 0)
+            return
         ref, self._current_before_reset = self._current_before_reset, None
         row = self.model.first_rows.get(ref) if ref is not None else None
         if row is not None:
@@ -1174,7 +1403,7 @@ class ReviewPane(QWidget):
         review = self.review
         # While a step runs on the runner no other step starts (and nothing that reads
         # the review's steps, like an export).
-        idle = self.step_task is None
+        idle = self.step_task is None and self._waiting is None
         active = review is not None and idle
         for action in (*self.decide_actions.values(), *self.bulk_actions.values()):
             action.setEnabled(active)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,13 +15,17 @@ from zcf_inspector.core.packet.receipt import ReceiptStatus, verify_receipt
 from zcf_inspector.core.packet.receipt_keys import ReceiptSigner
 from zcf_inspector.core.reading import ReadError, read_json
 from zcf_inspector.core.review.decisions import (
+    AdmittedBelief,
     ReviewSummary,
     ReviewTarget,
     match_receipt,
 )
+from zcf_inspector.core.visible_text import shown
 from zcf_inspector.gui.file_names import free_name, safe_part
 
 RECEIPT_MAX_BYTES = 64 * 1024 * 1024
+CUT_LISTED = 20  # cut beliefs named in an export summary before "and N more"
+REF_CHARS = 80
 
 
 def summary_text(summary: ReviewSummary) -> str:
@@ -32,15 +37,31 @@ def summary_text(summary: ReviewSummary) -> str:
 
 
 def export_summary_text(
-    summary: ReviewSummary, notice: AdmissionNotice | None, signer: ReceiptSigner
+    summary: ReviewSummary,
+    notice: AdmissionNotice | None,
+    signer: ReceiptSigner,
+    cut: Sequence[AdmittedBelief] = (),
 ) -> str:
     """What the reviewer confirms before an export: the decisions, everything admission
-    changed, and which key will sign the receipt (and how to check it)."""
+    changed (each belief it cut, by name), and which key will sign the receipt (and how
+    to check it)."""
     parts = [summary_text(summary)]
     if notice is not None and notice.changed:
         parts.append(
             "Admission (the receipt records it):\n"
             + "\n".join(f"• {line}" for line in notice.lines)
+        )
+    if cut:
+        lines = [
+            f"• {shown(b.portable_ref, REF_CHARS)}: {b.cut.text}"
+            for b in cut[:CUT_LISTED]
+            if b.cut is not None
+        ]
+        if len(cut) > CUT_LISTED:
+            lines.append(f"• … and {len(cut) - CUT_LISTED:,} more")
+        parts.append(
+            "Cut beliefs (reviewed, and in the receipt, as admitted — not as written):\n"
+            + "\n".join(lines)
         )
     if signer.fingerprint is None:
         parts.append(

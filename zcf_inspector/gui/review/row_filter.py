@@ -75,6 +75,15 @@ class RowFilter(QObject):
         self._timer.stop()
         self._compute(filters)
 
+    def show_rows(self, filters: Filters, rows: tuple[int, ...]) -> None:
+        """Show ``rows``, computed elsewhere (by a review's open, on the runner) for
+        ``filters`` over the model's facts as they are now."""
+        self._waiting = None
+        self._timer.stop()
+        self._stop()
+        self.filters = filters
+        self._show(rows)
+
     def refilter(self) -> None:
         """The same filters again (the facts they read changed)."""
         self._compute(self._waiting if self._waiting is not None else self.filters)

@@ -170,7 +170,10 @@ class ReviewTableModel(QAbstractTableModel):
         if column is Column.REF:
             return one_line(ref)
         if column is Column.CONTENT:
-            return one_line(belief.content, CONTENT_CHARS)
+            content = one_line(belief.content, CONTENT_CHARS)
+            # Said first, on a line of its own (the content's own line breaks are escaped):
+            # what the reviewer reads here is not all the packet said.
+            return content if belief.cut is None else f"[{belief.cut.text}]\n{content}"
         if column is Column.ARRIVED:
             arrived = one_line(belief.incoming_state)
             arrived = f"{arrived}, demoted" if belief.demoted else arrived
