@@ -18,6 +18,7 @@ from zcf_inspector.core.continuation.blockers import Blockers, model_fit_blocker
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
 from zcf_inspector.core.continuation.models.profile import ContinuationPlan
 from zcf_inspector.core.continuation.models.report import DestinationReport
+from zcf_inspector.core.continuation.models.v0_5 import DestinationReport03
 from zcf_inspector.core.continuation.results import (
     BlockingReason,
     ReportResult,
@@ -25,9 +26,11 @@ from zcf_inspector.core.continuation.results import (
     SubjectAssessment,
 )
 from zcf_inspector.core.continuation.rules.report_claims import ReportClaims, subject_key
+from zcf_inspector.core.continuation.rules.snapshot_check import check_snapshot, plan_view
 from zcf_inspector.core.continuation.rules.workspace_state import WorkspaceTree
 from zcf_inspector.core.continuation.subjects import SubjectKey
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
+from zcf_inspector.core.continuation.versions import ASIF_0_4, Contract
 from zcf_inspector.core.findings import Finding, error
 
 BLOCKING_STATUSES = frozenset({"omitted", "unresolved", "unsupported"})
@@ -54,6 +57,7 @@ class SessionBinding:
     profile: ProfileIndex
     core: CoreIndex
     trees: dict[str, WorkspaceTree]
+    contract: Contract = ASIF_0_4
 
 
 def recompute_outcome(
@@ -79,11 +83,16 @@ def recompute_outcome(
 
 class _ReportChecker:
     def __init__(
-        self, report: DestinationReport, binding: SessionBinding | None, now: datetime
+        self,
+        report: DestinationReport,
+        binding: SessionBinding | None,
+        now: datetime,
+        current: bytes | None = None,
     ) -> None:
         self.report = report
         self.binding = binding
         self.now = now
+        self.current = current
         self.findings: list[Finding] = []
 
     def add(self, code: PlanCode, where: str, message: str) -> None:
@@ -113,6 +122,14 @@ class _ReportChecker:
                 "/outcome",
                 f"the assessments give {recomputed!r}, the report says {self.report.outcome!r}",
             )
+        snapshot = None
+        if isinstance(self.report, DestinationReport03):
+            roots = None
+            if self.binding is not None:
+                roots = {w.id: w.root_id for w in self.binding.profile.profile.workspaces}
+            view = plan_view(None if facts is None else facts.plan, roots)
+            snapshot, found = check_snapshot(self.report, view, self.now, self.current)
+            self.findings.extend(found)
         return ReportResult(
             id=self.report.id,
             plan_id=self.report.source.plan_id,
@@ -126,6 +143,8 @@ class _ReportChecker:
             ),
             times=times,
             model_fit=self.report.model_assessment.fit,
+            snapshot=snapshot,
+            report_version=self.report.report_version,
         )
 
     def _binding(self) -> PlanFacts | None:
@@ -315,7 +334,11 @@ class _ReportChecker:
 
 
 def check_report(
-    report: DestinationReport, binding: SessionBinding | None, now: datetime
+    report: DestinationReport,
+    binding: SessionBinding | None,
+    now: datetime,
+    current: bytes | None = None,
 ) -> ReportResult:
-    """Every finding about ``report`` (against ``binding`` when the session is known)."""
-    return _ReportChecker(report, binding, now).run()
+    """Every finding about ``report`` (against ``binding`` when the session is known;
+    ``current``: the caller's current snapshot bytes, for an ASIF 0.5 report)."""
+    return _ReportChecker(report, binding, now, current).run()
