@@ -17,6 +17,7 @@ import json
 from dataclasses import dataclass
 
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.models.report import PathBinding
 from zcf_inspector.core.continuation.models.schema_check import json_key
 from zcf_inspector.core.continuation.models.v0_5 import Assessment03, DestinationReport03
 from zcf_inspector.core.continuation.results import ComponentBinding, SnapshotComponent
@@ -87,6 +88,10 @@ class _Binder:
         self.plan = plan
         self.findings: list[Finding] = []
         self.codes: list[str] = []
+        # Each root's path binding (the last, as the reference reads them), found once.
+        self.path_bindings: dict[str, tuple[int, PathBinding]] = {}
+        for k, binding in enumerate(report.path_bindings):
+            self.path_bindings[binding.root_id] = (k, binding)
 
     def add(self, code: PlanCode, where: str, message: str) -> None:
         self.findings.append(error(code, where, message))
@@ -283,14 +288,7 @@ class _Binder:
                     c=c,
                     theirs=value.get("root_id"),
                 )
-        found = next(
-            (
-                (k, b)
-                for k, b in enumerate(self.report.path_bindings)
-                if b.root_id == value.get("root_id")
-            ),
-            None,
-        )
+        found = self.path_bindings.get(str(value.get("root_id")))
         if found is None:
             self.add(
                 PlanCode.COMPONENT_FACT_MISMATCH,
