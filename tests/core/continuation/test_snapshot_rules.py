@@ -186,3 +186,61 @@ def test_the_json_shape_gains_the_snapshot_only_for_0_5_reports() -> None:
         json.loads(raw_report("another-computer"))["destination"]["capabilities_snapshot"]["data"]
     )
     assert data == raw_capabilities("another-computer")
+
+
+def _variants(
+    value: object, at: tuple[object, ...] = ()
+) -> list[tuple[tuple[object, ...], object]]:
+    """(path, replacement) pairs: each member removed (None marker) or of another shape."""
+    out: list[tuple[tuple[object, ...], object]] = []
+    if isinstance(value, dict):
+        for key, member in value.items():
+            here = (*at, key)
+            out += [(here, _REMOVED), (here, None), (here, ""), (here, 1), (here, 1.5), (here, [])]
+            out += [(here, True), (here, {}), (here, ["x", "x"])]
+            out += _variants(member, here)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            out += _variants(item, (*at, i))
+    return out
+
+
+_REMOVED = object()
+
+
+def _apply(value: object, path: tuple[object, ...], replacement: object) -> object:
+    copy = json.loads(json.dumps(value))
+    target = copy
+    for token in path[:-1]:
+        target = target[token]
+    if replacement is _REMOVED:
+        del target[path[-1]]
+    else:
+        target[path[-1]] = replacement
+    return copy
+
+
+@pytest.mark.parametrize("name", ["another-computer", "action-specific-reconcile_operation"])
+def test_the_snapshot_models_are_never_looser_than_the_schema(name: str) -> None:
+    """The models are the fast path (rules/snapshot.py): whatever they accept, the
+    published `#/$defs/capability_snapshot` must accept too."""
+    from pydantic import ValidationError
+
+    from zcf_inspector.core.continuation.models.schema_check import compiled
+    from zcf_inspector.core.continuation.models.snapshot import CapabilitySnapshot
+
+    schema = compiled("continuation-report", "asif-0.5", "capability_snapshot")
+    base = json.loads(raw_capabilities(name))
+    assert schema(base, "", None)
+    tried = accepted = 0
+    for path, replacement in _variants(base):
+        candidate = _apply(base, path, replacement)
+        tried += 1
+        try:
+            CapabilitySnapshot.model_validate(candidate)
+        except ValidationError:
+            continue
+        accepted += 1
+        assert schema(candidate, "", None), (path, replacement)  # type: ignore[arg-type]
+    assert tried > 500
+    assert accepted > 0  # extensions and nullable members are accepted by both

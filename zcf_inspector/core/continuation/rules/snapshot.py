@@ -22,8 +22,11 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from pydantic import ValidationError
+
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.models.schema_check import check_schema, json_key
+from zcf_inspector.core.continuation.models.snapshot import CapabilitySnapshot
 from zcf_inspector.core.continuation.models.v0_5 import (
     MAX_SNAPSHOT_BYTES,
     SNAPSHOT_FORMAT,
@@ -188,6 +191,23 @@ def check_object(report: DestinationReport03, out: Verified, now: datetime) -> N
             "report cannot be verified or reused",
         )
         return
+    if not _keeps_schema(value, out):
+        return
+    out.value = value
+    _components(value, out)
+    _destination(report, value, out)
+    _times(report, value, out, now)
+    _evidence(report, value, out)
+
+
+def _keeps_schema(value: dict[str, JsonValue], out: Verified) -> bool:
+    """Whether ``value`` keeps `#/$defs/capability_snapshot` (the models first: fast)."""
+    try:
+        CapabilitySnapshot.model_validate(value)
+    except ValidationError:
+        pass  # the schema decides, and says where
+    else:
+        return True
     budget = FindingBudget()
     if not check_schema(
         "continuation-report", value, budget, folder="asif-0.5", definition="capability_snapshot"
@@ -204,12 +224,8 @@ def check_object(report: DestinationReport03, out: Verified, now: datetime) -> N
                 DATA,
                 f"{budget.total - len(budget.kept):,} more places break the snapshot schema",
             )
-        return
-    out.value = value
-    _components(value, out)
-    _destination(report, value, out)
-    _times(report, value, out, now)
-    _evidence(report, value, out)
+        return False
+    return True
 
 
 def _components(value: dict[str, JsonValue], out: Verified) -> None:

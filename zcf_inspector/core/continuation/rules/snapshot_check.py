@@ -53,7 +53,7 @@ def check_snapshot(
             current_state = CurrentState.MATCHES
         else:
             current_state = CurrentState.DIFFERS
-            changes = describe_changes(raw, current)
+            changes = describe_changes(raw, current, out.value)
             out.findings.append(
                 error(
                     PlanCode.CURRENT_SNAPSHOT_DIFFERS,

@@ -59,11 +59,15 @@ def _component_changes(
     return out
 
 
-def describe_changes(report_bytes: bytes, current: bytes) -> tuple[str, ...]:
-    """What differs between the report's snapshot and the current one, in words."""
+def describe_changes(
+    report_bytes: bytes, current: bytes, before: dict[str, JsonValue] | None = None
+) -> tuple[str, ...]:
+    """What differs between the report's snapshot and the current one, in words
+    (``before``: the report's snapshot as already read from ``report_bytes``)."""
     if report_bytes == current:
         return ()
-    before, _ = read_snapshot(report_bytes)
+    if before is None:
+        before, _ = read_snapshot(report_bytes)
     after, why = read_snapshot(current)
     if after is None:
         return (f"the current snapshot is unreadable ({why})",)
