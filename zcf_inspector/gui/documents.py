@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from zcf_inspector.core.continuation.inspection import inspect_continuation
+from zcf_inspector.core.continuation.models.v0_5 import MAX_SNAPSHOT_BYTES
 from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
@@ -74,6 +75,10 @@ class ContinuationDocument:
     # window can check them again at another "Assess at" clock without reading the files.
     data: bytes = b""
     report_data: bytes | None = None
+    # The destination's current capability snapshot the user gave (ASIF 0.5 reports):
+    # compared byte for byte with the one the report binds, at every check again.
+    current_path: str | None = None
+    current_data: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -188,9 +193,31 @@ def reverify(
             document.path, document.value, verify_receipt(document.value, _receipt_key(destination))
         )
     if isinstance(document, ContinuationDocument) and document.data:
-        result = inspect_continuation(document.data, now=clock(now), report=document.report_data)
+        result = inspect_continuation(
+            document.data,
+            now=clock(now),
+            report=document.report_data,
+            current_capabilities=document.current_data,
+        )
         return replace(document, result=result)
     return document
+
+
+def with_current_snapshot(
+    document: ContinuationDocument, path: str, monitor: Monitor, now: datetime | None = None
+) -> ContinuationDocument | UnreadableDocument:
+    """``document`` checked again with the file at ``path`` as the destination's current
+    capability snapshot (read up to one byte past the format's 1 MiB limit)."""
+    monitor.step(f"reading {Path(path).name}", 0.1)
+    try:
+        current = read_bounded(Path(path), MAX_SNAPSHOT_BYTES)
+    except UnreadableFileError as exc:
+        return UnreadableDocument(path, unreadable_message(exc, MAX_SNAPSHOT_BYTES))
+    monitor.step("comparing the current snapshot", 0.5)
+    changed = replace(document, current_path=path, current_data=current)
+    result = reverify(changed, None, monitor, now)
+    assert isinstance(result, ContinuationDocument)
+    return result
 
 
 class _Share:
