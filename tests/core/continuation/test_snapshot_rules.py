@@ -244,3 +244,13 @@ def test_the_snapshot_models_are_never_looser_than_the_schema(name: str) -> None
         assert schema(candidate, "", None), (path, replacement)  # type: ignore[arg-type]
     assert tried > 500
     assert accepted > 0  # extensions and nullable members are accepted by both
+
+
+def test_an_unreadable_current_snapshot_leaves_currentness_unverified() -> None:
+    result = check(
+        raw_session("another-computer"), raw_report("another-computer"), b'{"id": 1, "id": 2}'
+    )
+    (finding,) = [f for f in result.all_findings() if f.severity == "error"]
+    assert finding.code is PlanCode.CURRENT_SNAPSHOT_UNREADABLE
+    assert "currentness is unverified" in finding.message
+    assert "duplicate" in finding.message.lower()

@@ -9,7 +9,12 @@ from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.models.profile import ContinuationPlan
 from zcf_inspector.core.continuation.models.v0_5 import DestinationReport03
 from zcf_inspector.core.continuation.results import CurrentState, SnapshotResult, SnapshotState
-from zcf_inspector.core.continuation.rules.snapshot import Verified, check_object, snapshot_bytes
+from zcf_inspector.core.continuation.rules.snapshot import (
+    Verified,
+    check_object,
+    read_snapshot,
+    snapshot_bytes,
+)
 from zcf_inspector.core.continuation.rules.snapshot_bindings import PlanView, check_bindings
 from zcf_inspector.core.continuation.rules.snapshot_current import describe_changes
 from zcf_inspector.core.findings import Finding, error
@@ -54,13 +59,20 @@ def check_snapshot(
         else:
             current_state = CurrentState.DIFFERS
             changes = describe_changes(raw, current, out.value)
+            readable, why = read_snapshot(current)
+            code = PlanCode.CURRENT_SNAPSHOT_DIFFERS
+            if readable is None:
+                # No current evidence to compare: currentness is unverified, and the bytes
+                # differ, so the report may not be reused either way.
+                code = PlanCode.CURRENT_SNAPSHOT_UNREADABLE
+                lead = f"the current snapshot cannot be read ({why}): currentness is unverified"
+            else:
+                lead = "the destination changed since assessment — " + "; ".join(changes)
             out.findings.append(
                 error(
-                    PlanCode.CURRENT_SNAPSHOT_DIFFERS,
+                    code,
                     "/destination/capabilities_sha256",
-                    "the destination changed since assessment — "
-                    + "; ".join(changes)
-                    + f": the current snapshot ({len(current):,} bytes) is not the "
+                    lead + f": the current snapshot ({len(current):,} bytes) is not the "
                     f"{len(raw):,} bytes the report binds, so no assessment of the report "
                     "may be reused",
                 )
