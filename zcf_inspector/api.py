@@ -184,14 +184,17 @@ def inspect_continuation(
     now: datetime | None = None,
     plan_id: str | None = None,
     report: Source | None = None,
+    current_capabilities: Source | None = None,
 ) -> InspectionResult:
-    """An ASIF 0.4 session, bare continuation profile or destination report: each plan's
-    prerequisite closure and required flags, its findings, and with ``report`` (checked
-    against the session's exact bytes) the report's verdict at the clock ``now``
-    (default: the current UTC time)."""
+    """An ASIF 0.4 or 0.5 session, bare continuation profile or destination report: each
+    plan's prerequisite closure and required flags, its findings, and with ``report``
+    (checked against the session's exact bytes) the report's verdict at the clock ``now``
+    (default: the current UTC time). ``current_capabilities``: the destination's current
+    capability snapshot bytes, compared exactly with those an ASIF 0.5 report binds."""
     return _continuation(
         _bytes(session),
         now=now or datetime.now(UTC),
         plan_id=plan_id,
         report=None if report is None else _bytes(report),
+        current_capabilities=None if current_capabilities is None else _bytes(current_capabilities),
     )

@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "plan",
         help=help_of("plan"),
-        description="Read an ASIF 0.4 session, a bare continuation profile or a destination "
+        description="Read an ASIF 0.4 or 0.5 session, a bare continuation profile or a destination "
         "report; derive each plan's prerequisite closure and required flags (§10a); "
         "optionally check a destination report against the session's exact bytes.",
     )

@@ -615,7 +615,7 @@ def codes_markdown() -> str:
     ]
     titles = {
         CodeFamily.PACKET: "Packets (profile §1-§6)",
-        CodeFamily.CONTINUATION: "Continuation plans and reports (ASIF 0.4)",
+        CodeFamily.CONTINUATION: "Continuation plans and reports (ASIF 0.4 and 0.5)",
         CodeFamily.REVIEW: "Review and its journal",
     }
     for family, title in titles.items():

@@ -254,3 +254,18 @@ def test_an_unreadable_current_snapshot_leaves_currentness_unverified() -> None:
     assert finding.code is PlanCode.CURRENT_SNAPSHOT_UNREADABLE
     assert "currentness is unverified" in finding.message
     assert "duplicate" in finding.message.lower()
+
+
+def test_the_api_takes_the_current_snapshot_too() -> None:
+    from zcf_inspector import api
+
+    result = api.inspect_continuation(
+        raw_session("another-computer"),
+        now=parse_instant("2026-09-26T12:30:00Z"),
+        report=raw_report("another-computer"),
+        current_capabilities=raw_capabilities("another-computer"),
+    )
+    assert result.ok
+    assert result.report is not None
+    assert result.report.snapshot is not None
+    assert result.report.snapshot.current is CurrentState.MATCHES

@@ -1,7 +1,8 @@
 """`inspect_continuation`: bytes in, an `InspectionResult` out (never raises on content).
 
-Recognises an ASIF 0.4 session, a bare Continuation Profile Object or a destination
-report, checks it, and optionally checks a report against the session it binds.
+Recognises an ASIF 0.4 or 0.5 session (versions.py), a bare Continuation Profile Object
+or a destination report, checks it, and optionally checks a report against the session
+it binds (for 0.5, with the capability snapshot it embeds and the caller's current one).
 
 Bounded for any input: a document's findings share one budget (`FINDINGS_LIMIT` in full,
 then counted per code; the session's plans share the session's, a report has its own),
