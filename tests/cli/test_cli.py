@@ -51,7 +51,13 @@ def test_console_script_runs_as_a_process() -> None:
         check=False,
     )
     assert proc.returncode == 0
-    assert proc.stdout == f"{PUB / 'minimal.json'}: VALID · UNSIGNED\n"
+    # the verdict, then the trust level and every check as the window's chips say them
+    assert proc.stdout == (
+        f"{PUB / 'minimal.json'}: VALID · UNSIGNED\n"
+        "  unsigned | bytes: pass | structure: pass | 12 sections: pass · digests match | "
+        "manifest root: pass · matches | authentication: pass · unsigned | "
+        "policy: not checkable · no destination\n"
+    )
 
 
 def test_validate_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
@@ -64,6 +70,11 @@ def test_validate_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(results[0]) == {
         "path",
         "valid",
+        "kind",
+        "verdict",
+        "trust",
+        "notChecked",
+        "checks",
         "findings",
         "findingsOmitted",
         "manifest",
@@ -107,8 +118,10 @@ def test_validate_byte_refusal_has_null_manifest(capsys: pytest.CaptureFixture[s
 
 def test_mac_without_destination_is_info_and_valid(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "validate", "--json", str(PUB / "recipient-bound-mac.json"))
-    assert code == 0
+    assert code == 3  # INTACT: the words say the MAC was not checked, and so does the code
     [result] = json.loads(out)
+    assert result["trust"] == "unchecked"
+    assert result["verdict"] == "INTACT · MAC NOT CHECKED (no destination keys)"
     # valid as far as checked, but not VALID in words: the MAC was never checked
     assert result["valid"] is True
     assert result["authenticity"]["state"] == "mac-not-checked"
@@ -126,7 +139,8 @@ def test_mac_with_destination_verifies(capsys: pytest.CaptureFixture[str]) -> No
     )
     assert code == 0
     assert "VALID · SIGNED by sha256:" in out
-    assert out.endswith(" (trusted)\n")
+    assert out.splitlines()[0].endswith(" (trusted)")
+    assert out.splitlines()[1].startswith("  verified | ")
 
 
 def test_source_signature_refused_without_destination(capsys: pytest.CaptureFixture[str]) -> None:
@@ -300,7 +314,7 @@ def test_keygen_seal_validate_round_trip(
     code, out, _ = run(capsys, "validate", "--destination", str(tmp_path / "d.json"), str(sealed))
     assert code == 0, out
     assert "VALID · SIGNED by sha256:" in out
-    assert out.endswith(" (trusted)\n")
+    assert out.splitlines()[0].endswith(" (trusted)")
     # keygen never overwrites a key
     assert run(capsys, "keygen", "--out", str(signing))[0] == 2
 

@@ -108,7 +108,7 @@ def test_text_is_one_line_per_change_then_its_fields(
     code, out, _ = run(capsys, "diff", a, b)
     assert code == 1
     lines = out.splitlines()
-    assert lines[0] == f"A: {a} — valid — unsigned: valid, no cryptographic identity"
+    assert lines[0] == f"A: {a} — VALID · UNSIGNED"  # `validate`'s words
     assert lines[2].startswith("DIFFERENT: 2 of 13 covered sections, 2 fields outside the root")
     changes = lines[lines.index("changes:") + 1 :]
     heads = [line for line in changes if not line.startswith("      ")]

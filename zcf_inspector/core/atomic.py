@@ -35,13 +35,19 @@ _RANDOM: Final = r"[a-z0-9_]{8}"
 class TargetExistsError(InputError):
     """The output file exists and replacing it was not asked for."""
 
+    code = "output_exists"
+
 
 class TargetNotAFileError(InputError):
     """The output path names something that is not a regular file; it is never replaced."""
 
+    code = "output_not_a_file"
+
 
 class UnwritableFileError(InputError):
     """The output could not be written (no permission, no space, no such folder…)."""
+
+    code = "output_unwritable"
 
     def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
         super().__init__(f"cannot write {shown_path(path)}: {reason}")

@@ -201,10 +201,18 @@ class ReviewCode(StrEnum):
     PREVIOUS_PACKET_REFUSED = "previous_packet_refused"
 
 
+class AdvisoryCode(StrEnum):
+    """What a reviewer should know before admitting a packet, beyond the profile: warnings,
+    never a refusal (issue 20)."""
+
+    SECRET_SUSPECTED = "secret_suspected"
+
+
 class CodeFamily(StrEnum):
     PACKET = "packet"
     CONTINUATION = "continuation"
     REVIEW = "review"
+    ADVISORY = "advisory"
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +223,7 @@ class CodeInfo:
     meaning: str  # one line, for docs/codes.md and tooltips
 
 
-E, INFO = Severity.ERROR, Severity.INFO
+E, INFO, WARNING = Severity.ERROR, Severity.INFO, Severity.WARNING
 
 _PACKET: Final[Mapping[ErrorCode, tuple[Severity, str]]] = {
     ErrorCode.PACKET_TOO_LARGE: (
@@ -537,6 +545,14 @@ _REVIEW: Final[Mapping[ReviewCode, tuple[Severity, str]]] = {
 }
 
 
+_ADVISORY: Final[Mapping[AdvisoryCode, tuple[Severity, str]]] = {
+    AdvisoryCode.SECRET_SUSPECTED: (
+        WARNING,
+        "a text looks like a credential (key, token, password); shown masked, never echoed",
+    ),
+}
+
+
 class BlockerCode(StrEnum):
     """Why a plan subject is a known blocker: it cannot be claimed supported or adapted."""
 
@@ -576,6 +592,7 @@ _FAMILIES: Final[Mapping[type[StrEnum], tuple[CodeFamily, _Table]]] = {
     ErrorCode: (CodeFamily.PACKET, _PACKET),
     PlanCode: (CodeFamily.CONTINUATION, _CONTINUATION),
     ReviewCode: (CodeFamily.REVIEW, _REVIEW),
+    AdvisoryCode: (CodeFamily.ADVISORY, _ADVISORY),
 }
 
 
@@ -617,6 +634,7 @@ def codes_markdown() -> str:
         CodeFamily.PACKET: "Packets (profile §1-§6)",
         CodeFamily.CONTINUATION: "Continuation plans and reports (ASIF 0.4 and 0.5)",
         CodeFamily.REVIEW: "Review and its journal",
+        CodeFamily.ADVISORY: "Advisories (beyond the profile: warnings, never a refusal)",
     }
     for family, title in titles.items():
         lines += [f"## {title}", "", "| code | severity | meaning |", "| --- | --- | --- |"]

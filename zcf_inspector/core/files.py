@@ -58,6 +58,8 @@ class Unreadable(StrEnum):
 class UnreadableFileError(InputError):
     """A file that cannot be read at all (missing, a folder, a pipe, no permission...)."""
 
+    code = "file_unreadable"
+
     def __init__(
         self,
         path: str | os.PathLike[str],

@@ -8,7 +8,7 @@ b64u string of 32 bytes is also accepted where a public key is expected.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from zcf_inspector.core.crypto import ed25519_public_key, generate_seed, public_key_fingerprint
@@ -24,13 +24,15 @@ KEY_FILE_MAX_BYTES = 8 * 1024
 
 
 class KeyFileError(InputError):
-    pass
+    """A key file that cannot be used: unreadable, too large, or not the kind of key asked for."""
+
+    code = "key_file_invalid"
 
 
 @dataclass(frozen=True, slots=True)
 class Ed25519Key:
     public_key: bytes
-    seed: bytes | None = None
+    seed: bytes | None = field(default=None, repr=False)  # the private half: never printed
 
     def to_json(self, *, include_seed: bool = True) -> dict[str, JsonValue]:
         out: dict[str, JsonValue] = {"kind": "ed25519"}
@@ -44,7 +46,7 @@ class Ed25519Key:
 @dataclass(frozen=True, slots=True)
 class InstallationKey:
     key_id: str
-    key: bytes
+    key: bytes = field(repr=False)  # a shared secret: never printed
 
     def to_json(self) -> dict[str, JsonValue]:
         return {

@@ -119,7 +119,12 @@ class ReadDocument:
 
 
 def read_json(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> JsonValue:
-    """Parse ``data`` as §1 requires; any refusal is a ``ReadError``, nothing else escapes."""
+    """Parse ``data`` as §1 requires; any refusal is a ``ReadError``, nothing else escapes.
+
+    Raises:
+        ReadError: the bytes are refused (its ``code`` says why: ``invalid_json``,
+            ``duplicate_key``…; ``offset`` and ``pointer`` say where).
+    """
     return read_document(data, max_bytes=max_bytes).value
 
 

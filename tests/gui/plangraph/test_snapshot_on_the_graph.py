@@ -24,9 +24,9 @@ from zcf_inspector.core.continuation.timestamps import parse_datetime
 from zcf_inspector.core.reading import read_json
 from zcf_inspector.gui.documents import ContinuationDocument
 from zcf_inspector.gui.plangraph.pane import PlanGraphPane
-from zcf_inspector.gui.plangraph.plan_facts import plan_facts
 from zcf_inspector.gui.plangraph.snapshot_chip import chip_state
 from zcf_inspector.gui.theme import Tone
+from zcf_inspector.present.asif_listing import plan_facts
 
 
 def _open(qtbot: Any, source: bytes, receipt: bytes, current: bytes | None = None) -> PlanGraphPane:

@@ -57,7 +57,8 @@ from zcf_inspector.core.continuation.rules.plan_check import (
     plan_result,
     required_inventory,
 )
-from zcf_inspector.core.continuation.rules.report import PlanFacts, SessionBinding, check_report
+from zcf_inspector.core.continuation.rules.report import check_report
+from zcf_inspector.core.continuation.rules.report_binding import PlanFacts, SessionBinding
 from zcf_inspector.core.continuation.rules.resource_bytes import resource_bytes
 from zcf_inspector.core.continuation.rules.streams import check_streams
 from zcf_inspector.core.continuation.rules.workspace_state import workspace_trees

@@ -38,7 +38,7 @@ import os
 import secrets
 import sqlite3
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final, NamedTuple
@@ -185,7 +185,7 @@ def journal_path(directory: str | Path, correlation_id: str) -> Path:
 class KeyState:
     """A journal's key, and the head: how many rows were acknowledged, the last checksum."""
 
-    key: bytes
+    key: bytes = field(repr=False)  # the journal's HMAC key: never printed
     rows: int
     head: str  # the checksum of row ``rows``; "" while there are none
 
