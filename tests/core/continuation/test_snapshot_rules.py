@@ -269,3 +269,26 @@ def test_the_api_takes_the_current_snapshot_too() -> None:
     assert result.report is not None
     assert result.report.snapshot is not None
     assert result.report.snapshot.current is CurrentState.MATCHES
+
+
+def test_the_verdict_carries_a_snapshot_chip_for_0_5_reports_only() -> None:
+    from tests.core.continuation import spec_examples as v04
+    from zcf_inspector.present.asif import verdict
+
+    shown = verdict(check(raw_session("another-computer"), raw_report("another-computer")))
+    assert shown.rows[-1].text == "destination snapshot: pass · bytes verified, 12 components"
+    snapshot = json.loads(raw_capabilities("another-computer"))
+    snapshot["runtime_revision"] = "changed"
+    stale = verdict(
+        check(
+            raw_session("another-computer"),
+            raw_report("another-computer"),
+            json.dumps(snapshot).encode(),
+        )
+    )
+    assert stale.rows[-1].text == "destination snapshot: fail · current differs — report stale"
+    assert "runtime revision 'synthetic-runtime-1' → 'changed'" in stale.rows[-1].detail
+    old = verdict(
+        v04.inspect(v04.raw_session("another-computer"), v04.raw_report("another-computer"))
+    )
+    assert all(r.check != "destination snapshot" for r in old.rows)
