@@ -1,4 +1,4 @@
-"""Run the public ASIF 0.4 reference checker and `plan` on the same bytes; print disagreements.
+"""Run the public ASIF reference checker and `plan` on the same bytes; print disagreements.
 
 A developer tool, not part of the test run. The reference checker is an oracle kept
 outside this repository: pass its folder (the one holding `reference/` and `tests/`,
@@ -6,6 +6,12 @@ with the upstream `examples/` and `schemas/` beside it), for instance
 
     .venv/bin/python scripts/compare_reference.py \
         /path/to/continuation-spec/reference-checker
+
+The folder tells the version: a reference with `reference/capabilities.py` is ASIF 0.5,
+and then the 120 upstream cases (tests/data/asif-0.5/upstream-checks.json), our further
+snapshot mutations and `--random` random mutations of the snapshots and their bindings
+(`scripts/snapshot_mutations.py`) are compared instead, each with the caller's current
+snapshot where the case gives one. The ASIF 0.4 comparison is as it was:
 
 It checks the 71 upstream cases (tests/data/asif-0.4/upstream-checks.json) and the public
 example pairs, then `--random` seeded random mutations of the examples drawn from the
@@ -142,6 +148,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=10, help="random seed (default 10)")
     parser.add_argument("--verbose", action="store_true", help="print agreements too")
     args = parser.parse_args()
+    if (args.reference / "reference" / "capabilities.py").is_file():
+        from compare_reference_05 import main_05  # noqa: PLC0415 - only for a 0.5 reference
+
+        return main_05(args.reference.resolve(), args.random, args.seed, args.verbose)
     oracle = load_oracle(args.reference.resolve())
     problems = 0
     tally: Counter[str] = Counter()

@@ -373,15 +373,17 @@ def inspect_continuation(
     now: datetime | None = None,
     plan_id: str | None = None,
     report: Source | None = None,
+    current_capabilities: Source | None = None,
 ) -> InspectionResult:
-    """An ASIF 0.4 session, bare continuation profile or destination report: each plan's
-    prerequisite closure and required flags, its findings, and with ``report`` (checked
-    against the session's exact bytes) the report's verdict at the clock ``now``
-    (default: the current UTC time). A document the rules refuse is a result with error
-    findings, never an exception: only `ZcfError` leaves it. Every check is bounded, and
-    should a document still find a limit of the interpreter (recursion, memory, an
-    overflowing count), that is raised as an `InputError` saying so, never as the
-    interpreter's own exception.
+    """An ASIF 0.4 or 0.5 session, bare continuation profile or destination report: each
+    plan's prerequisite closure and required flags, its findings, and with ``report``
+    (checked against the session's exact bytes) the report's verdict at the clock ``now``
+    (default: the current UTC time). ``current_capabilities``: the destination's current
+    capability snapshot bytes, compared exactly with those an ASIF 0.5 report binds. A
+    document the rules refuse is a result with error findings, never an exception: only
+    `ZcfError` leaves it. Every check is bounded, and should a document still find a limit
+    of the interpreter (recursion, memory, an overflowing count), that is raised as an
+    `InputError` saying so, never as the interpreter's own exception.
 
     Raises:
         UnreadableFileError: a path that cannot be read.
@@ -389,9 +391,14 @@ def inspect_continuation(
     """
     data = _bytes(session)
     report_data = None if report is None else _bytes(report)
+    current = None if current_capabilities is None else _bytes(current_capabilities)
     try:
         return _continuation(
-            data, now=now or datetime.now(UTC), plan_id=plan_id, report=report_data
+            data,
+            now=now or datetime.now(UTC),
+            plan_id=plan_id,
+            report=report_data,
+            current_capabilities=current,
         )
     except (RecursionError, MemoryError, OverflowError) as exc:
         raise InputError(

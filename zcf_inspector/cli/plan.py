@@ -25,12 +25,15 @@ from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field
 from zcf_inspector.core.continuation.export.to_dot import plan_dot
 from zcf_inspector.core.continuation.export.to_json import inspection_json
 from zcf_inspector.core.continuation.inspection import inspect_continuation
+from zcf_inspector.core.continuation.models.v0_5 import MAX_SNAPSHOT_BYTES
 from zcf_inspector.core.continuation.results import (
     DocumentKind,
     InspectionResult,
     PlanResult,
     ReportResult,
+    SnapshotResult,
 )
+from zcf_inspector.core.continuation.rules.snapshot_current import stale_headline
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import read_bounded, shown_path
@@ -44,7 +47,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser(
         "plan",
         help=help_of("plan"),
-        description="Read an ASIF 0.4 session, a bare continuation profile or a destination "
+        description="Read an ASIF 0.4 or 0.5 session, a bare continuation profile or a destination "
         "report; derive each plan's prerequisite closure and required flags (§10a); "
         "optionally check a destination report against the session's exact bytes.",
     )
@@ -52,6 +55,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--plan", metavar="ID", help="only this plan")
     parser.add_argument(
         "--report", metavar="REPORT", type=Path, help="a destination report to check against FILE"
+    )
+    parser.add_argument(
+        "--current-capabilities",
+        metavar="SNAPSHOT",
+        type=Path,
+        help="the destination's current capability snapshot (its exact bytes): an ASIF 0.5 "
+        "report is valid for reuse only if they are byte for byte the ones it binds",
     )
     parser.add_argument(
         "--now",
@@ -78,9 +88,17 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(f"--now: {exc}") from exc
     data = _read(args.file)
     report = None if args.report is None else _read(args.report)
-    result = inspect_continuation(data, now=now, plan_id=args.plan, report=report)
+    current = None
+    if args.current_capabilities is not None:
+        # One byte past the format's limit: a larger file cannot be the bound snapshot.
+        current = read_bounded(args.current_capabilities, MAX_SNAPSHOT_BYTES)
+    result = inspect_continuation(
+        data, now=now, plan_id=args.plan, report=report, current_capabilities=current
+    )
     if args.report is not None and result.kind is DocumentKind.CONTINUATION_REPORT:
         raise InputError("--report needs FILE to be the session the report binds")
+    if current is not None and result.report is None:
+        raise InputError("--current-capabilities needs a destination report (--report)")
     if (
         args.plan is not None
         and result.kind in (DocumentKind.ASIF_SESSION, DocumentKind.CONTINUATION_PROFILE)
@@ -175,6 +193,19 @@ def _report_line(report: ReportResult) -> str:
     return line + "\n"
 
 
+def _print_snapshot(snapshot: SnapshotResult, out: TextIO) -> None:
+    """An ASIF 0.5 report's bound snapshot, and the currentness headline when asked."""
+    line = f"  snapshot {field(snapshot.format)} ({field(snapshot.availability)}): {snapshot.state}"
+    if snapshot.size is not None and snapshot.digest is not None:
+        line += f" — {snapshot.size:,} bytes, sha256 {snapshot.digest}"
+    if snapshot.value is not None:
+        line += f", {len(snapshot.components)} components"
+    out.write(line + "\n")
+    headline = stale_headline(snapshot)
+    if headline is not None:
+        out.write(field(headline, MESSAGE_CHARS) + "\n")
+
+
 def _print_reasons(report: ReportResult, out: TextIO) -> None:
     for reason in report.blocking_reasons:
         out.write(
@@ -191,5 +222,7 @@ def _print_human(result: InspectionResult, shown: Verdict, path: Path, out: Text
         _print_findings(plan.findings, out, plan.omitted)
     if result.report is not None:
         out.write(_report_line(result.report))
+        if result.report.snapshot is not None:
+            _print_snapshot(result.report.snapshot, out)
         _print_reasons(result.report, out)
         _print_findings(result.report.findings, out, result.report.omitted)

@@ -151,6 +151,34 @@ class PlanCode(StrEnum):
     PLANS_TOO_LARGE = "plans_too_large"
     PATTERN_TOO_COMPLEX = "pattern_too_complex"
     WORKSPACE_TOO_COMPLEX = "workspace_too_complex"
+    # ASIF 0.5: versions and destination capability snapshots (CAPABILITIES.md, issue 21)
+    VERSION_MIXED = "version_mixed"
+    SNAPSHOT_FORMAT_UNSUPPORTED = "snapshot_format_unsupported"
+    SNAPSHOT_UNAVAILABLE = "snapshot_unavailable"
+    SNAPSHOT_ENCODING_INVALID = "snapshot_encoding_invalid"
+    SNAPSHOT_TOO_LARGE = "snapshot_too_large"
+    SNAPSHOT_BYTE_COUNT_MISMATCH = "snapshot_byte_count_mismatch"
+    SNAPSHOT_DIGEST_MISMATCH = "snapshot_digest_mismatch"
+    SNAPSHOT_JSON_INVALID = "snapshot_json_invalid"
+    SNAPSHOT_VERSION_INVALID = "snapshot_version_invalid"
+    SNAPSHOT_VERSION_UNSUPPORTED = "snapshot_version_unsupported"
+    SNAPSHOT_SCHEMA_VIOLATION = "snapshot_schema_violation"
+    SNAPSHOT_COMPONENT_DUPLICATE = "snapshot_component_duplicate"
+    SNAPSHOT_TIME_INVALID = "snapshot_time_invalid"
+    SNAPSHOT_INTERVAL_INVALID = "snapshot_interval_invalid"
+    SNAPSHOT_EXPIRED = "snapshot_expired"
+    SNAPSHOT_EVIDENCE_MISSING = "snapshot_evidence_missing"
+    SNAPSHOT_EVIDENCE_MISMATCH = "snapshot_evidence_mismatch"
+    SNAPSHOT_DESTINATION_MISMATCH = "snapshot_destination_mismatch"
+    SNAPSHOT_RUNTIME_MISMATCH = "snapshot_runtime_mismatch"
+    SNAPSHOT_MODE_MISMATCH = "snapshot_mode_mismatch"
+    COMPONENT_REFERENCE_UNRESOLVED = "component_reference_unresolved"
+    COMPONENT_BINDING_MISSING = "component_binding_missing"
+    COMPONENT_NOT_AVAILABLE = "component_not_available"
+    COMPONENT_FACT_MISMATCH = "component_fact_mismatch"
+    SNAPSHOT_FEATURE_MISSING = "snapshot_feature_missing"
+    CURRENT_SNAPSHOT_DIFFERS = "current_snapshot_differs"
+    CURRENT_SNAPSHOT_UNREADABLE = "current_snapshot_unreadable"
 
 
 class ReviewCode(StrEnum):
@@ -277,7 +305,10 @@ _PACKET: Final[Mapping[ErrorCode, tuple[Severity, str]]] = {
 _CONTINUATION: Final[Mapping[PlanCode, tuple[Severity, str]]] = {
     PlanCode.DOCUMENT_REFUSED: (E, "the strict JSON reader refused the bytes"),
     PlanCode.UNRECOGNISED_DOCUMENT: (E, "not an ASIF session, continuation profile or report"),
-    PlanCode.UNSUPPORTED_VERSION: (E, "an ASIF, profile or report version other than 0.4/0.2"),
+    PlanCode.UNSUPPORTED_VERSION: (
+        E,
+        "an ASIF, profile or report version other than 0.4/0.2 or 0.5/0.3",
+    ),
     PlanCode.PROFILE_ACTIVATION_MISMATCH: (
         E,
         "continuation data and its required feature do not come together",
@@ -427,6 +458,72 @@ _CONTINUATION: Final[Mapping[PlanCode, tuple[Severity, str]]] = {
         E,
         "glob excludes against deletions pass what one check covers: the rest not checked",
     ),
+    PlanCode.VERSION_MIXED: (
+        E,
+        "declared versions of two ASIF contracts in one pair (0.4 with 0.3, 0.5 with 0.2)",
+    ),
+    PlanCode.SNAPSHOT_FORMAT_UNSUPPORTED: (
+        E,
+        "a snapshot format other than destination-capabilities/0.1",
+    ),
+    PlanCode.SNAPSHOT_UNAVAILABLE: (E, "no snapshot bytes supplied: the report cannot be verified"),
+    PlanCode.SNAPSHOT_ENCODING_INVALID: (
+        E,
+        "snapshot data that is not strict canonical padded base64",
+    ),
+    PlanCode.SNAPSHOT_TOO_LARGE: (E, "a snapshot of no bytes or more than 1 MiB"),
+    PlanCode.SNAPSHOT_BYTE_COUNT_MISMATCH: (E, "the declared byte count is not the decoded length"),
+    PlanCode.SNAPSHOT_DIGEST_MISMATCH: (E, "capabilities_sha256 is not the SHA-256 of the bytes"),
+    PlanCode.SNAPSHOT_JSON_INVALID: (E, "snapshot bytes that are not one strict UTF-8 JSON object"),
+    PlanCode.SNAPSHOT_VERSION_INVALID: (E, "snapshot_version missing or not a string"),
+    PlanCode.SNAPSHOT_VERSION_UNSUPPORTED: (E, "a snapshot_version other than 0.1"),
+    PlanCode.SNAPSHOT_SCHEMA_VIOLATION: (E, "the snapshot breaks #/$defs/capability_snapshot"),
+    PlanCode.SNAPSHOT_COMPONENT_DUPLICATE: (E, "a component ID repeats within the snapshot"),
+    PlanCode.SNAPSHOT_TIME_INVALID: (
+        E,
+        "a timestamp without seconds, past milliseconds, offset or a real date",
+    ),
+    PlanCode.SNAPSHOT_INTERVAL_INVALID: (
+        E,
+        "not observed_at <= assessed_at < report expires_at <= snapshot expires_at",
+    ),
+    PlanCode.SNAPSHOT_EXPIRED: (
+        E,
+        "the clock is before the observation or at/past snapshot expiry",
+    ),
+    PlanCode.SNAPSHOT_EVIDENCE_MISSING: (E, "the snapshot's evidence_id names no report evidence"),
+    PlanCode.SNAPSHOT_EVIDENCE_MISMATCH: (
+        E,
+        "the snapshot evidence's producer, instant or kind differ from the snapshot",
+    ),
+    PlanCode.SNAPSHOT_DESTINATION_MISMATCH: (E, "the snapshot is of another destination ID"),
+    PlanCode.SNAPSHOT_RUNTIME_MISMATCH: (E, "the snapshot runtime is not the report's (as JSON)"),
+    PlanCode.SNAPSHOT_MODE_MISMATCH: (E, "snapshot and report evaluation modes differ"),
+    PlanCode.COMPONENT_REFERENCE_UNRESOLVED: (
+        E,
+        "an assessment names a component not in the snapshot",
+    ),
+    PlanCode.COMPONENT_BINDING_MISSING: (
+        E,
+        "a supported/adapted assessment without exactly one component of its kind",
+    ),
+    PlanCode.COMPONENT_NOT_AVAILABLE: (
+        E,
+        "support claimed on an unavailable or unknown component",
+    ),
+    PlanCode.COMPONENT_FACT_MISMATCH: (
+        E,
+        "a supported fact differs from its bound component (identity, access, limits, path)",
+    ),
+    PlanCode.SNAPSHOT_FEATURE_MISSING: (E, "a supported feature not in supported_features"),
+    PlanCode.CURRENT_SNAPSHOT_DIFFERS: (
+        E,
+        "the caller's current snapshot bytes differ: the whole report is stale",
+    ),
+    PlanCode.CURRENT_SNAPSHOT_UNREADABLE: (
+        E,
+        "the caller's current snapshot is not a strict JSON object: currentness unverified",
+    ),
 }
 
 _REVIEW: Final[Mapping[ReviewCode, tuple[Severity, str]]] = {
@@ -571,7 +668,7 @@ def codes_markdown() -> str:
     ]
     titles = {
         CodeFamily.PACKET: "Packets (profile §1-§6)",
-        CodeFamily.CONTINUATION: "Continuation plans and reports (ASIF 0.4)",
+        CodeFamily.CONTINUATION: "Continuation plans and reports (ASIF 0.4 and 0.5)",
         CodeFamily.REVIEW: "Review and its journal",
         CodeFamily.ADVISORY: "Advisories (beyond the profile: warnings, never a refusal)",
         CodeFamily.FILES: "Files the program trusts or writes",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector.core.continuation.results import DocumentKind
+from zcf_inspector.core.continuation.timestamps import parse_datetime
 from zcf_inspector.core.findings import Finding, OmittedFindings, merge_omitted
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR
@@ -35,6 +37,8 @@ from zcf_inspector.gui.documents import (
     PacketDocument,
     ReceiptDocument,
     ShownDocument,
+    UnreadableDocument,
+    with_current_snapshot,
 )
 from zcf_inspector.gui.find_bar import FindBar
 from zcf_inspector.gui.findings_pane import FindingsPane, finding_line
@@ -245,6 +249,30 @@ class DocumentTab(QWidget):
     def paths(self) -> tuple[str, ...]:
         return document_paths(self.document)
 
+    def check_current_snapshot(self, path: str) -> None:
+        """Check the document again with ``path`` as the destination's current capability
+        snapshot (ASIF 0.5), on the window's task runner, at the clock of the last check."""
+        document = self.document
+        if not isinstance(document, ContinuationDocument):
+            return
+        times = None if document.result.report is None else document.result.report.times
+        now = None if times is None else parse_datetime(times.checked_at)
+        self.runner.start(
+            "checking the current snapshot",
+            partial(with_current_snapshot, document, path, now=now),
+            self._current_snapshot_checked,
+        )
+
+    def _current_snapshot_checked(self, document: object) -> None:
+        if isinstance(document, UnreadableDocument):
+            self.statusMessage.emit(document.message)
+            return
+        assert isinstance(document, ContinuationDocument)
+        self.set_document(document, self.destination)
+        snapshot = None if document.result.report is None else document.result.report.snapshot
+        if snapshot is not None and snapshot.current is not None:
+            self.statusMessage.emit(f"Current snapshot: {snapshot.current}")
+
     def set_document(self, document: ShownDocument, destination: Destination | None) -> None:
         """Show ``document`` (a first load, a reload or a re-check): the tree comes back
         as it was — its expanded nodes, the selected one, the scroll position."""
@@ -338,6 +366,7 @@ class DocumentTab(QWidget):
                 self.plan_graph_pane.exported.connect(
                     lambda path: self.statusMessage.emit(f"Plan graph written to {visible(path)}")
                 )
+                self.plan_graph_pane.current_snapshot_chosen.connect(self.check_current_snapshot)
             self.plan_graph_pane.document_path = document.path
             self.plan_graph_pane.show_result(document.result, document.value)
             wanted += [

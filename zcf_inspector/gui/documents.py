@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
 from zcf_inspector.core.continuation.inspection import inspect_continuation
+from zcf_inspector.core.continuation.models.v0_5 import MAX_SNAPSHOT_BYTES
 from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
@@ -82,6 +83,10 @@ class ContinuationDocument:
     # window can check them again at another "Assess at" clock without reading the files.
     data: bytes = b""
     report_data: bytes | None = None
+    # The destination's current capability snapshot the user gave (ASIF 0.5 reports):
+    # compared byte for byte with the one the report binds, at every check again.
+    current_path: str | None = None
+    current_data: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,9 @@ class OpenRequest:
     # again. A re-check under other settings checks what is shown, not what the file may
     # have become since (a change on disk is offered as a reload instead).
     contents: Mapping[str, bytes] | None = None
+    # session path -> (path, bytes) of the destination's current capability snapshot, for
+    # an ASIF 0.5 report to be compared with byte for byte (CAPABILITIES.md).
+    current_for: Mapping[str, tuple[str, bytes]] | None = None
 
 
 @dataclass
@@ -176,7 +184,10 @@ def _open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
             report = next((r for r in readable if r.path == pairs.get(item.path)), None)
             share = _Share(monitor, i, count)
             try:
-                documents.append(_check(item, report, request.destination, share, request.now))
+                current = (request.current_for or {}).get(item.path)
+                documents.append(
+                    _check(item, report, request.destination, share, request.now, current=current)
+                )
             except Cancelled:
                 raise
             except Exception as exc:  # noqa: BLE001 - one file's failure, reported as such
@@ -215,7 +226,38 @@ def recheck_request(
         if document.report_data is not None:
             contents[document.report_path] = document.report_data
     held = not from_disk and all(contents.get(p) for p in paths)
-    return OpenRequest(paths, destination, report_for, now=now, contents=contents if held else None)
+    current_for = None
+    if isinstance(document, ContinuationDocument) and document.current_path is not None:
+        # The destination's current snapshot the reviewer gave is checked again with it:
+        # the bytes given, not the file as it may be now (it is a statement of that moment).
+        current_for = {document.path: (document.current_path, document.current_data or b"")}
+    return OpenRequest(
+        paths,
+        destination,
+        report_for,
+        now=now,
+        contents=contents if held else None,
+        current_for=current_for,
+    )
+
+
+def with_current_snapshot(
+    document: ContinuationDocument, path: str, monitor: Monitor, now: datetime | None = None
+) -> ContinuationDocument | UnreadableDocument:
+    """``document`` checked again with the file at ``path`` as the destination's current
+    capability snapshot (read up to one byte past the format's 1 MiB limit)."""
+    monitor.step(f"reading {Path(path).name}", 0.1)
+    try:
+        current = read_bounded(Path(path), MAX_SNAPSHOT_BYTES)
+    except UnreadableFileError as exc:
+        return UnreadableDocument(path, unreadable_message(exc, MAX_SNAPSHOT_BYTES))
+    monitor.step("comparing the current snapshot", 0.5)
+    changed = replace(document, current_path=path, current_data=current)
+    # A check with a current snapshot is one more open of the same bytes: the same call
+    # as opening the files, as every re-check is.
+    (result,) = open_documents(recheck_request(changed, None, now), monitor)
+    assert isinstance(result, ContinuationDocument | UnreadableDocument)
+    return result
 
 
 class _Share:
@@ -255,6 +297,8 @@ def _check(
     destination: Destination | None,
     share: _Share,
     now: datetime | None = None,
+    *,
+    current: tuple[str, bytes] | None = None,
 ) -> Document:
     kind = _kind(item.value)
     if kind == "packet":
@@ -270,7 +314,11 @@ def _check(
         )
     report_data = None if report is None else report.data
     result = inspect_continuation(
-        item.data, now=clock(now), report=report_data, monitor=share.as_monitor()
+        item.data,
+        now=clock(now),
+        report=report_data,
+        monitor=share.as_monitor(),
+        current_capabilities=None if current is None else current[1],
     )
     return ContinuationDocument(
         item.path,
@@ -279,6 +327,8 @@ def _check(
         None if report is None else report.path,
         item.data,
         report_data,
+        None if current is None else current[0],
+        None if current is None else current[1],
     )
 
 

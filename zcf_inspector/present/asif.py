@@ -31,6 +31,7 @@ from zcf_inspector.core.continuation.results import (
 )
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
 from zcf_inspector.core.findings import Finding, Severity
+from zcf_inspector.present.asif_snapshot import snapshot_rows
 from zcf_inspector.present.vocabulary import (
     SEPARATOR,
     CheckStatus,
@@ -255,7 +256,7 @@ def report_rows(result: InspectionResult) -> Iterable[Chip]:
 
 RowBuilder = Callable[[InspectionResult], Iterable[Chip]]
 # Every chip of an ASIF document, in order. Another kind of check is one more builder.
-ROWS: list[RowBuilder] = [document_rows, plan_rows, report_rows]
+ROWS: list[RowBuilder] = [document_rows, plan_rows, report_rows, snapshot_rows]
 
 
 def verdict(result: InspectionResult) -> Verdict:

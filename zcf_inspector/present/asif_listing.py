@@ -14,10 +14,12 @@ from enum import StrEnum
 from zcf_inspector.core.continuation.results import (
     Blocker,
     BlockingReason,
+    ComponentBinding,
     DocumentKind,
     InspectionResult,
     PlanNode,
     PlanResult,
+    SnapshotComponent,
     SubjectAssessment,
 )
 from zcf_inspector.core.findings import Finding, Severity
@@ -45,6 +47,14 @@ class NodeFacts:
     assessment: SubjectAssessment | None  # from a destination report for this plan
     findings: tuple[Finding, ...]
     reasons: tuple[BlockingReason, ...] = ()  # the report's blocking reasons for this node
+    # ASIF 0.5: the snapshot components the assessment names, and the one of its kind.
+    binding: ComponentBinding | None = None
+    component: SnapshotComponent | None = None
+
+    @property
+    def binding_problem(self) -> bool:
+        """The assessment's component binding is missing or does not agree (a finding)."""
+        return self.binding is not None and bool(self.binding.problems)
 
     @property
     def status(self) -> str | None:
@@ -111,9 +121,13 @@ def plan_facts(result: InspectionResult, plan: PlanResult) -> PlanFacts:
         ListedFinding(f, "plan", finding_node(plan, f.pointer)) for f in plan.findings
     ]
     listed += [ListedFinding(f, "document", finding_node(plan, f.pointer)) for f in result.findings]
+    bound = _bindings(result) if assessed else {}
     if report is not None and assessed:
-        # Report pointers point into the report, not the session: they select no node.
-        listed += [ListedFinding(f, "report", None) for f in report.findings]
+        # Report pointers point into the report, not the session: they select no node,
+        # except those at an assessment whose subject the snapshot binding names (0.5).
+        listed += [
+            ListedFinding(f, "report", _bound_node(bound, f.pointer)) for f in report.findings
+        ]
     per_node: dict[str, list[Finding]] = {}
     for item in listed:
         if item.node_id is not None:
@@ -129,17 +143,41 @@ def plan_facts(result: InspectionResult, plan: PlanResult) -> PlanFacts:
     cyclic = {member for cycle in plan.cycles for member in cycle}
     cyclic |= {e.source for e in plan.edges if e.in_cycle}
     cyclic |= {e.target for e in plan.edges if e.in_cycle}
-    nodes = {
-        n.id: NodeFacts(
+    snapshot = None if report is None or not assessed else report.snapshot
+    by_node = {b.node_id: b for b in bound.values()}
+    nodes = {}
+    for n in plan.nodes:
+        binding = by_node.get(n.id)
+        component = None
+        if snapshot is not None and binding is not None and binding.matching is not None:
+            component = snapshot.component(binding.matching)
+        nodes[n.id] = NodeFacts(
             n,
             n.id in cyclic,
             by_subject.get(n.id),
             tuple(per_node.get(n.id, ())),
             tuple(reasons.get(n.id, ())),
+            binding,
+            component,
         )
-        for n in plan.nodes
-    }
     return PlanFacts(plan, nodes, tuple(listed), assessed)
+
+
+def _bindings(result: InspectionResult) -> dict[str, ComponentBinding]:
+    """The report's component bindings by assessment pointer (/assessments/N)."""
+    snapshot = None if result.report is None else result.report.snapshot
+    if snapshot is None:
+        return {}
+    return {b.pointer: b for b in snapshot.bindings}
+
+
+def _bound_node(bound: dict[str, ComponentBinding], pointer: str) -> str | None:
+    """The node of the assessment a report finding points into (/assessments/N/…)."""
+    if not bound or not pointer.startswith("/assessments/"):
+        return None
+    head = "/".join(pointer.split("/")[:3])
+    binding = bound.get(head)
+    return None if binding is None else binding.node_id
 
 
 def blocker_finding(node: PlanNode, blocker: Blocker, plans: str = "") -> Finding:

@@ -1,4 +1,5 @@
-"""ASIF 0.4 portable-continuation plans: §10a closure, plan rules and report checks.
+"""ASIF 0.4 and 0.5 portable-continuation plans: §10a closure, plan rules and report checks
+(and, for 0.5, the destination capability snapshot a report binds).
 
 Pure Python (no Qt). Entry point: :func:`inspect_continuation`, which returns a frozen
 :class:`InspectionResult` the CLI prints and the graph view renders.

@@ -24,10 +24,6 @@ from zcf_inspector.core.continuation.models.profile import ContinuationPlan
 from zcf_inspector.core.continuation.results import Blocker
 from zcf_inspector.core.continuation.subjects import AGENT_ACTIONS, SubjectKey
 
-# The features whose rules this checker implements (and so can say they hold).
-INTERPRETED_FEATURES = frozenset(
-    {"asif.portable-continuation/0.2", "asif.streams/0.1", "asif.external-bindings/0.1"}
-)
 UNAVAILABLE = frozenset({"unavailable", "excluded", "redacted", "unknown"})
 UNRESOLVED_STATES = frozenset({"pending", "running", "outcome_unknown"})
 
@@ -162,8 +158,10 @@ def plan_blockers(
                     f"resource {key.id!r} is {resource.availability}",
                     core.resources.at(key.id) + "/availability",
                 )
+    # The features whose rules this checker implements (and so can say they hold).
+    interpreted = core.session.contract.interpreted_features
     for i, feature in enumerate(core.session.required_features):
-        if feature not in INTERPRETED_FEATURES:
+        if feature not in interpreted:
             _add(
                 out,
                 SubjectKey("feature", None, feature),

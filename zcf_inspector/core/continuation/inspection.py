@@ -1,7 +1,8 @@
 """`inspect_continuation`: bytes in, an `InspectionResult` out (never raises on content).
 
-Recognises an ASIF 0.4 session, a bare Continuation Profile Object or a destination
-report, checks it, and optionally checks a report against the session it binds.
+Recognises an ASIF 0.4 or 0.5 session (versions.py), a bare Continuation Profile Object
+or a destination report, checks it, and optionally checks a report against the session
+it binds (for 0.5, with the capability snapshot it embeds and the caller's current one).
 
 Bounded for any input: a document's findings share one budget (`FINDINGS_LIMIT` in full,
 then counted per code; the session's plans share the session's, a report has its own),
@@ -25,10 +26,14 @@ from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex, index
 from zcf_inspector.core.continuation.models.profile import ContinuationProfile
 from zcf_inspector.core.continuation.models.report import DestinationReport
 from zcf_inspector.core.continuation.models.schema_check import check_schema
-from zcf_inspector.core.continuation.models.session import FEATURE, AsifSession
+from zcf_inspector.core.continuation.models.session import AsifSession
+from zcf_inspector.core.continuation.models.v0_5 import (
+    AsifSession05,
+    ContinuationProfile03,
+    DestinationReport03,
+)
 from zcf_inspector.core.continuation.models.validation import validate_at
 from zcf_inspector.core.continuation.results import (
-    VERSION_FIELDS,
     DocumentKind,
     InspectionResult,
     PlanResult,
@@ -57,17 +62,37 @@ from zcf_inspector.core.continuation.rules.report_binding import PlanFacts, Sess
 from zcf_inspector.core.continuation.rules.resource_bytes import resource_bytes
 from zcf_inspector.core.continuation.rules.streams import check_streams
 from zcf_inspector.core.continuation.rules.workspace_state import workspace_trees
+from zcf_inspector.core.continuation.version_check import mixed_report, read_versions
+from zcf_inspector.core.continuation.versions import ASIF_0_4, ASIF_0_5, Contract
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, FindingBudget, Severity, error
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.reading import ReadError, read_json
 
 # Validators built at import, before a large document takes the memory.
-prepare(AsifSession, ContinuationProfile, DestinationReport)
+prepare(
+    AsifSession,
+    ContinuationProfile,
+    DestinationReport,
+    AsifSession05,
+    ContinuationProfile03,
+    DestinationReport03,
+)
 
 # Subjects and edges of all plans' graphs together (the 5,000-dependency benchmark plan
 # has 25,016); past it, later plans are not checked.
 PLAN_GRAPH_LIMIT = 250_000
+
+# One model per version where they differ (models/v0_5.py); the rules are shared.
+_SESSIONS: dict[Contract, type[AsifSession]] = {ASIF_0_4: AsifSession, ASIF_0_5: AsifSession05}
+_PROFILES: dict[Contract, type[ContinuationProfile]] = {
+    ASIF_0_4: ContinuationProfile,
+    ASIF_0_5: ContinuationProfile03,
+}
+_REPORTS: dict[Contract, type[DestinationReport]] = {
+    ASIF_0_4: DestinationReport,
+    ASIF_0_5: DestinationReport03,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +100,7 @@ class _Read:
     kind: DocumentKind | None
     value: dict[str, JsonValue] | None
     findings: list[Finding]
+    contract: Contract | None = None
 
 
 def _read(data: bytes) -> _Read:
@@ -99,33 +125,12 @@ def _read(data: bytes) -> _Read:
             None,
             [error(PlanCode.UNRECOGNISED_DOCUMENT, "", "the document is not a JSON object")],
         )
-    for field, (kind, version) in VERSION_FIELDS.items():
-        if field in value:
-            if value[field] != version:
-                return _Read(
-                    kind,
-                    None,
-                    [
-                        error(
-                            PlanCode.UNSUPPORTED_VERSION,
-                            "/" + field,
-                            f"{field} {value[field]!r} is not supported (only {version!r})",
-                        )
-                    ],
-                )
-            return _Read(kind, value, [])
-    return _Read(
-        None,
-        None,
-        [
-            error(
-                PlanCode.UNRECOGNISED_DOCUMENT,
-                "",
-                "not an ASIF session, continuation profile or destination report "
-                "(no asif_version, profile_version or report_version)",
-            )
-        ],
-    )
+    declared = read_versions(value)
+    if declared.kind is None:
+        return _Read(None, None, declared.findings)
+    if declared.findings or declared.contract is None:
+        return _Read(declared.kind, None, declared.findings)
+    return _Read(declared.kind, value, [], declared.contract)
 
 
 @dataclass(slots=True)
@@ -140,14 +145,15 @@ def _check_source(
     raw: bytes,
     value: dict[str, JsonValue],
     kind: DocumentKind,
+    *,
+    contract: Contract,
     plan_filter: str | None,
     findings: FindingBudget,
-    *,
     monitor: Monitor = NULL_MONITOR,
 ) -> _Checked:
     core: CoreIndex | None = None
     if kind is DocumentKind.ASIF_SESSION:
-        session, _ = validate_at(AsifSession, value, budget=findings)
+        session, _ = validate_at(_SESSIONS[contract], value, budget=findings)
         monitor.breathe()
         if session is None:
             return _Checked([], None)
@@ -156,11 +162,12 @@ def _check_source(
                 error(
                     PlanCode.PROFILE_ACTIVATION_MISMATCH,
                     "/required_features",
-                    f"the session does not use the portable-continuation profile ({FEATURE})",
+                    "the session does not use the portable-continuation profile "
+                    f"({contract.feature})",
                 )
             )
             return _Checked([], None)
-        if not check_schema("session", value, findings):
+        if not check_schema("session", value, findings, folder=contract.schemas):
             return _Checked([], None)
         monitor.breathe()  # between the checks: Cancel stops a large session here
         core = index_core(session, value, findings)
@@ -180,10 +187,10 @@ def _check_source(
             value["continuation"],
         )
     else:
-        parsed, _ = validate_at(ContinuationProfile, value, budget=findings)
+        parsed, _ = validate_at(_PROFILES[contract], value, budget=findings)
         if parsed is None:
             return _Checked([], None)
-        if not check_schema("continuation", value, findings):
+        if not check_schema("continuation", value, findings, folder=contract.schemas):
             return _Checked([], None)
         findings.append(
             Finding(
@@ -235,7 +242,14 @@ def _check_source(
     binding = None
     if core is not None:
         binding = SessionBinding(
-            raw, core.session.session.id, core.session.capture.id, facts, profile, core, trees
+            raw,
+            core.session.session.id,
+            core.session.capture.id,
+            facts,
+            profile,
+            core,
+            trees,
+            contract,
         )
     return _Checked(plans, binding)
 
@@ -297,7 +311,11 @@ def _uncovered_cycles(
 
 
 def _check_report_bytes(
-    data: bytes, binding: SessionBinding | None, now: datetime, limit: int
+    data: bytes,
+    binding: SessionBinding | None,
+    now: datetime,
+    limit: int,
+    current: bytes | None = None,
 ) -> ReportResult:
     read = _read(data)
     budget = FindingBudget(limit)
@@ -306,12 +324,15 @@ def _check_report_bytes(
             error(PlanCode.UNRECOGNISED_DOCUMENT, "", "the report file is not a destination report")
         ]
         return ReportResult(None, None, None, None, (), tuple(problems))
-    report, _ = validate_at(DestinationReport, read.value, budget=budget)
+    contract = read.contract or ASIF_0_4
+    if binding is not None and binding.contract is not contract:
+        return ReportResult(None, None, None, None, (), (mixed_report(contract, binding.contract),))
+    report, _ = validate_at(_REPORTS[contract], read.value, budget=budget)
     if report is None:
         return ReportResult(None, None, None, None, (), tuple(budget), omitted=budget.omitted())
-    if not check_schema("continuation-report", read.value, budget):
+    if not check_schema("continuation-report", read.value, budget, folder=contract.schemas):
         return ReportResult(None, None, None, None, (), tuple(budget), omitted=budget.omitted())
-    result = check_report(report, binding, now)
+    result = check_report(report, binding, now, current)
     budget.extend(result.findings)
     return replace(result, findings=tuple(budget), omitted=budget.omitted())
 
@@ -324,13 +345,16 @@ def inspect_continuation(
     report: bytes | None = None,
     findings_limit: int = FINDINGS_LIMIT,
     monitor: Monitor = NULL_MONITOR,
+    current_capabilities: bytes | None = None,
 ) -> InspectionResult:
     """Check ``data`` (and ``report`` against it) at the clock ``now``.
 
     ``data`` is the exact file bytes: a report binds them by SHA-256, so they are hashed
     as received and never re-serialised. ``findings_limit``: findings kept in full per
     document (see the module). ``monitor``: cancellation points between the checks and
-    inside the long ones (workspace trees, the plan loop).
+    inside the long ones (workspace trees, the plan loop). ``current_capabilities``: the
+    caller's current destination snapshot bytes, compared exactly with those an ASIF 0.5
+    report binds (CAPABILITIES.md).
     """
     read = _read(data)
     findings = FindingBudget(findings_limit)
@@ -338,13 +362,24 @@ def inspect_continuation(
     if read.value is None or read.kind is None:
         return InspectionResult(read.kind, tuple(findings), (), None, findings.omitted())
     if read.kind is DocumentKind.CONTINUATION_REPORT:
-        alone = _check_report_bytes(data, None, now, findings_limit)
+        alone = _check_report_bytes(data, None, now, findings_limit, current_capabilities)
         return InspectionResult(read.kind, tuple(findings), (), alone, findings.omitted())
-    checked = _check_source(data, read.value, read.kind, plan_id, findings, monitor=monitor)
+    contract = read.contract or ASIF_0_4
+    checked = _check_source(
+        data,
+        read.value,
+        read.kind,
+        contract=contract,
+        plan_filter=plan_id,
+        findings=findings,
+        monitor=monitor,
+    )
     report_result: ReportResult | None = None
     plans = tuple(checked.plans)
     if report is not None:
-        report_result = _check_report_bytes(report, checked.binding, now, findings_limit)
+        report_result = _check_report_bytes(
+            report, checked.binding, now, findings_limit, current_capabilities
+        )
         if read.kind is DocumentKind.CONTINUATION_PROFILE:
             report_result = _unbound(report_result)
         plans = tuple(_with_report_blockers(p, report_result) for p in plans)

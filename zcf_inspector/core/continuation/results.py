@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from zcf_inspector.core.codes import BlockerCode
 from zcf_inspector.core.findings import Finding, OmittedFindings, Severity, has_error
+from zcf_inspector.core.jsontypes import JsonValue
 
 # §11: a required subject assessed with one of these statuses blocks the plan.
 BLOCKING_STATUSES = frozenset({"omitted", "unresolved", "unsupported"})
@@ -141,6 +142,65 @@ class ReportTimes:
     premature: bool = False  # the clock is before assessed_at
 
 
+class SnapshotState(StrEnum):
+    """What became of the capability snapshot an ASIF 0.5 report binds (CAPABILITIES.md)."""
+
+    VERIFIED = "verified"  # exact bytes, digest, object, times, evidence and bindings hold
+    REFUSED = "refused"  # supplied, but some rule of the contract fails
+    UNAVAILABLE = "unavailable"  # no bytes supplied, or an unsupported format/version
+
+
+class CurrentState(StrEnum):
+    """The caller's current snapshot bytes against the report's (``--current-capabilities``)."""
+
+    MATCHES = "matches"  # byte for byte: the destination is still what was assessed
+    DIFFERS = "differs"  # any difference invalidates the whole report
+    UNVERIFIED = "unverified"  # the report's own snapshot was not verified: nothing to compare
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotComponent:
+    """One component of the snapshot inventory (``value``: its JSON, extensions kept)."""
+
+    id: str
+    kind: str
+    status: str
+    revision: str
+    pointer: str  # inside the snapshot: /components/N
+    value: dict[str, JsonValue]
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentBinding:
+    """The components one assessment names, and what the binding table makes of them."""
+
+    node_id: str
+    pointer: str  # /assessments/N
+    component_ids: tuple[str, ...]
+    matching: str | None  # the bound component of the subject's kind, when exactly one
+    problems: tuple[str, ...]  # finding codes about this binding (empty: it holds)
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotResult:
+    state: SnapshotState
+    format: str
+    availability: str
+    digest: str | None  # SHA-256 of the supplied bytes as decoded
+    size: int | None  # their length
+    value: JsonValue  # the snapshot object parsed from those bytes (None when unreadable)
+    components: tuple[SnapshotComponent, ...] = ()
+    bindings: tuple[ComponentBinding, ...] = ()
+    current: CurrentState | None = None  # None: no current snapshot given
+    changes: tuple[str, ...] = ()  # what differs in the current snapshot, in words
+
+    def component(self, ident: str) -> SnapshotComponent | None:
+        return next((c for c in self.components if c.id == ident), None)
+
+    def binding(self, node_id: str) -> ComponentBinding | None:
+        return next((b for b in self.bindings if b.node_id == node_id), None)
+
+
 @dataclass(frozen=True, slots=True)
 class ReportResult:
     id: str | None
@@ -153,6 +213,8 @@ class ReportResult:
     times: ReportTimes | None = None
     model_fit: str | None = None  # the report's model_assessment.fit
     omitted: tuple[OmittedFindings, ...] = ()  # counted past the budget
+    snapshot: SnapshotResult | None = None  # ASIF 0.5 reports: the bound destination snapshot
+    report_version: str | None = None
 
     @property
     def ok(self) -> bool:

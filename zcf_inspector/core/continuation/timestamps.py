@@ -7,11 +7,11 @@ include a timezone, so numeric offsets are accepted here too.
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from zcf_inspector.core.formats import TimestampError
 
-__all__ = ["TimestampError", "parse_datetime"]
+__all__ = ["TimestampError", "parse_datetime", "parse_instant"]
 
 _RFC3339 = re.compile(
     r"(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?([Zz]|[+-]\d{2}:\d{2})",
@@ -33,3 +33,50 @@ def parse_datetime(value: str) -> datetime:
         return moment.astimezone(UTC)
     except (ValueError, OverflowError) as exc:
         raise TimestampError(f"not a valid date or time: {value!r} ({exc})") from exc
+
+
+# CAPABILITIES.md step 4: seconds, at most millisecond precision, `Z` or `±hh:mm`.
+_INSTANT = re.compile(
+    r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?(Z|([+-])(\d{2}):(\d{2}))",
+    re.ASCII,
+)
+
+
+def parse_instant(value: str) -> datetime:
+    """An ASIF 0.5 snapshot/report timestamp as an aware UTC datetime, or TimestampError.
+
+    Stricter than `parse_datetime`: an uppercase `T` and `Z`, at most three fraction
+    digits, a real calendar date, an offset within ±23:59 and no leap second (60).
+    """
+    match = _INSTANT.fullmatch(value)
+    if match is None:
+        raise TimestampError(
+            f"{value!r} is not an ISO 8601 timestamp with seconds, at most millisecond "
+            "precision and Z or a ±hh:mm offset"
+        )
+    year, month, day, hour, minute, second, fraction = match.groups()[:7]
+    sign, off_hours, off_minutes = match.groups()[8:]
+    if off_hours is not None and (int(off_hours) > 23 or int(off_minutes) > 59):
+        raise TimestampError(f"{value!r} has an invalid offset {sign}{off_hours}:{off_minutes}")
+    if second == "60":
+        raise TimestampError(f"{value!r} is a leap second, which this contract refuses")
+    try:
+        moment = datetime(
+            int(year),
+            int(month),
+            int(day),
+            int(hour),
+            int(minute),
+            int(second),
+            int(((fraction or "") + "000")[:3]) * 1000,
+            tzinfo=UTC,
+        )
+    except ValueError as exc:
+        raise TimestampError(f"{value!r} is not a real date and time ({exc})") from exc
+    if sign is not None:
+        delta = timedelta(hours=int(off_hours), minutes=int(off_minutes))
+        try:
+            moment = moment - delta if sign == "+" else moment + delta
+        except OverflowError as exc:
+            raise TimestampError(f"{value!r} is outside the representable range") from exc
+    return moment

@@ -75,6 +75,7 @@ def node_details(plan: PlanResult, facts: NodeFacts, reach: Reach) -> str:
             f"   computed required: {assessment.computed_required}"
             f"   assessments naming it: {assessment.assessments}",
         ]
+    lines += _binding_lines(facts)
     lines += ["", f"Findings ({len(facts.findings)}):" if facts.findings else "Findings: none"]
     for finding in facts.findings:
         lines.append(
@@ -82,3 +83,24 @@ def node_details(plan: PlanResult, facts: NodeFacts, reach: Reach) -> str:
             f" {visible(finding.message)}"
         )
     return "\n".join(lines)
+
+
+def _binding_lines(facts: NodeFacts) -> list[str]:
+    """ASIF 0.5: the destination snapshot components the assessment is bound to."""
+    binding = facts.binding
+    if binding is None:
+        return []
+    named = ", ".join(visible(i) for i in binding.component_ids) or "none"
+    lines = ["", f"Destination components named: {named}"]
+    component = facts.component
+    if component is not None:
+        lines.append(
+            f"  bound to {visible(component.id)}: {visible(component.kind)}, "
+            f"{visible(component.status)}, revision {visible(component.revision)}"
+            f" (snapshot {visible(component.pointer)})"
+        )
+    elif binding.matching is None and not binding.problems:
+        lines.append("  no component of its kind is needed (or it is not claimed supported)")
+    if binding.problems:
+        lines.append("  binding problems: " + ", ".join(binding.problems))
+    return lines

@@ -102,6 +102,19 @@ def status_line(facts: NodeFacts) -> str | None:
     return line + "  ⚑ blocks" if facts.blocking else line
 
 
+def component_mark(facts: NodeFacts) -> str | None:
+    """The bound destination component (ASIF 0.5), or the binding's problem, in a few
+    characters: "→ component-7", "⚠ no component"."""
+    binding = facts.binding
+    if binding is None:
+        return None
+    if facts.binding_problem:
+        return "⚠ binding" if binding.matching is None else f"⚠ {visible(binding.matching)}"
+    if binding.matching is not None:
+        return f"→ {visible(binding.matching)}"
+    return None
+
+
 def node_text(facts: NodeFacts, has_report: bool) -> NodeText:
     small, main, ghost = fonts()
     node = facts.node
@@ -124,6 +137,9 @@ def node_text(facts: NodeFacts, has_report: bool) -> NodeText:
         line = _elide(visible(subject_text(node)), main)
         if has_report:
             extra = status_line(facts) or "· not assessed"
+            bound = component_mark(facts)
+            if bound is not None:
+                extra = _elide(f"{extra}  {bound}", small)
     indent = TEXT_INDENT.get(kind.shape, DEFAULT_INDENT)
     widths = [QFontMetricsF(small).horizontalAdvance(top)]
     widths.append(QFontMetricsF(ghost if node.missing else main).horizontalAdvance(line))

@@ -54,10 +54,12 @@ from zcf_inspector.gui.plangraph.layout_worker import BACKGROUND_THRESHOLD, Layo
 from zcf_inspector.gui.plangraph.legend import LegendWidget
 from zcf_inspector.gui.plangraph.navigation import next_node
 from zcf_inspector.gui.plangraph.node_item import SHAPE_LOD, NodeText, node_text
+from zcf_inspector.gui.plangraph.object_tree import ObjectTree
 from zcf_inspector.gui.plangraph.palette import colours_for
 from zcf_inspector.gui.plangraph.picking import edge_at
 from zcf_inspector.gui.plangraph.plan_scene import PlanScene
 from zcf_inspector.gui.plangraph.relations import edge_text, requirement_line, why_line
+from zcf_inspector.gui.plangraph.snapshot_chip import SnapshotChip, chip_state
 from zcf_inspector.gui.plangraph.summary import plan_summary, summary_line
 from zcf_inspector.gui.questions import confirm
 from zcf_inspector.present.asif_listing import NodeFacts, PlanFacts, plan_facts
@@ -78,6 +80,11 @@ def _ask_save_path(parent: QWidget, title: str, suggested: str, filters: str) ->
     return name or None
 
 
+def _ask_open_path(parent: QWidget, title: str) -> str | None:
+    path, _ = QFileDialog.getOpenFileName(parent, title, "", "JSON (*.json);;All files (*)")
+    return path or None
+
+
 def export_stem(document_path: str | None, plan_id: str) -> str:
     """Named after the session and the plan: ``NAME.json`` and plan ``p`` give
     ``NAME.plan-p`` (``plan-p`` with no document path)."""
@@ -93,6 +100,8 @@ class PlanGraphPane(QWidget):
     plan_shown = Signal(str)  # a plan's graph is on screen (after any background layout)
     node_selected = Signal(str)  # "" when the selection is cleared
     exported = Signal(str)  # the path of an export just written
+    # A file offered as the destination's current capability snapshot (button or drop).
+    current_snapshot_chosen = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -121,6 +130,7 @@ class PlanGraphPane(QWidget):
         # questions are replaceable so tests answer them without native dialogs.
         self.document_path: str | None = None
         self.ask_save_path: Callable[[QWidget, str, str, str], str | None] = _ask_save_path
+        self.ask_open_path: Callable[[QWidget, str], str | None] = _ask_open_path
         self.confirm: Callable[[QWidget, str, str], bool] = confirm
         self._build()
 
@@ -176,6 +186,20 @@ class PlanGraphPane(QWidget):
         menu.addAction("DOT…", lambda: self._export_dialog("dot"))
         self.export_button.setMenu(menu)
         tools.addWidget(self.export_button)
+        # ASIF 0.5 reports: the snapshot they bind, and the caller's current one.
+        self.snapshot_chip = SnapshotChip()
+        self.snapshot_chip.dropped.connect(self.current_snapshot_chosen)
+        self.current_button = QToolButton()
+        self.current_button.setText("Current snapshot…")
+        set_tooltip(
+            self.current_button,
+            "Compare the destination's current capability snapshot (its exact bytes) with "
+            "the one the report binds; any difference makes the whole report stale",
+        )
+        self.current_button.clicked.connect(self._ask_current_snapshot)
+        self.current_button.setVisible(False)
+        tools.addWidget(self.snapshot_chip)
+        tools.addWidget(self.current_button)
 
         self.view = GraphView()
         self.view.node_clicked.connect(self._node_clicked)
@@ -216,6 +240,11 @@ class PlanGraphPane(QWidget):
         self.side.addTab(self.details, "Node")
         self.side.addTab(self.findings_view, "Findings")
         self.side.addTab(legend_scroll, "Legend")
+        # The report's destination snapshot as a tree (ASIF 0.5): its components, each
+        # with its kind, status, revision and typed facts.
+        self.snapshot_tree = ObjectTree()
+        self._snapshot_tab = self.side.addTab(self.snapshot_tree, "Snapshot")
+        self.side.setTabVisible(self._snapshot_tab, False)
 
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.PlainText)
@@ -292,6 +321,7 @@ class PlanGraphPane(QWidget):
         self.clear()
         self._result = result
         self._document = document
+        self._show_snapshot(result)
         if not result.plans:
             self._show_message(
                 "This document has no continuation plan to draw."
@@ -334,6 +364,25 @@ class PlanGraphPane(QWidget):
         self._completer.model().setProperty("stringList", [])
         self._set_enabled(False)
         self.stack.setCurrentIndex(_EMPTY)
+        self._show_snapshot(None)
+
+    def _show_snapshot(self, result: InspectionResult | None) -> None:
+        state = chip_state(result)
+        self.snapshot_chip.show_state(state)
+        self.current_button.setVisible(state is not None)
+        snapshot = None if result is None or result.report is None else result.report.snapshot
+        self.side.setTabVisible(self._snapshot_tab, snapshot is not None)
+        if snapshot is None or snapshot.value is None:
+            self.snapshot_tree.clear()
+        else:
+            self.snapshot_tree.show_object(snapshot.value, "")
+        if snapshot is not None:
+            self.side.setTabText(self._snapshot_tab, f"Snapshot ({snapshot.state})")
+
+    def _ask_current_snapshot(self) -> None:
+        path = self.ask_open_path(self, "Current capability snapshot")
+        if path:
+            self.current_snapshot_chosen.emit(path)
 
     # ---- plans and layout ---------------------------------------------------------------
 

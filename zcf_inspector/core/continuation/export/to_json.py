@@ -6,7 +6,12 @@ was cut)."""
 
 from __future__ import annotations
 
-from zcf_inspector.core.continuation.results import InspectionResult, PlanResult, ReportResult
+from zcf_inspector.core.continuation.results import (
+    InspectionResult,
+    PlanResult,
+    ReportResult,
+    SnapshotResult,
+)
 from zcf_inspector.core.findings import Finding, OmittedFindings
 from zcf_inspector.core.jsontypes import JsonValue
 
@@ -59,9 +64,35 @@ def plan_json(plan: PlanResult) -> dict[str, JsonValue]:
     }
 
 
+def snapshot_json(snapshot: SnapshotResult) -> dict[str, JsonValue]:
+    """An ASIF 0.5 report's destination snapshot (CAPABILITIES.md), as `plan --json` gives it."""
+    return {
+        "state": str(snapshot.state),
+        "format": snapshot.format,
+        "availability": snapshot.availability,
+        "sha256": snapshot.digest,
+        "bytes": snapshot.size,
+        "components": [
+            {"id": c.id, "kind": c.kind, "status": c.status, "revision": c.revision}
+            for c in snapshot.components
+        ],
+        "bindings": [
+            {
+                "subject": b.node_id,
+                "componentIds": list(b.component_ids),
+                "matching": b.matching,
+                "problems": list(b.problems),
+            }
+            for b in snapshot.bindings
+        ],
+        "current": None if snapshot.current is None else str(snapshot.current),
+        "changes": list(snapshot.changes),
+    }
+
+
 def report_json(report: ReportResult) -> dict[str, JsonValue]:
     times = report.times
-    return {
+    out: dict[str, JsonValue] = {
         "outcome": report.outcome,
         "recomputedOutcome": report.recomputed_outcome,
         "blockingReasons": [
@@ -78,6 +109,9 @@ def report_json(report: ReportResult) -> dict[str, JsonValue]:
         "findings": _findings(report.findings),
         "findingsOmitted": _omitted(report.omitted),
     }
+    if report.snapshot is not None:  # only ASIF 0.5 reports: the 0.4 shape is unchanged
+        out["snapshot"] = snapshot_json(report.snapshot)
+    return out
 
 
 def inspection_json(result: InspectionResult) -> dict[str, JsonValue]:

@@ -6,7 +6,7 @@ object reference 0.4 and `schemas/continuation.schema.json`; extra fields are pr
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, JsonValue, model_validator
 
@@ -21,6 +21,7 @@ from zcf_inspector.core.continuation.models.base import (
     require,
     rule_error,
 )
+from zcf_inspector.core.continuation.versions import ASIF_0_4, Contract
 
 RequiredFor = Literal["read", "context", "continue"]
 Effects = Literal["none", "local", "remote", "unknown"]
@@ -417,6 +418,8 @@ class ContinuationPlan(SpecModel):
 
 
 class ContinuationProfile(SpecModel):
+    contract: ClassVar[Contract] = ASIF_0_4
+
     profile_version: Literal["0.2"]
     source_runtime: Runtime
     workspaces: list[Workspace]

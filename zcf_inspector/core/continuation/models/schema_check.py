@@ -507,21 +507,33 @@ SCHEMA_FILES = {
 }
 
 
-def load_schema(name: str) -> dict[str, JsonValue]:
-    text = resources.files("zcf_inspector.resources").joinpath("asif", SCHEMA_FILES[name])
+def load_schema(name: str, folder: str = "asif") -> dict[str, JsonValue]:
+    """Published schema ``name`` of the contract whose schemas are in ``folder``."""
+    text = resources.files("zcf_inspector.resources").joinpath(folder, SCHEMA_FILES[name])
     return cast(dict[str, JsonValue], json.loads(text.read_text(encoding="utf-8")))
 
 
 @cache
-def compiled(name: str) -> Check:
-    schema = load_schema(name)
+def compiled(name: str, folder: str = "asif", definition: str | None = None) -> Check:
+    """Schema ``name`` compiled, or with ``definition`` only its `$defs` entry of that name."""
+    schema = load_schema(name, folder)
+    if definition is not None:
+        schema = {"$ref": f"#/$defs/{definition}", "$defs": schema["$defs"]}
     return _Compiler().compile(schema)
 
 
-def check_schema(name: str, value: JsonValue, budget: FindingBudget, prefix: str = "") -> bool:
+def check_schema(
+    name: str,
+    value: JsonValue,
+    budget: FindingBudget,
+    prefix: str = "",
+    *,
+    folder: str = "asif",
+    definition: str | None = None,
+) -> bool:
     """Whether ``value`` keeps the published schema ``name``; where it does not, every
     violation goes to ``budget`` (in full while it has room, then counted)."""
-    check = compiled(name)
+    check = compiled(name, folder, definition)
     if check(value, prefix, None):
         return True
     before = budget.total
@@ -532,11 +544,16 @@ def check_schema(name: str, value: JsonValue, budget: FindingBudget, prefix: str
 
 
 def schema_findings(
-    name: str, value: JsonValue, prefix: str = "", limit: int = FINDINGS_LIMIT
+    name: str,
+    value: JsonValue,
+    prefix: str = "",
+    limit: int = FINDINGS_LIMIT,
+    *,
+    folder: str = "asif",
 ) -> list[Finding]:
     """The places (the first ``limit`` in full) where ``value`` breaks schema ``name``."""
     budget = FindingBudget(limit)
-    check_schema(name, value, budget, prefix)
+    check_schema(name, value, budget, prefix, folder=folder)
     return list(budget.kept)
 
 

@@ -7,7 +7,7 @@ environments and checkpoints. Everything else in a session is kept as raw JSON.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, ClassVar, Literal
 
 from pydantic import Field, JsonValue, model_validator
 
@@ -24,8 +24,9 @@ from zcf_inspector.core.continuation.models.base import (
     rule_error,
 )
 from zcf_inspector.core.continuation.models.profile import ContinuationProfile, RequiredFor
+from zcf_inspector.core.continuation.versions import ASIF_0_4, Contract
 
-FEATURE = "asif.portable-continuation/0.2"
+FEATURE = ASIF_0_4.feature
 Role = Literal["user", "assistant", "system", "developer", "tool", "unknown"]
 
 
@@ -392,6 +393,7 @@ class AsifSession(SpecModel):
     """An ASIF 0.4 session; `continuation` and the profile feature require each other."""
 
     not_null = frozenset({"continuation", "external_bindings"})
+    contract: ClassVar[Contract] = ASIF_0_4
 
     asif_version: Literal["0.4"]
     capture: Capture
@@ -415,10 +417,11 @@ class AsifSession(SpecModel):
     @model_validator(mode="after")
     def _profile_activation(self) -> AsifSession:
         # §1: a session using the profile carries the data and declares the feature.
-        declared = FEATURE in self.required_features
+        feature = self.contract.feature
+        declared = feature in self.required_features
         if declared != self.has("continuation"):
             raise rule_error(
                 PlanCode.PROFILE_ACTIVATION_MISMATCH,
-                f"continuation data and the required feature {FEATURE} each require the other",
+                f"continuation data and the required feature {feature} each require the other",
             )
         return self

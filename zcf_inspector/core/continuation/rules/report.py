@@ -15,6 +15,7 @@ from zcf_inspector.core import pointer
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.blockers import model_fit_blocker
 from zcf_inspector.core.continuation.models.report import DestinationReport
+from zcf_inspector.core.continuation.models.v0_5 import DestinationReport03
 from zcf_inspector.core.continuation.results import (
     BLOCKING_STATUSES,
     BlockingReason,
@@ -24,6 +25,7 @@ from zcf_inspector.core.continuation.results import (
 )
 from zcf_inspector.core.continuation.rules.report_binding import PlanFacts, SessionBinding
 from zcf_inspector.core.continuation.rules.report_claims import ReportClaims, subject_key
+from zcf_inspector.core.continuation.rules.snapshot_check import check_snapshot, plan_view
 from zcf_inspector.core.continuation.subjects import SubjectKey
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
 from zcf_inspector.core.findings import Finding, error
@@ -52,11 +54,16 @@ def recompute_outcome(
 
 class _ReportChecker:
     def __init__(
-        self, report: DestinationReport, binding: SessionBinding | None, now: datetime
+        self,
+        report: DestinationReport,
+        binding: SessionBinding | None,
+        now: datetime,
+        current: bytes | None = None,
     ) -> None:
         self.report = report
         self.binding = binding
         self.now = now
+        self.current = current
         self.findings: list[Finding] = []
 
     def add(self, code: PlanCode, where: str, message: str) -> None:
@@ -86,6 +93,14 @@ class _ReportChecker:
                 "/outcome",
                 f"the assessments give {recomputed!r}, the report says {self.report.outcome!r}",
             )
+        snapshot = None
+        if isinstance(self.report, DestinationReport03):
+            roots = None
+            if self.binding is not None:
+                roots = {w.id: w.root_id for w in self.binding.profile.profile.workspaces}
+            view = plan_view(None if facts is None else facts.plan, roots)
+            snapshot, found = check_snapshot(self.report, view, self.now, self.current)
+            self.findings.extend(found)
         return ReportResult(
             id=self.report.id,
             plan_id=self.report.source.plan_id,
@@ -99,6 +114,8 @@ class _ReportChecker:
             ),
             times=times,
             model_fit=self.report.model_assessment.fit,
+            snapshot=snapshot,
+            report_version=self.report.report_version,
         )
 
     def _binding(self) -> PlanFacts | None:
@@ -288,7 +305,11 @@ class _ReportChecker:
 
 
 def check_report(
-    report: DestinationReport, binding: SessionBinding | None, now: datetime
+    report: DestinationReport,
+    binding: SessionBinding | None,
+    now: datetime,
+    current: bytes | None = None,
 ) -> ReportResult:
-    """Every finding about ``report`` (against ``binding`` when the session is known)."""
-    return _ReportChecker(report, binding, now).run()
+    """Every finding about ``report`` (against ``binding`` when the session is known;
+    ``current``: the caller's current snapshot bytes, for an ASIF 0.5 report)."""
+    return _ReportChecker(report, binding, now, current).run()

@@ -15,6 +15,7 @@ from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
 from zcf_inspector.core.continuation.models.profile import ContinuationPlan
 from zcf_inspector.core.continuation.rules.workspace_state import WorkspaceTree
 from zcf_inspector.core.continuation.subjects import SubjectKey
+from zcf_inspector.core.continuation.versions import ASIF_0_4, Contract
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,3 +39,4 @@ class SessionBinding:
     profile: ProfileIndex
     core: CoreIndex
     trees: Mapping[str, WorkspaceTree]
+    contract: Contract = ASIF_0_4  # the ASIF contract the session declares (versions.py)
