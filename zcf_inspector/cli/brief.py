@@ -55,8 +55,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "constraints, changed files, risks, questions, next actions, capture, the source "
         "handoff, allowed tools, verification, receipts, redactions and omissions, each with "
         "its JSON pointer and integrity; then suspected credentials (values hidden) and, with "
-        "--workspace, the packet's file claims checked against that folder. Exit 0 when the "
-        "packet is valid, 1 when it is refused, 2 for a usage error or an unreadable file.",
+        "--workspace, the packet's file claims checked against that folder. Exits as validate "
+        "does: 0 valid, 1 refused, 3 intact but not everything checked, 2 for a usage "
+        "error or an unreadable file.",
     )
     parser.add_argument("packet", metavar="PACKET")
     parser.add_argument(

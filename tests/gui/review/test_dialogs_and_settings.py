@@ -130,7 +130,7 @@ def test_open_receipt_verifies_and_matches(make_pane: PaneFactory, tmp_path: Pat
     pane = make_pane("full-handoff")
     golden = pane.open_receipt(str(GOLDENS / "publication" / "full-handoff.receipt.json"))
     assert golden.valid
-    assert golden.lines[0].endswith("valid — digest recomputed, signature verified")
+    assert golden.lines[0].endswith("VALID RECEIPT · SIGNED (signature verified)")
     other = pane.open_receipt(str(GOLDENS / "publication" / "demotion.receipt.json"))
     assert not other.valid
     assert "does NOT belong to the open packet as admitted here" in other.lines
@@ -140,8 +140,22 @@ def test_open_receipt_verifies_and_matches(make_pane: PaneFactory, tmp_path: Pat
     path.write_text(json.dumps(tampered))
     check = pane.open_receipt(str(path))
     assert not check.valid
-    assert "INVALID" in check.lines[0]
+    assert "REFUSED RECEIPT at receipt digest" in check.lines[0]
     assert pane.ui.receipt_status.isVisible()
+
+
+def test_the_check_receipt_dialog_says_what_receipt_verify_says(make_pane: PaneFactory) -> None:
+    # Issue 18: the dialog had words of its own ("valid — digest recomputed, signature
+    # verified"); it now says the presenter's, as the receipt's tab and the CLI do.
+    from zcf_inspector import api
+    from zcf_inspector.present.receipt import verdict
+
+    receipt = GOLDENS / "publication" / "full-handoff.receipt.json"
+    pane = make_pane("full-handoff")
+    shown = pane.open_receipt(str(receipt))
+    destination = api.load_destination(GOLDENS / "destination.json")
+    words = verdict(api.verify_receipt(receipt, destination)).words
+    assert shown.lines[0] == f"{receipt}: {words}"
 
 
 def test_suggested_receipt_path_carries_the_packet_id_and_is_free(tmp_path: Path) -> None:

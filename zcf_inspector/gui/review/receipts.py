@@ -11,7 +11,7 @@ from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.admission import AdmissionNotice
 from zcf_inspector.core.packet.destination import Destination
-from zcf_inspector.core.packet.receipt import ReceiptStatus, verify_receipt
+from zcf_inspector.core.packet.receipt import verify_receipt
 from zcf_inspector.core.packet.receipt_keys import ReceiptSigner
 from zcf_inspector.core.reading import ReadError, read_json
 from zcf_inspector.core.review.decisions import (
@@ -22,6 +22,7 @@ from zcf_inspector.core.review.decisions import (
 )
 from zcf_inspector.core.visible_text import shown
 from zcf_inspector.gui.file_names import free_name, safe_part
+from zcf_inspector.present.receipt import verdict as receipt_verdict
 
 RECEIPT_MAX_BYTES = 64 * 1024 * 1024
 CUT_LISTED = 20  # cut beliefs named in an export summary before "and N more"
@@ -110,7 +111,10 @@ def check_receipt_file(
     # a receipt from elsewhere still has its digest checked.
     own = key is not None and signer == public_key_fingerprint(key)
     report = verify_receipt(value, key if own else None)
-    lines = [f"{path}: {_VERDICTS[report.status]}"]
+    # The presenter's words, as the receipt's own tab and `receipt verify` say them.
+    lines = [f"{path}: {receipt_verdict(report).words}"]
+    if signer is not None and key is not None and not own:
+        lines.append("signed by a key other than this destination's: its signature not checked")
     lines += [
         f"{f.severity} {f.code} {f.pointer or '(receipt)'}: {f.message}" for f in report.findings
     ]
@@ -125,11 +129,3 @@ def check_receipt_file(
         )
         lines += [f"{p.code} {p.pointer}: {p.message}" for p in problems]
     return ReceiptCheck(report.valid and matched, tuple(lines))
-
-
-_VERDICTS = {
-    ReceiptStatus.VALID_SIGNED: "valid — digest recomputed, signature verified",
-    ReceiptStatus.VALID_SIGNATURE_NOT_CHECKED: "valid digest — signed by another key, not checked",
-    ReceiptStatus.VALID_UNSIGNED: "valid — digest recomputed, unsigned",
-    ReceiptStatus.INVALID: "INVALID",
-}
