@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ from zcf_inspector.core.reading import (
 MAX_SAFE = 2**53 - 1
 
 
-def refusal(data: bytes, **kwargs: int) -> ReadError:
+def refusal(data: bytes, **kwargs: Any) -> ReadError:
     with pytest.raises(ReadError) as caught:
         read_json(data, **kwargs)
     return caught.value

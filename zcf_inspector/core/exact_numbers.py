@@ -22,7 +22,14 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Final
 
-__all__ = ["INT_DIGITS", "exact_number", "exact_number_text", "is_integral", "parse_exact_int"]
+__all__ = [
+    "INT_DIGITS",
+    "exact_number",
+    "exact_number_text",
+    "is_integral",
+    "number_text",
+    "parse_exact_int",
+]
 
 # Python refuses to convert longer digit strings to int (sys.get_int_max_str_digits, whose
 # default is 4300) because the conversion is quadratic; longer integers stay Decimal.
@@ -98,3 +105,12 @@ def exact_number_text(value: Decimal) -> str:
         head = text[0] + ("." + text[1:] if count > 1 else "")
         out = f"{head}e{'+' if power >= 0 else '-'}{abs(power)}"
     return ("-" if sign else "") + out
+
+
+def number_text(value: int | float | Decimal) -> str:
+    """A parsed JSON number as JSON text, exactly (for messages and previews)."""
+    if isinstance(value, Decimal):
+        return exact_number_text(value)
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)  # the exact reader's ints have at most INT_DIGITS digits

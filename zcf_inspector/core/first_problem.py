@@ -29,6 +29,7 @@ from typing import Final
 
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.codes import ErrorCode
+from zcf_inspector.core.errors import ZcfError
 from zcf_inspector.core.jsontypes import MAX_SAFE_INTEGER
 from zcf_inspector.core.reading import ReadError
 
@@ -51,6 +52,7 @@ _NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+
 _WORD: Final = re.compile(r"[a-zA-Z]+")
 _ESCAPE: Final = re.compile(r"\\u([0-9a-fA-F]{4})|\\.", re.DOTALL)
 _INF: Final = float("inf")
+_scanstring: Final = json.decoder.scanstring  # type: ignore[attr-defined]  # C, untyped
 
 
 def earliest(
@@ -108,12 +110,12 @@ def _byte_offset(text: str, index: int) -> int:
 # --- 1: a syntax error inside a head of text ------------------------------------------
 
 
-class _Constant(Exception):  # noqa: N818 - a signal inside the parser, not an error
-    pass
+class _ConstantError(ZcfError):
+    """Raised inside the parser to stop at ``NaN``/``Infinity`` (a signal, never seen)."""
 
 
 def _constant(name: str) -> object:
-    raise _Constant(name)
+    raise _ConstantError(name)
 
 
 def _head_syntax(head: str, *, after_bad_byte: bool) -> ReadError | None:
@@ -125,7 +127,7 @@ def _head_syntax(head: str, *, after_bad_byte: bool) -> ReadError | None:
         decoder.decode(head)
     except json.JSONDecodeError as exc:
         return _syntax_in_head(head, exc, after_bad_byte=after_bad_byte)
-    except _Constant as exc:
+    except _ConstantError as exc:
         return _constant_in_head(head, str(exc.args[0]))
     except RecursionError:  # pragma: no cover - the head is at most 128 deep
         return None
@@ -212,7 +214,7 @@ def _first_in_prefix(text: str, bound: int, *, exact: bool) -> ReadError | None:
             # A key read in full (a key cut by a bad byte never completes: that byte wins).
             if top is not None and top.is_object and top.expecting_key and match is not None:
                 try:
-                    key = json.decoder.scanstring(text, pos + 1)[0]
+                    key = _scanstring(text, pos + 1)[0]
                 except json.JSONDecodeError:
                     return None  # the syntax error the bound is, inside this key
                 if key in top.keys:

@@ -118,6 +118,29 @@ def _kind(value: JsonValue | None) -> str:
     return "packet"
 
 
+def strict_read(data: bytes, max_bytes: int) -> ReadDocument | ReadError:
+    """The one strict read of a file, in the mode its kind needs.
+
+    Continuation documents are read with exact numbers (`inspect_continuation` reads them
+    so too), ZCF packets and receipts under the profile's ±2^53 rule. The kind is known
+    only once the bytes are read: they are read exactly first, and again under the
+    profile's rule only when that could change the value (a number that is not a plain
+    int within ±2^53) or the refusal (exact mode has no number_out_of_range).
+    """
+    try:
+        exact = read_document(data, max_bytes=max_bytes, exact=True)
+    except ReadError:
+        exact = None
+    if exact is not None and (
+        not exact.has_fractions or _kind(exact.value) in ("session", "report")
+    ):
+        return exact
+    try:
+        return read_document(data, max_bytes=max_bytes)
+    except ReadError as exc:
+        return exc
+
+
 def open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
     """Read, recognise and check every file of ``request`` (progress over all of them)."""
     with fast_path_limit(FAST_READ_MAX_BYTES):
@@ -140,12 +163,7 @@ def _open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
             reads.append(UnreadableDocument(path, problem))
             continue
         share.step(f"parsing {Path(path).name}", 0.05)
-        read: ReadDocument | ReadError
-        try:
-            read = read_document(data, max_bytes=request.max_bytes)
-        except ReadError as exc:
-            read = exc
-        reads.append(_Read(path, data, read))
+        reads.append(_Read(path, data, strict_read(data, request.max_bytes)))
     readable = [r for r in reads if isinstance(r, _Read)]
     pairs = _pair_reports(readable, request.report_for or {})
     paired_reports = set(pairs.values())
