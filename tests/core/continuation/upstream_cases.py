@@ -93,6 +93,9 @@ class Case:
     report_patch: tuple[Json, ...]
     expect: Json
     reference_message: str | None
+    # Where the reference checker gives another verdict and the text wins (edges only):
+    # {"verdict", "why"}.
+    reference: Json = None
 
 
 @cache
@@ -144,6 +147,7 @@ def cases(path: Path = CHECKS) -> list[Case]:
             report_patch=tuple(c.get("report_patch", ())),
             expect=c["expect"],
             reference_message=c.get("reference_message"),
+            reference=c.get("reference"),
         )
         for c in _listing(path)["cases"]
     ]
