@@ -130,6 +130,9 @@ class ReadDocument:
 
     value: JsonValue
     has_fractions: bool
+    # Whether a number was written with a fraction or an exponent: outside exact mode it
+    # was read as a double, so ``1.0000000000000000001`` may have become ``1``.
+    decimal_literals: bool = False
 
 
 def read_json(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, exact: bool = False) -> JsonValue:
@@ -207,7 +210,7 @@ def _read_exact(data: bytes, *, exact: bool = False) -> ReadDocument:
         value = parser.run()
     except ReadError as found:
         raise first_problem.after_parse(data, text, found, exact=exact) from None
-    return ReadDocument(value, parser.fractions > 0)
+    return ReadDocument(value, parser.fractions > 0, parser.decimal_literals > 0)
 
 
 def _depth_problem(data: bytes) -> ReadError | None:
@@ -549,6 +552,7 @@ class _Parser:
         self.duplicated: list[dict[str, JsonValue]] = []
         self.out_of_range = 0
         self.fractions = 0  # non-integral numbers read (they need ES6 formatting)
+        self.decimal_literals = 0  # numbers written with a fraction or an exponent
 
     def run(self) -> JsonValue:
         value = self._parse()
@@ -604,6 +608,7 @@ class _Parser:
         return obj
 
     def _float(self, literal: str) -> JsonValue:
+        self.decimal_literals += 1
         value = float(literal)
         if value.is_integer():
             if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
@@ -615,6 +620,7 @@ class _Parser:
         return _OutOfRange(literal)  # type: ignore[return-value]
 
     def _exact_float(self, literal: str) -> JsonValue:
+        self.decimal_literals += 1
         value = exact_number(literal)
         if not isinstance(value, int) or not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
             self.fractions += 1  # canonical() needs its careful path for it

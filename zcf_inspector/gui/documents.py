@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
@@ -121,24 +122,27 @@ def _kind(value: JsonValue | None) -> str:
 def strict_read(data: bytes, max_bytes: int) -> ReadDocument | ReadError:
     """The one strict read of a file, in the mode its kind needs.
 
-    Continuation documents are read with exact numbers (`inspect_continuation` reads them
-    so too), ZCF packets and receipts under the profile's ±2^53 rule. The kind is known
-    only once the bytes are read: they are read exactly first, and again under the
-    profile's rule only when that could change the value (a number that is not a plain
-    int within ±2^53) or the refusal (exact mode has no number_out_of_range).
+    ZCF packets and receipts are read under the profile's ±2^53 rule, continuation
+    documents with exact numbers (as `inspect_continuation` reads them). The kind is known
+    only once the bytes are read, so they are read under the profile's rule first (a
+    packet, the common case, is read once) and again exactly only when that can change
+    what is shown: a continuation document holding a number that is not a plain int
+    literal within ±2^53 (27.999999999999999999 read as a double is 28), or bytes refused
+    only for a number out of range (the exact mode has no such rule, ASIF no such bound).
     """
     try:
-        exact = read_document(data, max_bytes=max_bytes, exact=True)
-    except ReadError:
-        exact = None
-    if exact is not None and (
-        not exact.has_fractions or _kind(exact.value) in ("session", "report")
-    ):
-        return exact
-    try:
-        return read_document(data, max_bytes=max_bytes)
-    except ReadError as exc:
-        return exc
+        read = read_document(data, max_bytes=max_bytes)
+    except ReadError as refused:
+        if refused.code is not ErrorCode.NUMBER_OUT_OF_RANGE:
+            return refused  # the exact mode refuses such bytes too
+        try:
+            exact = read_document(data, max_bytes=max_bytes, exact=True)
+        except ReadError:
+            return refused
+        return exact if _kind(exact.value) in ("session", "report") else refused
+    if (read.has_fractions or read.decimal_literals) and _kind(read.value) in ("session", "report"):
+        return read_document(data, max_bytes=max_bytes, exact=True)  # accepted again
+    return read
 
 
 def open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
