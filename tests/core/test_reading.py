@@ -446,3 +446,20 @@ def test_read_error_str_and_pickle() -> None:
         err.offset,
         err.pointer,
     )
+
+
+@pytest.mark.parametrize(
+    ("data", "code", "at"),
+    [
+        # Clean containers are skipped whole; a problem inside a later one is still found.
+        (b'[{"a":1},{"b":[1,2,{"c":1,"c":2}]},NaN]', ErrorCode.DUPLICATE_KEY, b'"c":2'),
+        (b'[[1,2],[3,["\\udc00"]],NaN]', ErrorCode.INVALID_ENCODING, b'\\udc00'),
+        (b'[[1,2],[3,[9007199254740993]]] x', ErrorCode.NUMBER_OUT_OF_RANGE, b"9007199254740993"),
+        (b'{"k":[[1],[2]],"k":3}' + b"[" * 200, ErrorCode.DUPLICATE_KEY, b'"k":3'),
+    ],
+)
+def test_a_problem_deep_inside_is_found_before_a_later_one(
+    data: bytes, code: ErrorCode, at: bytes
+) -> None:
+    err = refusal(data)
+    assert (err.code, err.offset) == (code, data.index(at)), err.message

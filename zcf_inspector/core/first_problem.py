@@ -80,19 +80,27 @@ def earliest(
 
 def after_parse(data: bytes, text: str, found: ReadError, *, exact: bool) -> ReadError:
     """The refusal for input the parser read to its end: ``found`` or an earlier one."""
-    return _lowest(data, text, [found], exact=exact)
+    # The whole text parsed, so its one value holds the problem found: never clean.
+    return _lowest(data, text, [found], exact=exact, root_holds_bound=True)
 
 
 def _order(problem: ReadError) -> tuple[int, int]:
     return (problem.offset if problem.offset is not None else 1 << 62, _RANK.get(problem.code, 9))
 
 
-def _lowest(data: bytes, text: str, known: list[ReadError], *, exact: bool) -> ReadError:
+def _lowest(
+    data: bytes,
+    text: str,
+    known: list[ReadError],
+    *,
+    exact: bool,
+    root_holds_bound: bool = False,
+) -> ReadError:
     best = min(known, key=_order)
     if best.offset is None:
         return best
     bound = len(_chars(data, best.offset))
-    found = _first_in_prefix(text, bound, exact=exact)
+    found = _first_in_prefix(text, bound, exact=exact, root_holds_bound=root_holds_bound)
     if found is not None and _order(found) < _order(best):
         return found
     return best
@@ -197,16 +205,27 @@ def _where(frames: list[_Frame]) -> str:
     return jpointer.join(*(f.at for f in frames))
 
 
-def _first_in_prefix(text: str, bound: int, *, exact: bool) -> ReadError | None:
+def _first_in_prefix(
+    text: str, bound: int, *, exact: bool, root_holds_bound: bool = False
+) -> ReadError | None:
     """The first problem other than syntax before character ``bound`` of ``text`` (a
     JSON prefix there), with its byte offset and pointer; None if there is none."""
     frames: list[_Frame] = []
     pos = 0
+    # C-parsed skips of clean containers, in characters: a few passes over the text at
+    # most, so nesting that hides a problem deep down cannot make it quadratic.
+    budget = _SKIP_PASSES * max(bound, 1)
     while True:
         pos = _skip_ws(text, pos)
         if pos >= bound:
             return None
         char = text[pos]
+        if char in "[{" and budget > 0 and (frames or not root_holds_bound):
+            end, scanned = _clean_container(text, pos, bound, exact=exact)
+            budget -= scanned
+            if end is not None:
+                pos = end  # a whole value without a problem: nothing in it to report
+                continue
         if char == '"':
             match = _STRING_REST.match(text, pos + 1)
             end = match.end() if match is not None else len(text)
@@ -252,6 +271,54 @@ def _first_in_prefix(text: str, bound: int, *, exact: bool) -> ReadError | None:
         else:
             word = _WORD.match(text, pos)
             pos = word.end() if word is not None else pos + 1
+
+
+_SKIP_PASSES: Final = 4
+_SURROGATE_HINT: Final = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+class _Flags:
+    """Parser hooks that only note whether a container holds a §1 problem."""
+
+    __slots__ = ("exact", "problem")
+
+    def __init__(self, *, exact: bool) -> None:
+        self.exact = exact
+        self.problem = False
+
+    def pairs(self, items: list[tuple[str, object]]) -> None:
+        if len({key for key, _ in items}) != len(items):
+            self.problem = True
+
+    def integer(self, literal: str) -> None:
+        if not self.exact and len(literal) > 15 and _out_of_range(literal):
+            self.problem = True
+
+    def number(self, literal: str) -> None:
+        if not self.exact and _out_of_range(literal):
+            self.problem = True
+
+
+def _clean_container(text: str, pos: int, bound: int, *, exact: bool) -> tuple[int | None, int]:
+    """(the end of the array or object at ``pos`` if it lies before ``bound`` and holds no
+    repeated key, lone surrogate or number out of range, else None; characters scanned)."""
+    flags = _Flags(exact=exact)
+    decoder = json.JSONDecoder(
+        object_pairs_hook=flags.pairs,
+        # Exact mode has no number rule: the C scanner's own numbers, no Python call.
+        parse_int=None if exact else flags.integer,
+        parse_float=None if exact else flags.number,
+        parse_constant=_constant,
+    )
+    try:
+        _, end = decoder.raw_decode(text, pos)
+    except json.JSONDecodeError as exc:
+        return None, exc.pos - pos
+    except (_ConstantError, RecursionError):
+        return None, bound - pos
+    if end > bound or flags.problem or _SURROGATE_HINT.search(text, pos, end):
+        return None, end - pos
+    return end, end - pos
 
 
 def _skip_ws(text: str, pos: int) -> int:
