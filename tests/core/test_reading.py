@@ -453,8 +453,8 @@ def test_read_error_str_and_pickle() -> None:
     [
         # Clean containers are skipped whole; a problem inside a later one is still found.
         (b'[{"a":1},{"b":[1,2,{"c":1,"c":2}]},NaN]', ErrorCode.DUPLICATE_KEY, b'"c":2'),
-        (b'[[1,2],[3,["\\udc00"]],NaN]', ErrorCode.INVALID_ENCODING, b'\\udc00'),
-        (b'[[1,2],[3,[9007199254740993]]] x', ErrorCode.NUMBER_OUT_OF_RANGE, b"9007199254740993"),
+        (b'[[1,2],[3,["\\udc00"]],NaN]', ErrorCode.INVALID_ENCODING, b"\\udc00"),
+        (b"[[1,2],[3,[9007199254740993]]] x", ErrorCode.NUMBER_OUT_OF_RANGE, b"9007199254740993"),
         (b'{"k":[[1],[2]],"k":3}' + b"[" * 200, ErrorCode.DUPLICATE_KEY, b'"k":3'),
     ],
 )
