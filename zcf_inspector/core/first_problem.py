@@ -118,12 +118,12 @@ def _byte_offset(text: str, index: int) -> int:
 # --- 1: a syntax error inside a head of text ------------------------------------------
 
 
-class _ConstantError(ZcfError):
+class _StopAtConstantError(ZcfError):
     """Raised inside the parser to stop at ``NaN``/``Infinity`` (a signal, never seen)."""
 
 
 def _constant(name: str) -> object:
-    raise _ConstantError(name)
+    raise _StopAtConstantError(name)
 
 
 def _head_syntax(head: str, *, after_bad_byte: bool) -> ReadError | None:
@@ -135,7 +135,7 @@ def _head_syntax(head: str, *, after_bad_byte: bool) -> ReadError | None:
         decoder.decode(head)
     except json.JSONDecodeError as exc:
         return _syntax_in_head(head, exc, after_bad_byte=after_bad_byte)
-    except _ConstantError as exc:
+    except _StopAtConstantError as exc:
         return _constant_in_head(head, str(exc.args[0]))
     except RecursionError:  # pragma: no cover - the head is at most 128 deep
         return None
@@ -314,7 +314,7 @@ def _clean_container(text: str, pos: int, bound: int, *, exact: bool) -> tuple[i
         _, end = decoder.raw_decode(text, pos)
     except json.JSONDecodeError as exc:
         return None, exc.pos - pos
-    except (_ConstantError, RecursionError):
+    except (_StopAtConstantError, RecursionError):
         return None, bound - pos
     if end > bound or flags.problem or _SURROGATE_HINT.search(text, pos, end):
         return None, end - pos
