@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Set up (scripts/setup.sh) and run every check CI runs: goldens, ruff, mypy, pytest.
+# Set up (scripts/setup.sh) and run every check CI runs: goldens, ruff, mypy, import-linter,
+# the docs, pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -10,4 +11,8 @@ export QT_QPA_PLATFORM=offscreen
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy
+# The layers and their contracts ([tool.importlinter] in pyproject.toml).
+.venv/bin/lint-imports --no-logo
+# The documentation site: a broken link or anchor, or a page left out of the nav, fails.
+NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict
 .venv/bin/pytest "$@"

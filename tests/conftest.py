@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -10,3 +11,15 @@ VECTORS = DATA / "vectors"
 CONTINUATION_SPEC = DATA / "asif-0.4"
 EXAMPLES = CONTINUATION_SPEC / "examples" / "continuation"
 PROFILE = REPO / "docs" / "spec" / "zcf-v1-profile.md"
+
+
+def pytest_configure(config: object) -> None:
+    """Destination and key files are refused when group or others may write them
+    (`core.file_trust`, issue 19). Files the tests make are made without those bits
+    whatever the runner's umask (002 in some CI images), and the repository's own
+    destination files, checked out under such a umask, are given the mode git records."""
+    os.umask(os.umask(0o022) | 0o022)
+    for path in (REPO / "goldens").rglob("*destination.json"):
+        mode = path.stat().st_mode
+        if mode & 0o022:
+            path.chmod(mode & ~0o022)

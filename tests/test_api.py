@@ -1,5 +1,5 @@
-"""The library interface: the README's example runs as written, the docstring example
-too, and `__all__` names exactly what the module offers."""
+"""The library interface: the example of its documentation page (docs/api.md) runs as
+written, the docstring example too, and `__all__` names exactly what the module offers."""
 
 from __future__ import annotations
 
@@ -14,18 +14,17 @@ from tests.conftest import REPO
 from zcf_inspector import api
 
 
-def readme_example() -> str:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
-    section = text.split("## Use as a library", 1)[1].split("\n## ", 1)[0]
-    (code,) = re.findall(r"```python\n(.*?)```", section, re.S)
+def docs_example() -> str:
+    text = (REPO / "docs" / "api.md").read_text(encoding="utf-8")
+    (code,) = re.findall(r"```python\n(.*?)```", text, re.S)
     return str(code)
 
 
-def test_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+def test_docs_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     cwd = Path.cwd()
     os.chdir(REPO)  # the example names files relative to the repository
     try:
-        exec(compile(readme_example(), "README.md", "exec"), {})
+        exec(compile(docs_example(), "docs/api.md", "exec"), {})
     finally:
         os.chdir(cwd)
     out = capsys.readouterr().out.splitlines()

@@ -13,41 +13,67 @@ may change between releases; this module and the names it exports are the stable
 A *source* is the packet's bytes, or the path of a file holding them (read without
 trusting it: at most the size limit, regular files only). Results are frozen dataclasses
 whose findings each carry a stable ``code``, a ``severity``, a JSON ``pointer`` and a
-``message``; nothing here prints or exits. Problems with the inputs themselves (a file
-that cannot be read, a destination file that is not one) raise `InputError`; every
-exception raised on purpose derives from `ZcfError`.
+``message``; nothing here prints or exits. What the rules refuse is a result, never an
+exception: an invalid packet is an inspection with error findings, a refused review a
+result without a receipt. Problems with the inputs themselves (a file that cannot be read,
+a destination file that is not one, arguments that do not go together) raise `InputError`;
+every exception raised on purpose derives from `ZcfError` and carries a stable ``code``.
+Each function below says what it raises.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
+from enum import StrEnum
 from pathlib import Path
 
-from zcf_inspector.core.canonical import canonical
-from zcf_inspector.core.codes import ErrorCode, PlanCode, ReviewCode, describe
+from zcf_inspector.core.canonical import canonical as _canonical
+from zcf_inspector.core.codes import CodeInfo, ErrorCode, PlanCode, ReviewCode
+from zcf_inspector.core.codes import describe as _describe
 from zcf_inspector.core.compare.model import Change, ChangeKind, Comparison, PartStatus
 from zcf_inspector.core.compare.packets import compare as _compare
 from zcf_inspector.core.continuation.inspection import inspect_continuation as _continuation
 from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.errors import FormatError, InputError, RefusalError, ZcfError
-from zcf_inspector.core.files import read_bounded
-from zcf_inspector.core.findings import Finding, Severity
+from zcf_inspector.core.files import UnreadableFileError
+from zcf_inspector.core.files import read_bounded as _read_bounded
+from zcf_inspector.core.findings import Finding, OmittedFindings, Severity
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.monitor import NULL_MONITOR, Cancelled, Monitor
-from zcf_inspector.core.packet.destination import Destination, load_destination, parse_destination
-from zcf_inspector.core.packet.ingest import IngestResult, ingest_inspection
+from zcf_inspector.core.keyfile import KeyFileError
+from zcf_inspector.core.monitor import NULL_MONITOR as _NULL_MONITOR
+from zcf_inspector.core.monitor import Cancelled, Monitor
+from zcf_inspector.core.packet.destination import (
+    Destination,
+    DestinationError,
+    load_destination,
+    parse_destination,
+)
+from zcf_inspector.core.packet.ingest import IngestResult
+from zcf_inspector.core.packet.ingest import ingest_inspection as _ingest_inspection
 from zcf_inspector.core.packet.inspection import (
     PacketInspection,
     Stage,
+    StageResult,
     StageStatus,
-    inspect_bytes,
 )
-from zcf_inspector.core.packet.producer import AuthKind, SealError, seal_packet
+from zcf_inspector.core.packet.inspection import inspect_bytes as _inspect_bytes
+from zcf_inspector.core.packet.producer import AuthKind, SealError
+from zcf_inspector.core.packet.producer import seal_packet as _seal_packet
 from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus
+from zcf_inspector.core.packet.receipt import unreadable_receipt as _unreadable_receipt
 from zcf_inspector.core.packet.receipt import verify_receipt as _verify_receipt
-from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError, read_json, read_packet
+from zcf_inspector.core.packet.receipt_keys import load_public_key as _load_public_key
+from zcf_inspector.core.packet.receipt_keys import receipt_signer as _receipt_signer
+from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError, read_json
+from zcf_inspector.core.reading import read_packet as _read_packet
+from zcf_inspector.core.review.batch import ReviewResult
+from zcf_inspector.core.review.batch import review_packet as _review_packet
+from zcf_inspector.core.review.decisions import ReviewError
+from zcf_inspector.present.registry import Result
+from zcf_inspector.present.registry import verdict_of as _verdict_of
+from zcf_inspector.present.vocabulary import CheckStatus, Chip, Trust, Verdict
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -55,15 +81,22 @@ __all__ = [
     "Cancelled",
     "Change",
     "ChangeKind",
+    "CheckStatus",
+    "Chip",
+    "CodeInfo",
     "Comparison",
     "Destination",
+    "DestinationError",
     "ErrorCode",
     "Finding",
     "FormatError",
     "IngestResult",
     "InputError",
     "InspectionResult",
+    "JsonValue",
+    "KeyFileError",
     "Monitor",
+    "OmittedFindings",
     "PacketInspection",
     "PartStatus",
     "PlanCode",
@@ -72,11 +105,17 @@ __all__ = [
     "ReceiptStatus",
     "RefusalError",
     "ReviewCode",
+    "ReviewError",
+    "ReviewResult",
     "SealError",
     "Severity",
     "Source",
     "Stage",
+    "StageResult",
     "StageStatus",
+    "Trust",
+    "UnreadableFileError",
+    "Verdict",
     "ZcfError",
     "canonicalize",
     "compare",
@@ -87,23 +126,36 @@ __all__ = [
     "load_destination",
     "parse_destination",
     "read_json",
+    "review",
     "seal",
+    "verdict",
     "verify_receipt",
 ]
 
 Source = bytes | str | os.PathLike[str]
 """A document's bytes, or the path of the file that holds them."""
 
+# The largest decisions file `review` reads, as the `review` command does.
+_DECISIONS_MAX_BYTES = 64 * 1024 * 1024
+
 
 def _bytes(source: Source, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     # At most one byte over the limit: the reader then refuses with packet_too_large.
-    return source if isinstance(source, bytes) else read_bounded(Path(source), max_bytes)
+    return source if isinstance(source, bytes) else _read_bounded(Path(source), max_bytes)
 
 
 def _destination(destination: Destination | str | os.PathLike[str] | None) -> Destination | None:
     if destination is None or isinstance(destination, Destination):
         return destination
     return load_destination(Path(destination))
+
+
+def _required_destination(destination: Destination | str | os.PathLike[str] | None) -> Destination:
+    resolved = _destination(destination)
+    if resolved is None:
+        # Typed as required; a None from an untyped caller is a usage error in words.
+        raise InputError("a destination is required: a Destination or a destination file")
+    return resolved
 
 
 def inspect_packet(
@@ -116,31 +168,127 @@ def inspect_packet(
     """Every check of a ZCF v1 packet: bytes, structure, manifest, authentication, and
     with a ``destination`` (a `Destination` or the path of a destination file) the MAC and
     policy too. ``inspection.valid`` says whether any finding is an error; ``auth`` says
-    what was (and was not) verified. ``monitor`` reports progress and can cancel."""
-    return inspect_bytes(
+    what was (and was not) verified. ``monitor`` reports progress and can cancel.
+
+    A packet the rules refuse is an inspection with error findings, never an exception.
+
+    Raises:
+        UnreadableFileError: ``source`` is a path that cannot be read (an `InputError`).
+        DestinationError: the destination file cannot be read or is not one.
+        Cancelled: ``monitor`` was cancelled.
+    """
+    return _inspect_bytes(
         _bytes(source, max_bytes),
         _destination(destination),
         max_bytes=max_bytes,
-        monitor=monitor or NULL_MONITOR,
+        monitor=monitor or _NULL_MONITOR,
     )
 
 
 def ingest(source: Source, destination: Destination | str | os.PathLike[str]) -> IngestResult:
     """Admit a packet at a destination (profile §6): ``result.receipt`` is the transfer
-    receipt (signed when the destination has a signing key), or None when refused."""
-    resolved = _destination(destination)
-    assert resolved is not None  # a destination is required, and typed so
-    inspection = inspect_bytes(_bytes(source), resolved)
-    return ingest_inspection(inspection, resolved)
+    receipt (signed when the destination has a signing key), or None when refused.
+
+    Raises:
+        InputError: no destination was given (None).
+        UnreadableFileError: ``source`` is a path that cannot be read.
+        DestinationError: the destination file cannot be read or is not one.
+    """
+    resolved = _required_destination(destination)
+    inspection = _inspect_bytes(_bytes(source), resolved)
+    return _ingest_inspection(inspection, resolved)
 
 
-def verify_receipt(source: Source, public_key: bytes | None = None) -> ReceiptReport:
-    """Recompute a receipt's digest and, given the signer's raw 32-byte public key, check
-    its signature. A receipt that is not strict JSON is reported invalid, not raised."""
+def _decisions(decisions: Sequence[Mapping[str, JsonValue]] | Source | None) -> JsonValue | None:
+    if decisions is None:
+        return None
+    if isinstance(decisions, bytes | str | os.PathLike):
+        data = _bytes(decisions, _DECISIONS_MAX_BYTES)
+        try:
+            return read_json(data, max_bytes=_DECISIONS_MAX_BYTES)
+        except ReadError as exc:
+            # The decisions are the caller's instructions, not the input under review.
+            raise InputError(f"the decisions file is not strict JSON: {exc}") from exc
+    return [dict(entry) for entry in decisions]
+
+
+def review(
+    source: Source,
+    destination: Destination | str | os.PathLike[str],
+    decisions: Sequence[Mapping[str, JsonValue]] | Source | None = None,
+    *,
+    reviewer: str,
+    previous: str | os.PathLike[str] | None = None,
+    previous_receipt: str | os.PathLike[str] | None = None,
+    repeat_unchanged: bool = False,
+    repeat_note: str | None = None,
+) -> ReviewResult:
+    """The library twin of ``zcf-inspector review``: ingest the packet at the destination,
+    apply ``decisions`` (``[{"portableRef", "state", "note"?, "supersededBy"?}, …]`` in
+    order — given as a list, or as a decisions file's bytes or path) as ``reviewer``, and
+    make the receipt with the review in it: the same bytes the command and the window write.
+
+    With ``previous`` and ``previous_receipt`` (the previous generation's packet and the
+    receipt exported for it, as paths) the packet is compared with that generation first;
+    ``repeat_unchanged`` then repeats its decisions on beliefs whose admitted content is
+    byte-identical, as ``reviewer``, now, in one step before ``decisions``, each noted with
+    ``repeat_note``. ``result.receipt`` is None when the packet, the previous generation
+    or any decision was refused; ``result.findings`` (and ``result.ingest.findings`` for
+    the packet) say why.
+
+    Raises:
+        InputError: options that do not go together (``previous`` without
+            ``previous_receipt``, ``repeat_unchanged`` without a ``repeat_note``, neither
+            ``decisions`` nor ``repeat_unchanged``…), a decisions file that is not strict
+            JSON, or no destination.
+        UnreadableFileError: a path that cannot be read.
+        DestinationError: the destination file cannot be read or is not one.
+    """
+    resolved = _required_destination(destination)
+    return _review_packet(
+        _bytes(source),
+        resolved,
+        _decisions(decisions),
+        reviewer=reviewer,
+        previous=previous,
+        previous_receipt=previous_receipt,
+        repeat_unchanged=repeat_unchanged,
+        repeat_note=repeat_note,
+    )
+
+
+def _public_key(key: Destination | bytes | str | os.PathLike[str] | None) -> bytes | None:
+    if key is None or isinstance(key, bytes):
+        return key
+    if isinstance(key, Destination):
+        return _receipt_signer(key).key().public_key
+    return _load_public_key(Path(key)).public_key
+
+
+def verify_receipt(
+    source: Source, key: Destination | bytes | str | os.PathLike[str] | None = None
+) -> ReceiptReport:
+    """Recompute a receipt's digest and, given its signer's key, check its signature.
+
+    ``key`` is what signed it, in any of the forms the `receipt verify` command takes: a
+    `Destination` (its ``signingKey`` signs its receipts), the path of a public key file
+    (``keygen --public-of``; a private key file or a destination file works too), or the
+    raw 32-byte Ed25519 public key. Without one a signed receipt is
+    ``VALID_SIGNATURE_NOT_CHECKED``. A receipt that is not strict JSON is reported
+    invalid, not raised.
+
+    Raises:
+        UnreadableFileError: ``source`` is a path that cannot be read.
+        KeyFileError: the key file cannot be read or holds no Ed25519 key.
+        DestinationError: the key file is a destination file that is not a valid one.
+        InputError: the destination has no ``signingKey`` (its receipts are unsigned).
+        FormatError: raw key bytes that are not 32 bytes long.
+    """
+    public_key = _public_key(key)
     try:
         value = read_json(_bytes(source))
     except ReadError as exc:
-        return ReceiptReport(ReceiptStatus.INVALID, None, None, (exc.to_finding(),))
+        return _unreadable_receipt(exc.to_finding())
     return _verify_receipt(value, public_key)
 
 
@@ -153,11 +301,27 @@ def seal(
     destination_installation_key: bytes | None = None,
 ) -> dict[str, JsonValue]:
     """A draft packet (a parsed object, its bytes or its path) with a fresh manifest and an
-    authentication of ``kind``; raises `SealError` when the keys do not fit the kind."""
-    draft = dict(packet) if isinstance(packet, Mapping) else read_packet(_bytes(packet))
-    return seal_packet(
+    authentication of ``kind`` (an `AuthKind` or its value: ``"unsigned"``,
+    ``"source-signature"``, ``"recipient-bound-mac"``).
+
+    Raises:
+        SealError: ``kind`` is not one of the three, or the keys do not fit it (a missing
+            or wrongly sized key, a recipient-bound MAC on a packet not addressed to a
+            recipient), or the draft holds a value canonical JSON cannot take.
+        ReadError: the draft's bytes are not strict JSON or not an object (a `RefusalError`).
+        UnreadableFileError: ``packet`` is a path that cannot be read.
+    """
+    try:
+        auth_kind = AuthKind(kind)
+    except ValueError:
+        known = ", ".join(k.value for k in AuthKind)
+        raise SealError(
+            f"not an authentication kind: {str(kind)[:80]!r} (one of {known})"
+        ) from None
+    draft = dict(packet) if isinstance(packet, Mapping) else _read_packet(_bytes(packet))
+    return _seal_packet(
         draft,
-        AuthKind(kind),
+        auth_kind,
         signing_seed=signing_seed,
         source_installation_key=source_installation_key,
         destination_installation_key=destination_installation_key,
@@ -165,8 +329,13 @@ def seal(
 
 
 def canonicalize(value: JsonValue | bytes) -> bytes:
-    """The ZCF-JSON-v1 bytes (profile §2) of a value, or of a JSON text read strictly."""
-    return canonical(read_json(value) if isinstance(value, bytes) else value)
+    """The ZCF-JSON-v1 bytes (profile §2) of a value, or of a JSON text read strictly.
+
+    Raises:
+        ReadError: ``value`` is bytes that are not strict JSON (profile §1).
+        FormatError: ``value`` holds something JSON cannot (a set, NaN, a non-string key).
+    """
+    return _canonical(read_json(value) if isinstance(value, bytes) else value)
 
 
 def compare(a: Source, b: Source, *, monitor: Monitor | None = None) -> Comparison:
@@ -174,8 +343,28 @@ def compare(a: Source, b: Source, *, monitor: Monitor | None = None) -> Comparis
     inside each changed one every element by its identity (beliefs by ``portableRef``,
     other items by ``id``…), and the fields outside the root, marked so. Either packet may
     be refused at a later stage; one refused at the byte stage leaves nothing to compare
-    (``comparison.readable`` is False)."""
-    return _compare(_bytes(a), _bytes(b), monitor=monitor or NULL_MONITOR)
+    (``comparison.readable`` is False).
+
+    Raises:
+        UnreadableFileError: a path that cannot be read.
+        Cancelled: ``monitor`` was cancelled.
+    """
+    return _compare(_bytes(a), _bytes(b), monitor=monitor or _NULL_MONITOR)
+
+
+def describe(code: StrEnum) -> CodeInfo:
+    """The registry entry of a finding code (an `ErrorCode`, `PlanCode` or `ReviewCode`):
+    its family, the severity it is usually reported with, and its meaning in one line —
+    the entry of the code list (docs/codes.md).
+
+    Raises:
+        InputError: ``code`` is not a member of one of the three code enums (a bare string
+            is not: ``duplicate_id`` is both a packet and a continuation code).
+    """
+    try:
+        return _describe(code)
+    except KeyError:
+        raise InputError(f"not a finding code: {str(code)[:80]!r}") from None
 
 
 def inspect_continuation(
@@ -188,10 +377,35 @@ def inspect_continuation(
     """An ASIF 0.4 session, bare continuation profile or destination report: each plan's
     prerequisite closure and required flags, its findings, and with ``report`` (checked
     against the session's exact bytes) the report's verdict at the clock ``now``
-    (default: the current UTC time)."""
+    (default: the current UTC time). A document the rules refuse is a result with error
+    findings, never an exception.
+
+    Raises:
+        UnreadableFileError: a path that cannot be read.
+    """
     return _continuation(
         _bytes(session),
         now=now or datetime.now(UTC),
         plan_id=plan_id,
         report=None if report is None else _bytes(report),
     )
+
+
+def verdict(result: Result) -> Verdict:
+    """What the window and the CLI say about a checked document — the same words, trust
+    level (``verified``, ``unsigned``, ``unchecked``, ``refused``) and chips: ``result``
+    is what `inspect_packet`, `ingest` (its chips say what admission changed),
+    `verify_receipt`, `inspect_continuation` or `compare` gave.
+
+        >>> from zcf_inspector import api
+        >>> shown = api.verdict(api.inspect_packet("goldens/publication/minimal.json"))
+        >>> shown.words, str(shown.trust)
+        ('VALID · UNSIGNED', 'unsigned')
+
+    Raises:
+        InputError: ``result`` is not one of the results named above.
+    """
+    try:
+        return _verdict_of(result)
+    except TypeError as exc:  # no presenter for it: a wrong argument, said as one
+        raise InputError(str(exc)) from None

@@ -51,7 +51,13 @@ def test_console_script_runs_as_a_process() -> None:
         check=False,
     )
     assert proc.returncode == 0
-    assert proc.stdout == f"{PUB / 'minimal.json'}: VALID · UNSIGNED\n"
+    # the verdict, then the trust level and every check as the window's chips say them
+    assert proc.stdout == (
+        f"{PUB / 'minimal.json'}: VALID · UNSIGNED\n"
+        "  unsigned | bytes: pass | structure: pass | 12 sections: pass · digests match | "
+        "manifest root: pass · matches | authentication: pass · unsigned | "
+        "policy: not checkable · no destination\n"
+    )
 
 
 def test_validate_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
@@ -64,6 +70,11 @@ def test_validate_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(results[0]) == {
         "path",
         "valid",
+        "kind",
+        "verdict",
+        "trust",
+        "notChecked",
+        "checks",
         "findings",
         "findingsOmitted",
         "manifest",
@@ -107,8 +118,10 @@ def test_validate_byte_refusal_has_null_manifest(capsys: pytest.CaptureFixture[s
 
 def test_mac_without_destination_is_info_and_valid(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "validate", "--json", str(PUB / "recipient-bound-mac.json"))
-    assert code == 0
+    assert code == 3  # INTACT: the words say the MAC was not checked, and so does the code
     [result] = json.loads(out)
+    assert result["trust"] == "unchecked"
+    assert result["verdict"] == "INTACT · MAC NOT CHECKED (no destination keys)"
     # valid as far as checked, but not VALID in words: the MAC was never checked
     assert result["valid"] is True
     assert result["authenticity"]["state"] == "mac-not-checked"
@@ -126,7 +139,8 @@ def test_mac_with_destination_verifies(capsys: pytest.CaptureFixture[str]) -> No
     )
     assert code == 0
     assert "VALID · SIGNED by sha256:" in out
-    assert out.endswith(" (trusted)\n")
+    assert out.splitlines()[0].endswith(" (trusted)")
+    assert out.splitlines()[1].startswith("  verified | ")
 
 
 def test_source_signature_refused_without_destination(capsys: pytest.CaptureFixture[str]) -> None:
@@ -300,7 +314,7 @@ def test_keygen_seal_validate_round_trip(
     code, out, _ = run(capsys, "validate", "--destination", str(tmp_path / "d.json"), str(sealed))
     assert code == 0, out
     assert "VALID · SIGNED by sha256:" in out
-    assert out.endswith(" (trusted)\n")
+    assert out.splitlines()[0].endswith(" (trusted)")
     # keygen never overwrites a key
     assert run(capsys, "keygen", "--out", str(signing))[0] == 2
 
@@ -544,4 +558,45 @@ def test_keygen_writes_both_files_or_neither(
     assert (private.stat().st_mode & 0o777, (tmp_path / "q").stat().st_mode & 0o777) == (
         0o600,
         0o600,
+    )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["keygen"],
+        ["keygen", "--installation-key-id", "inst-x"],
+        ["keygen", "--public-of", str(GOLDENS / "destination.json")],
+        ["seal", str(PUB / "minimal.json")],
+    ],
+    ids=["keygen", "keygen-installation", "keygen-public-of", "seal"],
+)
+def test_force_exists_where_it_is_advised(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str]
+) -> None:
+    # Issue 19: seal and keygen advised "use --force to replace it" and had no --force.
+    out = tmp_path / "out.json"
+    out.write_bytes(b"old")
+    code, _, err = run(capsys, *argv, "--out", str(out))
+    assert code == 2
+    assert "use --force to replace it" in err
+    assert out.read_bytes() == b"old"
+    code, _, err = run(capsys, *argv, "--out", str(out), "--force")
+    assert code == 0, err
+    assert json.loads(out.read_bytes())
+    assert (out.stat().st_mode & 0o777) == 0o600
+
+
+def test_keygen_force_replaces_both_files(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    private, public = tmp_path / "k.json", tmp_path / "k.pub.json"
+    private.write_bytes(b"old")
+    public.write_bytes(b"old")
+    assert run(capsys, "keygen", "--out", str(private), "--public-out", str(public))[0] == 2
+    code = run(capsys, "keygen", "--out", str(private), "--public-out", str(public), "--force")
+    assert code[0] == 0
+    assert (
+        json.loads(private.read_bytes())["publicKey"]
+        == json.loads(public.read_bytes())["publicKey"]
     )

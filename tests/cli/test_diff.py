@@ -108,7 +108,7 @@ def test_text_is_one_line_per_change_then_its_fields(
     code, out, _ = run(capsys, "diff", a, b)
     assert code == 1
     lines = out.splitlines()
-    assert lines[0] == f"A: {a} — valid — unsigned: valid, no cryptographic identity"
+    assert lines[0] == f"A: {a} — VALID · UNSIGNED"  # `validate`'s words
     assert lines[2].startswith("DIFFERENT: 2 of 13 covered sections, 2 fields outside the root")
     changes = lines[lines.index("changes:") + 1 :]
     heads = [line for line in changes if not line.startswith("      ")]
@@ -206,3 +206,26 @@ def test_changes_past_the_budget_are_announced_on_stderr(
     listed = json.loads(out)["changes"]
     assert len(listed) < 1503
     assert f"{1503 + 2 - len(listed):,} further changes are counted but not listed" in err
+
+
+def test_ids_differing_by_an_invisible_character_print_differently(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Issue 19: U+034F (combining grapheme joiner) is printable but shows nothing; the two
+    # ids printed as the same "b-payment" on a removed and an added line.
+    a = g.full_handoff()
+    a["content"]["beliefs"].append(g.belief("b-payment", "Payments are idempotent."))
+    b = copy.deepcopy(a)
+    b["content"]["beliefs"][-1]["portableRef"] = "b\u034f-payment"
+    code, out, _ = run(
+        capsys,
+        "diff",
+        write(tmp_path, "a.json", g.unsigned(a)),
+        write(tmp_path, "b.json", g.unsigned(b)),
+    )
+    assert code == 1
+    assert "\u034f" not in out
+    removed = [line for line in out.splitlines() if line.startswith("  removed")]
+    added = [line for line in out.splitlines() if line.startswith("  added")]
+    assert any('"b-payment"' in line for line in removed)
+    assert any('"b\\u034f-payment"' in line for line in added)

@@ -17,6 +17,7 @@ from tests.core.continuation.spec_examples import (
     report,
     session,
 )
+from tests.core.helpers import GOLDENS
 from zcf_inspector.cli import exitcodes, main
 
 
@@ -33,7 +34,7 @@ def example(name: str) -> str:
 def test_example_session_exits_ok(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, example("another-computer.session.json"))
     assert code == exitcodes.OK
-    assert "plan continue-main (resume_native; scopes read, context, continue): ok" in out
+    assert "plan continue-main (resume_native; scopes read, context, continue): pass" in out
 
 
 def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
@@ -46,9 +47,21 @@ def test_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
         "--now",
         CLOCK_TEXT,
     )
-    assert code == exitcodes.OK
+    assert code == exitcodes.REFUSED  # the report says BLOCKED: a script must not go on
     doc = json.loads(out)
-    assert set(doc) == {"kind", "findings", "findingsOmitted", "plans", "report"}
+    assert set(doc) == {
+        "kind",
+        "verdict",
+        "trust",
+        "notChecked",
+        "checks",
+        "findings",
+        "findingsOmitted",
+        "plans",
+        "report",
+    }
+    assert doc["verdict"] == "BLOCKED (5 blockers) · ASIF-SESSION VALID"
+    assert doc["trust"] == "refused"
     assert doc["findingsOmitted"] == []
     assert doc["kind"] == "asif-session"
     plan = doc["plans"][3]
@@ -140,7 +153,7 @@ def test_error_exits_refused_with_finding_and_pointer(
     path.write_bytes(dump(broken))
     code, out, _ = run(capsys, str(path))
     assert code == exitcodes.REFUSED
-    assert "INVALID" in out
+    assert ": ASIF-SESSION REFUSED: dependency_cycle\n" in out
     assert "error dependency_cycle at /continuation/dependencies/0/depends_on/0" in out
 
 
@@ -189,8 +202,9 @@ def test_report_checked_against_session(capsys: pytest.CaptureFixture[str], tmp_
 
 def test_report_alone(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, example("another-agent.report.json"), "--json", "--now", CLOCK_TEXT)
-    assert code == exitcodes.OK
+    assert code == exitcodes.UNCHECKED  # not checked against the session it binds
     doc = json.loads(out)
+    assert doc["trust"] == "unchecked"
     assert doc["kind"] == "continuation-report"
     assert doc["plans"] == []
     assert doc["report"]["recomputedOutcome"] == expected_results()["another-agent"]
@@ -233,8 +247,9 @@ def test_blockers_are_listed_under_their_plan(capsys: pytest.CaptureFixture[str]
     code, out, _ = run(capsys, example("action-specific.session.json"), "--plan", "await_user")
     assert code == exitcodes.OK
     lines = out.splitlines()
-    assert lines[1].startswith("plan await_user (await_user; scopes read): ok")
-    assert lines[1].endswith(", 3 known blockers")
+    assert lines[1] == "  unsigned | document: pass · asif-session | plan await_user: pass"
+    assert lines[2].startswith("plan await_user (await_user; scopes read): pass")
+    assert lines[2].endswith(", 3 known blockers")
     assert (
         "  blocker resource:missing-media (optional): resource_unavailable — resource "
         "'missing-media' is unavailable"
@@ -268,7 +283,10 @@ def test_support_claimed_over_a_known_blocker_is_refused(
     assert "blocker plan:continue-main (required): boundary_not_consistent" in out
     assert "error known_blocker_claimed at /assessments/0/status: plan:continue-main is " in out
     assert "assessed supported, but the session shows a known blocker" in out
-    assert "report assessment-another-computer for plan continue-main: INVALID" in out
+    assert (
+        "report assessment-another-computer for plan continue-main: fail · known_blocker_claimed"
+        in out
+    )
 
 
 def test_expired_report_line_names_both_times(
@@ -306,7 +324,28 @@ def test_hostile_strings_are_escaped_for_the_terminal(
         "--now",
         CLOCK_TEXT,
     )
-    assert code == exitcodes.OK
+    assert code == exitcodes.REFUSED  # the report says BLOCKED
     assert "\x1b" not in out
     assert "\x07" not in out
     assert "blocking reason service:publisher-service: \\u001b[2Jgone\\u0007" in out
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        (EXAMPLES / "another-computer.report.json", "is continuation-report, not a session"),
+        (GOLDENS / "publication" / "minimal.json", "is not a continuation session or profile"),
+    ],
+    ids=["report", "packet"],
+)
+def test_dot_says_why_it_printed_nothing(
+    capsys: pytest.CaptureFixture[str], name: Path, kind: str
+) -> None:
+    # Issue 19: `plan --dot` on a non-session printed nothing at all.
+    code, out, err = run(capsys, "--dot", str(name))
+    assert out == ""
+    assert err.startswith("zcf-inspector: --dot printed nothing: ")
+    assert kind in err
+    assert "run without --dot to see its findings" in err
+    assert len(err.splitlines()) == 1
+    assert code in (exitcodes.OK, exitcodes.REFUSED)

@@ -85,7 +85,11 @@ def test_receipt_verify_with_the_destination_file(
 ) -> None:
     code, out, _ = run(capsys, "receipt", "verify", str(RECEIPT), "--destination", str(DEST))
     assert code == 0
-    assert out == f"{RECEIPT}: valid — digest recomputed, signature verified\n"
+    assert out == (
+        f"{RECEIPT}: VALID RECEIPT · SIGNED (signature verified)\n"
+        "  verified | receipt shape: pass | receipt digest: pass · matches | "
+        "signature: pass · verified\n"
+    )
     other = copy.deepcopy(g.DESTINATION)
     other["signingKey"] = b64u_encode(b"\x07" * 32)
     other_path = tmp_path / "other.json"

@@ -14,7 +14,12 @@ from tests.core.generations import earlier_receipt, write_generations
 from tests.core.helpers import GOLDENS, destination
 from zcf_inspector.cli import main
 from zcf_inspector.core.crypto import ed25519_public_key
-from zcf_inspector.core.packet.receipt import ReceiptStatus, receipt_bytes, verify_receipt
+from zcf_inspector.core.packet.receipt import (
+    ReceiptStatus,
+    finish_receipt,
+    receipt_bytes,
+    verify_receipt,
+)
 
 DEST = GOLDENS / "destination.json"
 KEY = ed25519_public_key(g.RECEIPT_SEED)
@@ -221,3 +226,56 @@ def test_a_previous_packet_refused_names_the_packet(
     assert stdout.startswith(f"{folder / 'gen1.json'}: refused — no receipt written\n")
     assert "previous_packet_refused" in stdout
     assert destination().signing_key is not None  # the receipt of gen1 was signed
+
+
+def _unsigned_receipt(folder: Path) -> str:
+    path = folder / "gen1.unsigned.receipt.json"
+    path.write_bytes(receipt_bytes(finish_receipt(earlier_receipt(), None)))
+    return path.name
+
+
+def test_an_unsigned_previous_receipt_is_not_carried_over(
+    capsys: pytest.CaptureFixture[str], folder: Path
+) -> None:
+    # Issue 19, defect 12: anyone can compute an unsigned receipt; its decisions were
+    # repeated and then signed with this destination's key.
+    out = folder / "gen2.receipt.json"
+    args = [*previous_args(folder, _unsigned_receipt(folder)), "--repeat-unchanged"]
+    code, stdout, err = review(capsys, folder, *args, "--repeat-note", NOTE, "--out", str(out))
+    assert code == 1
+    assert "previous_receipt_untrusted" in stdout
+    assert "--accept-unsigned-previous" in stdout
+    assert "unsigned: nothing proves who made these decisions" in err  # still compared
+    assert not out.exists()
+
+
+def test_accept_unsigned_previous_repeats_them_and_says_so(
+    capsys: pytest.CaptureFixture[str], folder: Path
+) -> None:
+    out = folder / "gen2.receipt.json"
+    args = [*previous_args(folder, _unsigned_receipt(folder)), "--repeat-unchanged"]
+    code, stdout, err = review(
+        capsys,
+        folder,
+        *args,
+        "--repeat-note",
+        NOTE,
+        "--accept-unsigned-previous",
+        "--out",
+        str(out),
+    )
+    assert (code, stdout) == (0, "")
+    assert "repeated 3 earlier decisions as carol (from an unsigned receipt" in err
+    decisions = json.loads(out.read_bytes())["review"]["decisions"]
+    assert len(decisions) == 3
+    assert all("repeated from an unsigned receipt sha256:" in d["note"] for d in decisions)
+
+
+def test_accept_unsigned_previous_needs_repeat_unchanged(
+    capsys: pytest.CaptureFixture[str], folder: Path
+) -> None:
+    code, _, err = review(
+        capsys, folder, *previous_args(folder), "--accept-unsigned-previous", "--decisions", "x"
+    )
+    assert code == 2
+    assert "--accept-unsigned-previous is only used with --repeat-unchanged" in err

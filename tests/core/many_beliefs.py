@@ -13,9 +13,9 @@ from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.review.decisions import DecisionRequest, ReviewSession, ReviewTarget
 from zcf_inspector.core.review.previous import (
     PreviousGeneration,
-    check_previous_receipt,
     compare_with_previous,
 )
+from zcf_inspector.core.review.previous_trust import check_previous_receipt
 
 
 def many_beliefs_bytes(count: int, name: str = "many") -> bytes:

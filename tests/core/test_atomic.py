@@ -197,3 +197,43 @@ def test_a_killed_cli_write_is_cleaned_up_by_the_next(tmp_path: Path) -> None:
     later = time.time() + STALE_AFTER_SECONDS + 1
     assert remove_stale_temporaries(tmp_path, "out.json", now=later) == left
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("length", [242, 243, 250, 255])
+def test_names_up_to_name_max_can_be_written(tmp_path: Path, length: int) -> None:
+    # Issue 19: the temporary was the name and 14 bytes more, so names of 242-255 bytes
+    # could not be written. The temporary is shortened, never the target.
+    target = tmp_path / ("r" * (length - 5) + ".json")
+    assert len(os.fsencode(target.name)) == length
+    write_atomic(target, b"{}")
+    assert target.read_bytes() == b"{}"
+    write_atomic(target, b"[]", overwrite=True)
+    assert target.read_bytes() == b"[]"
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
+
+
+def test_a_long_name_of_multibyte_characters_is_cut_on_a_character(tmp_path: Path) -> None:
+    target = tmp_path / ("é" * 125 + ".json")  # 255 bytes in UTF-8
+    assert len(os.fsencode(target.name)) == 255
+    prefix = atomic.temporary_prefix(tmp_path, target.name)
+    assert len(os.fsencode(prefix)) + len("abcdefgh.tmp") <= 255
+    prefix.encode("utf-8")  # whole characters only
+    write_atomic(target, b"{}")
+    assert target.read_bytes() == b"{}"
+
+
+def test_long_names_sharing_a_start_get_different_temporaries(tmp_path: Path) -> None:
+    a, b = "x" * 250 + ".json", "x" * 250 + ".jsom"
+    assert atomic.temporary_prefix(tmp_path, a) != atomic.temporary_prefix(tmp_path, b)
+    assert atomic.temporary_prefix(tmp_path, "r.json") == ".r.json."  # short: unchanged
+
+
+def test_stale_temporaries_of_a_long_name_are_removed_too(tmp_path: Path) -> None:
+    name = "y" * 250 + ".json"
+    prefix = atomic.temporary_prefix(tmp_path, name)
+    stale = tmp_path / f"{prefix}ab_cd123.tmp"
+    stale.write_bytes(b"half")
+    old = time.time() - STALE_AFTER_SECONDS - 60
+    os.utime(stale, (old, old))
+    write_atomic(tmp_path / name, b"{}")
+    assert not stale.exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -76,3 +77,27 @@ def test_missing_receipt_and_destination_are_failures(tmp_path: Path) -> None:
 def test_x_zephr_keys_found_at_any_depth() -> None:
     value: JsonValue = {"a": [{"b": {"x-zephr-deep": 1}}], "x-zephr-top": 2, "x-other": 3}
     assert sorted(x_zephr_keys(value)) == ["x-zephr-deep", "x-zephr-top"]
+
+
+@pytest.mark.parametrize("value", [10**15, 2**53 - 1, -1, 1.5, True, "64"])
+def test_a_vectors_numbers_are_bounded_before_use(tmp_path: Path, value: object) -> None:
+    # Issue 19: maxBytes 10^15 went to the reader as its limit and asked ~1 PB of the
+    # allocator. Every vector's number is checked first; the other vectors still run.
+    copy = tmp_path / "goldens"
+    shutil.copytree(GOLDENS, copy, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    expect = copy / "negative" / "bom.expect.json"
+    expect.write_text(json.dumps({"code": "invalid_encoding", "maxBytes": value}))
+    results = check_goldens(copy)
+    failed = [r for r in results if not r.passed]
+    assert [r.name for r in failed] == ["bom.json"]
+    assert "bad maxBytes: an integer from 0 to 67,108,864" in failed[0].problems[0]
+    assert len(results) == len(check_goldens(GOLDENS))
+
+
+def test_a_vector_limit_within_the_readers_is_used(tmp_path: Path) -> None:
+    copy = tmp_path / "goldens"
+    shutil.copytree(GOLDENS, copy, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    (copy / "negative" / "bom.expect.json").write_text(
+        json.dumps({"code": "packet_too_large", "maxBytes": 10})
+    )
+    assert all(r.passed for r in check_goldens(copy))

@@ -11,11 +11,13 @@ from goldens import generate as g
 from zcf_inspector.core.crypto import ed25519_public_key, public_key_fingerprint
 from zcf_inspector.core.formats import b64u_encode
 from zcf_inspector.core.packet.destination import (
-    DEFAULT_MAX_BELIEF_BYTES,
-    DEFAULT_MAX_BELIEFS,
     DestinationError,
     load_destination,
     parse_destination,
+)
+from zcf_inspector.core.packet.destination_limits import (
+    DEFAULT_MAX_BELIEF_BYTES,
+    DEFAULT_MAX_BELIEFS,
 )
 
 

@@ -16,8 +16,10 @@ import pytest
 from tests.conftest import PROFILE, REPO
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.core.codes import (
+    AdvisoryCode,
     CodeFamily,
     ErrorCode,
+    FileCode,
     PlanCode,
     ReviewCode,
     codes_markdown,
@@ -43,7 +45,7 @@ def test_enum_is_exactly_the_profile_codes() -> None:
     assert {c.value for c in ErrorCode} == profile_codes()
 
 
-@pytest.mark.parametrize("enum", [ErrorCode, PlanCode, ReviewCode])
+@pytest.mark.parametrize("enum", [ErrorCode, PlanCode, ReviewCode, AdvisoryCode, FileCode])
 def test_values_are_their_names_in_lower_case(enum: type[StrEnum]) -> None:
     for code in enum:
         assert code.value == code.name.lower()
@@ -52,7 +54,9 @@ def test_values_are_their_names_in_lower_case(enum: type[StrEnum]) -> None:
 
 def test_every_code_is_registered_with_a_severity_and_a_meaning() -> None:
     infos = list(registry())
-    assert len(infos) == len(ErrorCode) + len(PlanCode) + len(ReviewCode)
+    assert len(infos) == (
+        len(ErrorCode) + len(PlanCode) + len(ReviewCode) + len(AdvisoryCode) + len(FileCode)
+    )
     for info in infos:
         assert isinstance(info.severity, Severity)
         assert info.meaning

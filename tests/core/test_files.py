@@ -22,9 +22,11 @@ from zcf_inspector.core.packet.destination import DestinationError, load_destina
 CHILD_TIMEOUT = 60
 
 
-def refusal(path: Path, max_bytes: int = 100, **kwargs: bool) -> UnreadableFileError:
+def refusal(
+    path: Path, max_bytes: int = 100, *, refuse_larger: bool = False
+) -> UnreadableFileError:
     with pytest.raises(UnreadableFileError) as caught:
-        read_bounded(path, max_bytes, **kwargs)
+        read_bounded(path, max_bytes, refuse_larger=refuse_larger)
     return caught.value
 
 
@@ -179,3 +181,12 @@ def test_a_fifo_swapped_in_at_any_moment_never_blocks(swapping_path: Path) -> No
         result = _run("canonicalize", str(swapping_path))
         assert result.returncode in (0, 2), result.stderr
         assert "Traceback" not in result.stderr
+
+
+def test_a_huge_limit_is_never_an_allocation(tmp_path: Path) -> None:
+    # Issue 19: os.read allocates what it is asked for; a limit of 10^15 read from a
+    # vector asked the allocator for a petabyte. Reads ask for what the file holds.
+    path = tmp_path / "small.json"
+    path.write_bytes(b"[1, 2, 3]")
+    assert read_bounded(path, 10**15) == b"[1, 2, 3]"
+    assert read_bounded(path, 10**15, refuse_larger=True) == b"[1, 2, 3]"

@@ -62,6 +62,7 @@ def test_the_code_enum_is_closed_and_stable() -> None:
         "receipt_mismatch",
         "previous_receipt_invalid",
         "previous_packet_refused",
+        "previous_receipt_untrusted",
     }
 
 

@@ -17,10 +17,10 @@ from zcf_inspector.core.review.decisions import DecisionRequest, ReviewTarget
 from zcf_inspector.core.review.journal import JournaledReview, journal_path
 from zcf_inspector.core.review.previous import (
     PreviousGeneration,
-    check_previous_receipt,
     compare_with_previous,
     plan_carry_over,
 )
+from zcf_inspector.core.review.previous_trust import check_previous_receipt
 
 NOTE = "gen2 diff read: unchanged claims hold"
 KEY = ed25519_public_key(g.RECEIPT_SEED)

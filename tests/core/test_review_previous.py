@@ -38,13 +38,13 @@ from zcf_inspector.core.review.decisions import (
 from zcf_inspector.core.review.previous import (
     BeliefChange,
     PreviousGeneration,
-    check_previous_receipt,
     classify,
     compare_with_previous,
     load_previous,
     plan_carry_over,
     repeat_note,
 )
+from zcf_inspector.core.review.previous_trust import check_previous_receipt
 
 NEW, CHANGED, UNCHANGED = BeliefChange.NEW, BeliefChange.CHANGED, BeliefChange.UNCHANGED
 
@@ -259,7 +259,7 @@ def test_unsigned_and_foreign_signed_receipts_are_used_and_said_so() -> None:
     other = finish_receipt(earlier_receipt(), new_ed25519_key().seed)
     q = previous_generation(other)
     assert q.receipt_status is ReceiptStatus.VALID_SIGNATURE_NOT_CHECKED
-    assert "signed, but not by this destination's key, so not checked" in q.trust_text()
+    assert "signed, but by no key this destination trusts, so not checked" in q.trust_text()
     assert [f.code for f in q.receipt_notes] == [ErrorCode.SOURCE_KEY_UNKNOWN]
     assert len(p.candidates) == len(q.candidates) == 3
 

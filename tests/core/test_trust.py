@@ -1,4 +1,5 @@
-"""The trust verdict in words: validity and authenticity, from the inspection only."""
+"""The trust verdict: validity and authenticity from the inspection only (core), and the
+packet presenter's words and trust level for them."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ from zcf_inspector.core.packet.inspection import Stage, inspect_bytes
 from zcf_inspector.core.packet.trust import (
     Authenticity,
     MacState,
-    TrustLevel,
     Validity,
     packet_trust,
     short_fingerprint,
 )
+from zcf_inspector.present.packet import authenticity_json, headline, trust_level
+from zcf_inspector.present.vocabulary import Trust
 
 NEGATIVE = GOLDENS / "negative"
 
@@ -30,9 +32,9 @@ def test_signed_and_verified_is_valid_and_complete() -> None:
     assert trust.signer.startswith("sha256:")
     assert trust.signer_trusted is True
     assert trust.mac is MacState.VERIFIED
-    assert trust.level is TrustLevel.CHECKED
-    assert trust.headline() == f"VALID · SIGNED by {trust.signer} (trusted)"
-    assert trust.headline(short_fingerprint) == (
+    assert trust_level(trust) is Trust.VERIFIED
+    assert headline(trust) == f"VALID · SIGNED by {trust.signer} (trusted)"
+    assert headline(trust, short_fingerprint) == (
         f"VALID · SIGNED by {trust.signer[: len('sha256:') + 16]}… (trusted)"
     )
 
@@ -45,9 +47,9 @@ def test_mac_without_keys_is_intact_never_valid() -> None:
     assert trust.authenticity is Authenticity.MAC_NOT_CHECKED
     assert trust.mac is MacState.NOT_CHECKED
     assert trust.signer_trusted is None  # a fingerprint is a claim until a key is trusted
-    assert trust.level is TrustLevel.PARTIAL
+    assert trust_level(trust) is Trust.UNCHECKED
     assert not trust.complete
-    assert trust.headline() == "INTACT · MAC NOT CHECKED (no destination keys)"
+    assert headline(trust) == "INTACT · MAC NOT CHECKED (no destination keys)"
     assert trust.not_checked == ("signature and recipient MAC (no destination keys)",)
 
 
@@ -58,17 +60,19 @@ def test_unsigned_is_valid_and_complete() -> None:
         Authenticity.UNSIGNED,
         None,
     )
-    assert trust.headline() == "VALID · UNSIGNED"
+    assert headline(trust) == "VALID · UNSIGNED"
     assert trust.complete
+    # valid, but anyone could have written it: neutral, never the green of a trusted key
+    assert trust_level(trust) is Trust.UNSIGNED
 
 
 def test_recipient_binding_of_an_unsigned_packet_needs_a_destination() -> None:
     data = golden_bytes("recipient-bound-unsigned")
     without = packet_trust(inspect_bytes(data))
     assert without.validity is Validity.INTACT
-    assert without.headline() == "INTACT · UNSIGNED · RECIPIENT NOT CHECKED (no destination)"
+    assert headline(without) == "INTACT · UNSIGNED · RECIPIENT NOT CHECKED (no destination)"
     with_destination = packet_trust(inspect_bytes(data, destination()))
-    assert with_destination.headline() == "VALID · UNSIGNED"
+    assert headline(with_destination) == "VALID · UNSIGNED"
     assert with_destination.complete
 
 
@@ -88,36 +92,36 @@ def test_authentication_refusals(name: str, trusted: bool | None, mac: MacState 
     assert trust.refused_at == (Stage.AUTHENTICATION,)
     assert trust.signer_trusted is trusted
     assert trust.mac is mac
-    assert trust.level is TrustLevel.REFUSED
-    assert trust.headline() == "REFUSED at authentication"
+    assert trust_level(trust) is Trust.REFUSED
+    assert headline(trust) == "REFUSED at authentication"
 
 
 def test_an_earlier_failure_checks_no_authentication() -> None:
     trust = packet_trust(inspect_bytes(negative("tampered-capsule")))
     assert trust.authenticity is Authenticity.NOT_CHECKED
     assert trust.refused_at == (Stage.MANIFEST,)
-    assert trust.headline() == "REFUSED at manifest"
+    assert headline(trust) == "REFUSED at manifest"
     bytes_refused = packet_trust(inspect_bytes(negative("bom")))
-    assert bytes_refused.headline() == "REFUSED at bytes"
+    assert headline(bytes_refused) == "REFUSED at bytes"
     assert bytes_refused.kind is None
 
 
 def test_a_policy_refusal_keeps_what_authentication_found() -> None:
     trust = packet_trust(inspect_bytes(golden_bytes("minimal"), destination(refuseUnsigned=True)))
     assert trust.authenticity is Authenticity.UNSIGNED
-    assert trust.headline() == "REFUSED at policy"
+    assert headline(trust) == "REFUSED at policy"
 
 
 def test_json_shape() -> None:
     trust = packet_trust(inspect_bytes(golden_bytes("recipient-bound-mac"), destination()))
-    assert trust.to_json() == {
+    assert authenticity_json(trust) == {
         "state": "signed",
         "kind": "recipient-bound-mac",
         "signer": trust.signer,
         "signerTrusted": True,
         "mac": "verified",
         "notChecked": [],
-        "verdict": trust.headline(),
+        "verdict": headline(trust),
         "complete": True,
     }
 

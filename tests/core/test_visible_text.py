@@ -71,3 +71,52 @@ def test_dot_ids_stay_distinct_and_carry_nothing_hidden(ids: tuple[str, str]) ->
     assert len(names) == 2
     assert names[0] != names[1]
     assert all(len(name) <= 210 for name in names)
+
+
+# Printable by `str.isprintable`, yet nothing on screen (issue 19): Default_Ignorable_Code_Point
+# samples from every range of DerivedCoreProperties.txt, and the blanks outside it.
+INVISIBLE_PRINTABLE = (
+    "\u00ad",  # soft hyphen
+    "\u034f",  # combining grapheme joiner
+    "\u115f",  # Hangul choseong filler
+    "\u1160",  # Hangul jungseong filler
+    "\u17b4",  # Khmer vowel inherent AQ
+    "\u17b5",  # Khmer vowel inherent AA
+    "\u180b",  # Mongolian free variation selector one
+    "\u180d",
+    "\u180f",  # Mongolian free variation selector four
+    "\u3164",  # Hangul filler
+    "\ufe00",  # variation selector-1
+    "\ufe0f",  # variation selector-16
+    "\uffa0",  # halfwidth Hangul filler
+    "\u2800",  # braille pattern blank
+    "\U0001d159",  # musical symbol null notehead
+    "\U000e0100",  # variation selector-17
+    "\U000e01ef",  # variation selector-256
+)
+
+
+@pytest.mark.parametrize("char", INVISIBLE_PRINTABLE)
+def test_invisible_printable_characters_are_escaped(char: str) -> None:
+    code = ord(char)
+    spelled = f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+    assert visible(f"b{char}-payment") == f"b{spelled}-payment"
+    assert shown(f"b{char}-payment", 50) == f"b{spelled}-payment"
+    # The JSON twin: escaped (a surrogate pair past the BMP), the same value read back.
+    text = json_visible(json.dumps({"id": f"b{char}"}, ensure_ascii=False))
+    assert char not in text
+    assert json.loads(text) == {"id": f"b{char}"}
+
+
+def test_ids_differing_only_by_an_invisible_character_look_different() -> None:
+    assert visible("b-payment") != visible("b\u034f-payment")
+    assert visible("b\u034f-payment") == "b\\u034f-payment"
+
+
+def test_visible_letters_and_marks_are_left_alone() -> None:
+    # Ordinary text of many scripts, combining accents and emoji without selectors.
+    text = "plain é ü 日本 한국어 ᠮᠣᠩᠭᠣᠯ ខ្មែរ e\u0301 ❤ ☺"
+    assert visible(text) == text
+    assert json_visible(json.dumps(text, ensure_ascii=False)) == json.dumps(
+        text, ensure_ascii=False
+    )

@@ -33,7 +33,7 @@ def test_by_default_reports_are_assessed_now_and_the_example_has_expired(
     assert window.clock_label.text() == "assess at: now"
     tab = _open_pair(qtbot, window)
     # The example report expired on 2026-09-26 13:00Z, before any clock this test runs at.
-    assert tab.verdict.headline == "ASIF-SESSION: REPORT EXPIRED"
+    assert tab.verdict.headline == "EXPIRED at 2026-09-26 13:00Z · ASIF-SESSION VALID"
     assert not tab.verdict.ok
     state, summary = rows(tab)[REPORT_ROW]
     assert (state, summary) == ("fail", "expired 2026-09-26 13:00Z")
@@ -60,15 +60,16 @@ def test_the_clock_in_settings_checks_an_archived_report_as_of_its_time(
     assert ok.isEnabled()
     assert dialog.chosen_clock() == parse_datetime("2026-09-26T12:30:00Z")
     qtbot.mouseClick(ok, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: tab.verdict.headline == "ASIF-SESSION: OK", timeout=20_000)
+    qtbot.waitUntil(lambda: tab.verdict.headline == "READY · ASIF-SESSION VALID", timeout=20_000)
     assert window.clock_label.text() == "assess at: 2026-09-26T12:30:00Z"
-    assert rows(tab)[REPORT_ROW] == ("pass", "ok")
+    assert rows(tab)[REPORT_ROW] == ("pass", "ready")
     # The clock is the window's, like --now: a new file opens at it too ...
     other = drop_and_wait(qtbot, window, [EXAMPLES / "pending-remote-operation.session.json"])
     assert other.document.result.ok  # type: ignore[union-attr]
     # ... and going back to "now" checks every tab again.
     window.apply_settings(None, None)
-    qtbot.waitUntil(lambda: tab.verdict.headline == "ASIF-SESSION: REPORT EXPIRED", timeout=20_000)
+    expired = "EXPIRED at 2026-09-26 13:00Z · ASIF-SESSION VALID"
+    qtbot.waitUntil(lambda: tab.verdict.headline == expired, timeout=20_000)
     assert window.clock_label.text() == "assess at: now"
 
 
@@ -80,7 +81,8 @@ def test_an_expired_report_with_a_substantive_fault_is_invalid(
         dump(mutated(report("another-computer"), lambda r: r["path_bindings"].clear()))
     )
     tab = _open_pair(qtbot, window, broken)
-    assert tab.verdict.headline == "ASIF-SESSION: INVALID"
+    # wrong, not merely expired: the substantive fault leads
+    assert tab.verdict.headline == "REFUSED: path_bindings_incomplete · ASIF-SESSION VALID"
     state, summary = rows(tab)[REPORT_ROW]
     assert state == "fail"
     assert summary in ("report_expired", "path_bindings_incomplete")
@@ -90,13 +92,13 @@ def test_an_expired_report_with_a_substantive_fault_is_invalid(
     qtbot.waitUntil(
         lambda: rows(tab)[REPORT_ROW] == ("fail", "path_bindings_incomplete"), timeout=20_000
     )
-    assert tab.verdict.headline == "ASIF-SESSION: INVALID"
+    assert tab.verdict.headline == "REFUSED: path_bindings_incomplete · ASIF-SESSION VALID"
 
 
 def test_a_report_checked_before_it_was_made_is_not_yet_valid(qtbot, window: MainWindow) -> None:
     window.apply_settings(None, parse_datetime("2026-09-26T11:00:00Z"))
     tab = _open_pair(qtbot, window)
-    assert tab.verdict.headline == "ASIF-SESSION: REPORT NOT YET VALID"
+    assert tab.verdict.headline == "NOT VALID BEFORE 2026-09-26 12:00Z · ASIF-SESSION VALID"
     assert rows(tab)[REPORT_ROW] == ("fail", "not valid before 2026-09-26 12:00Z")
 
 

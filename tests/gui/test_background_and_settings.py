@@ -91,7 +91,7 @@ def test_receipt_is_recognised_by_content(qtbot, window: MainWindow, tmp_path: P
     renamed = tmp_path / "something.txt"
     shutil.copy(PUBLICATION / "full-handoff.receipt.json", renamed)
     tab = drop_and_wait(qtbot, window, [renamed])
-    assert tab.verdict.headline == "INTACT RECEIPT · SIGNATURE NOT CHECKED"
+    assert tab.verdict.headline == "INTACT RECEIPT · SIGNATURE NOT CHECKED (no key)"
     assert rows(tab)["receipt digest"] == ("pass", "matches")
     assert rows(tab)["signature"] == ("not checkable", "not checked (no key)")
     window.apply_destination(str(DESTINATION))
@@ -109,7 +109,7 @@ def test_session_dropped_with_its_report_is_checked_against_it(qtbot, window: Ma
         "another-agent.session.json + another-agent.report.json"
     ]
     verdict = rows(tab)
-    assert verdict["plan continue-main"] == ("pass", "ok")
+    assert verdict["plan continue-main"] == ("pass", "passed")
     assert verdict["report assessment-another-agent"][0] in ("pass", "fail")
     assert "Plan graph" in tab.pane_names()
     assert tab.pane_names()[0] == "Findings"

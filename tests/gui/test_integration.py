@@ -150,7 +150,7 @@ def test_ctrl_e_exports_a_receipt_that_opens_and_matches_its_packet(
     # opened in the window: verdict header, tree, and the packet it belongs to
     receipt_tab = drop_and_wait(qtbot, window, [out])
     wait_idle(qtbot, window)
-    assert receipt_tab.verdict.headline == "VALID RECEIPT"
+    assert receipt_tab.verdict.headline == "VALID RECEIPT · SIGNED (signature verified)"
     assert rows(receipt_tab)["packet"] == ("pass", "belongs to full-handoff.json")
     assert receipt_tab.model.rowCount() == len(receipt)
     assert "Review" not in receipt_tab.pane_names()
@@ -190,7 +190,8 @@ def test_receipt_of_another_review_of_the_same_packet_is_flagged(
     open_for_review(qtbot, window)
     tab = drop_and_wait(qtbot, window, [path])
     wait_idle(qtbot, window)
-    assert tab.verdict.headline == "INVALID RECEIPT"  # the digest no longer matches
+    # correlationId is no longer a digest, and the digest no longer matches
+    assert tab.verdict.headline == "REFUSED RECEIPT at receipt shape, receipt digest"
     state, summary = rows(tab)["packet"]
     assert (state, summary) == ("fail", "does NOT match full-handoff.json")
     assert tab.receipt_match is not None

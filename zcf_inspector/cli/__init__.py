@@ -166,13 +166,21 @@ def _main(argv: Sequence[str] | None) -> int:
     if func is None:
         parser.print_help()
         return exitcodes.OK
+    # Imported once a command runs: `--help` needs neither.
+    from zcf_inspector.cli.stdout import checked_stdout  # noqa: PLC0415
+    from zcf_inspector.core.file_trust import allowing_unsafe  # noqa: PLC0415
+
     unwinding = _unwinding_on_termination() if command != WINDOW else contextlib.nullcontext()
+    # Every byte a command prints is written or the command fails (`cli.stdout`); the
+    # window prints nothing worth checking, and Qt owns its streams.
+    checked = checked_stdout() if command != WINDOW else contextlib.nullcontext()
+    trusting = allowing_unsafe(bool(getattr(args, "allow_unsafe_permissions", False)))
     # A command builds acyclic trees (parsed JSON, findings) that reference counting frees
     # on its own; the cyclic collector would only walk them again and again as they grow.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        with unwinding:
+        with unwinding, trusting, checked:
             code: int = func(args)
     except ZcfError as error:
         # Messages quote file names and values from input: escaped, never obeyed, and cut.

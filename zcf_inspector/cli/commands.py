@@ -48,6 +48,9 @@ COMMANDS: Final[dict[str, Command]] = {
     "diff": Command(
         "diff", "register", "compare two packets: sections by digest, then elements by identity"
     ),
+    "brief": Command(
+        "brief", "register", "a packet's capsule as a briefing, with secrets and workspace claims"
+    ),
     "gui": Command(
         "gui", "register", "open the inspector window (the default when no command is given)"
     ),

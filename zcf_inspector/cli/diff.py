@@ -27,6 +27,7 @@ from zcf_inspector.core.compare.model import (
 from zcf_inspector.core.compare.packets import compare
 from zcf_inspector.core.compare.render import field_line
 from zcf_inspector.core.files import read_bounded
+from zcf_inspector.present.comparison import side_json, side_words
 
 VALUE_CHARS: Final = 160  # of a field's value on a detail line
 DIGEST_HEX: Final = 16  # hex digits of a digest in the text output (--json has them all)
@@ -63,7 +64,10 @@ def run(args: argparse.Namespace) -> int:
         return exitcodes.USAGE
     if args.json:
         # ASCII: a bidi or control character in a value reaches the terminal as an escape.
-        sys.stdout.write(json.dumps(result.to_json(args.a, args.b), indent=2) + "\n")
+        out = result.to_json(args.a, args.b)
+        # each side in `validate`'s words and trust level, beside the core's facts
+        out["a"], out["b"] = side_json(result.a, args.a), side_json(result.b, args.b)
+        sys.stdout.write(json.dumps(out, indent=2) + "\n")
     else:
         write_text(result, args.a, args.b, sys.stdout)
     if result.omitted:
@@ -91,9 +95,8 @@ def _short(digest: str | None) -> str:
 
 
 def _verdict(label: str, path: str, side: SideSummary) -> str:
-    if side.valid:
-        return f"{label}: {field(path)} — valid — {field(side.auth, MESSAGE_CHARS)}"
-    return f"{label}: {field(path)} — REFUSED at {', '.join(side.failed_stages)}"
+    """``A: PATH — INTACT · MAC NOT CHECKED (no destination keys)``: `validate`'s words."""
+    return f"{label}: {field(path)} — {field(side_words(side), MESSAGE_CHARS)}"
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:

@@ -6,7 +6,12 @@ import argparse
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.output import add_receipt_out_arguments, emit, print_refused
+from zcf_inspector.cli.output import (
+    add_receipt_out_arguments,
+    add_trust_arguments,
+    emit,
+    print_refused,
+)
 from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.packet.destination import load_destination
 from zcf_inspector.core.packet.ingest import ingest_bytes
@@ -25,6 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser.add_argument("--destination", metavar="FILE", required=True)
     add_receipt_out_arguments(parser)
     parser.add_argument("--json", action="store_true", help="findings as JSON when refused")
+    add_trust_arguments(parser)
     parser.set_defaults(func=run)
 
 

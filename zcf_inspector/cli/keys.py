@@ -8,7 +8,7 @@ import os
 import sys
 
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.output import emit, json_bytes
+from zcf_inspector.cli.output import add_trust_arguments, emit, json_bytes
 from zcf_inspector.core.errors import InputError, ZcfError
 from zcf_inspector.core.files import read_bounded, shown_path
 from zcf_inspector.core.jsontypes import JsonValue
@@ -28,10 +28,10 @@ def register_keygen(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "keygen",
         help=help_of("keygen"),
         description="Write a new Ed25519 key file (seed, public key, fingerprint), or with "
-        "--installation-key-id an installation key file, to --out (never overwritten) or stdout. "
-        "With --public-of FILE, write no new key: the public key file of the Ed25519 key in FILE "
-        "(a key file, or a destination file's signingKey, which signs its receipts), as "
-        "`receipt verify --key` reads it.",
+        "--installation-key-id an installation key file, to --out (never overwritten without "
+        "--force) or stdout. With --public-of FILE, write no new key: the public key file of "
+        "the Ed25519 key in FILE (a key file, or a destination file's signingKey, which "
+        "signs its receipts), as `receipt verify --key` reads it.",
     )
     target = keygen.add_mutually_exclusive_group()
     target.add_argument("--installation-key-id", metavar="ID")
@@ -42,6 +42,10 @@ def register_keygen(sub: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     keygen.add_argument("--out", metavar="FILE")
     keygen.add_argument("--public-out", metavar="FILE", help="also write the public half (Ed25519)")
+    keygen.add_argument(
+        "--force", action="store_true", help="allow --out and --public-out to replace a file"
+    )
+    add_trust_arguments(keygen)
     keygen.set_defaults(func=run_keygen)
 
 
@@ -50,7 +54,7 @@ def register_seal(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         "seal",
         help=help_of("seal"),
         description="Recompute the manifest of PACKET and set its authentication of --kind. "
-        "The sealed packet goes to --out (never overwritten) or stdout.",
+        "The sealed packet goes to --out (never overwritten without --force) or stdout.",
     )
     seal.add_argument("packet", metavar="PACKET")
     seal.add_argument(
@@ -60,11 +64,13 @@ def register_seal(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     seal.add_argument("--source-installation-key", metavar="FILE")
     seal.add_argument("--destination-installation-key", metavar="FILE")
     seal.add_argument("--out", metavar="FILE")
+    seal.add_argument("--force", action="store_true", help="allow --out to replace a file")
+    add_trust_arguments(seal)
     seal.set_defaults(func=run_seal)
 
 
-def _emit(value: JsonValue, out: str | None) -> int:
-    return emit(json_bytes(value), out, what="key" if out else "output")
+def _emit(value: JsonValue, out: str | None, *, force: bool = False) -> int:
+    return emit(json_bytes(value), out, force=force, what="key" if out else "output")
 
 
 def run_keygen(args: argparse.Namespace) -> int:
@@ -73,30 +79,40 @@ def run_keygen(args: argparse.Namespace) -> int:
             raise InputError(
                 "--public-out makes a new key's public half; use --out with --public-of"
             )
-        return _emit(load_public_key(args.public_of).to_json(include_seed=False), args.out)
+        return _emit(
+            load_public_key(args.public_of).to_json(include_seed=False), args.out, force=args.force
+        )
     if args.installation_key_id is not None:
         if args.public_out:
             raise InputError(
                 "--public-out is for Ed25519 keys; an installation key is secret as a whole"
             )
         installation = new_installation_key(args.installation_key_id)
-        return _emit(installation.to_json(), args.out)
+        return _emit(installation.to_json(), args.out, force=args.force)
     key = new_ed25519_key()
     if not args.public_out:
-        return _emit(key.to_json(), args.out)
+        return _emit(key.to_json(), args.out, force=args.force)
     if args.out is not None and os.path.abspath(args.out) == os.path.abspath(args.public_out):
         raise InputError("--out and --public-out name the same file")
     # Both files or neither: the public half first when the seed goes to stdout (nothing
     # is printed if it fails); otherwise the private file is removed again if the public
-    # one cannot be written. Neither write ever replaces a file, so what is removed is
-    # the file this run just made.
+    # one cannot be written. Without --force neither write replaces a file, so what is
+    # removed is the file this run just made; with it, the file it replaced is gone
+    # already, so the new key is kept and the way to its public half said.
     if args.out is None:
-        _emit(key.to_json(include_seed=False), args.public_out)
+        _emit(key.to_json(include_seed=False), args.public_out, force=args.force)
         return _emit(key.to_json(), None)
-    _emit(key.to_json(), args.out)
+    _emit(key.to_json(), args.out, force=args.force)
     try:
-        return _emit(key.to_json(include_seed=False), args.public_out)
+        return _emit(key.to_json(include_seed=False), args.public_out, force=args.force)
     except ZcfError:
+        if args.force:
+            sys.stderr.write(
+                f"zcf-inspector: {shown_path(args.out)} holds the new key; its public half "
+                f"was not written (keygen --public-of {shown_path(args.out)} --out FILE "
+                "writes it)\n"
+            )
+            raise
         with contextlib.suppress(FileNotFoundError):
             os.unlink(args.out)
         sys.stderr.write(f"zcf-inspector: {shown_path(args.out)} removed again\n")
@@ -126,4 +142,4 @@ def run_seal(args: argparse.Namespace) -> int:
         source_installation_key=None if source is None else source.key,
         destination_installation_key=None if dest is None else dest.key,
     )
-    return _emit(sealed, args.out)
+    return _emit(sealed, args.out, force=args.force)

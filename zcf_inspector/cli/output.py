@@ -15,11 +15,14 @@ from typing import TextIO
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field, json_text
 from zcf_inspector.core.atomic import TargetExistsError, write_atomic
+from zcf_inspector.core.file_trust import ALLOW_ENV, ALLOW_FLAG
 from zcf_inspector.core.files import shown_path
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings, omitted_total
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import PacketInspection
-from zcf_inspector.core.packet.trust import Validity, packet_trust
+from zcf_inspector.core.packet.trust import packet_trust
+from zcf_inspector.present import packet
+from zcf_inspector.present.vocabulary import Trust, Verdict
 
 
 def print_json(value: JsonValue, stream: TextIO | None = None) -> None:
@@ -73,6 +76,17 @@ def add_receipt_out_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--force", action="store_true", help="allow --out to replace a file")
 
 
+def add_trust_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--allow-unsafe-permissions``, as every command that reads a trust file takes it."""
+    parser.add_argument(
+        ALLOW_FLAG,
+        dest="allow_unsafe_permissions",
+        action="store_true",
+        help="use destination and key files even when group or others may write them, or "
+        f"another user owns them (for CI sandboxes; or set {ALLOW_ENV}=1)",
+    )
+
+
 def emit(data: bytes, out: str | None, *, force: bool = False, what: str = "output") -> int:
     """``data`` to stdout, or written atomically to ``out`` (replaced only with ``force``)."""
     if out is None:
@@ -93,33 +107,65 @@ def print_refused(path: str, inspection: PacketInspection, *, as_json: bool) -> 
     if as_json:
         print_json([inspection_json(path, inspection)])
     else:
-        sys.stdout.write(verdict_line(path, inspection) + "\n")
-        print_findings(inspection.findings, omitted=inspection.omitted)
+        print_packet(path, inspection)
 
 
-def inspection_json(path: str, inspection: PacketInspection) -> dict[str, JsonValue]:
+def print_packet(path: str, inspection: PacketInspection, shown: Verdict | None = None) -> None:
+    """`validate`'s words for one packet: its verdict, its checks, its findings."""
+    out = sys.stdout
+    print_verdict(path, shown or packet.verdict(inspection), _error_count(inspection), out)
+    print_findings(inspection.findings, out, omitted=inspection.omitted)
+
+
+def verdict_json(verdict: Verdict) -> dict[str, JsonValue]:
+    """The presenter's words beside a document's own JSON result: ``verdict`` (the
+    headline), ``trust`` (verified | unsigned | unchecked | refused), ``notChecked`` and
+    ``checks`` (one per chip, as the window shows them)."""
+    return verdict.to_json()
+
+
+def inspection_json(
+    path: str, inspection: PacketInspection, shown: Verdict | None = None
+) -> dict[str, JsonValue]:
     return {
         "path": path,
         "valid": inspection.valid,
+        **verdict_json(shown or packet.verdict(inspection)),
         "findings": [f.to_json() for f in inspection.findings],
         "findingsOmitted": omitted_json(inspection.omitted),
         "manifest": None if inspection.manifest is None else inspection.manifest.to_json(),
-        "authenticity": packet_trust(inspection).to_json(),
+        "authenticity": packet.authenticity_json(packet_trust(inspection)),
     }
 
 
+def _error_count(inspection: PacketInspection) -> str:
+    """`` — N error(s)`` after a refusal's words, errors counted past the budget included."""
+    if packet.trust_level(packet_trust(inspection)) is not Trust.REFUSED:
+        return ""
+    errors = sum(1 for f in inspection.findings if f.severity == "error") + sum(
+        o.count for o in inspection.omitted if o.severity == "error"
+    )
+    return f" — {errors} error(s)"
+
+
 def verdict_line(path: str, inspection: PacketInspection) -> str:
-    """``PATH: VALID · SIGNED by … (trusted)``: the window's headline words (core/packet/trust),
-    the file name and the signer the packet names escaped; errors counted past the budget
-    included."""
-    trust = packet_trust(inspection)
-    shown = shown_path(path)
-    if trust.validity is Validity.REFUSED:
-        errors = sum(1 for f in inspection.findings if f.severity == "error") + sum(
-            o.count for o in inspection.omitted if o.severity == "error"
-        )
-        return f"{shown}: {trust.headline()} — {errors} error(s)"
-    return f"{shown}: {trust.headline(field)}"
+    """``PATH: VALID · SIGNED by … (trusted)``: the window's headline words (the packet
+    presenter's), the file name and the signer the packet names escaped."""
+    return f"{shown_path(path)}: {field(packet.verdict(inspection).words, MESSAGE_CHARS)}" + (
+        _error_count(inspection)
+    )
+
+
+def checks_line(verdict: Verdict) -> str:
+    """The line under a verdict: its trust level and every chip, as the window shows them."""
+    return "  " + field(verdict.checks_line(), MESSAGE_CHARS)
+
+
+def print_verdict(path: str, verdict: Verdict, suffix: str = "", out: TextIO | None = None) -> None:
+    """``PATH: WORDS`` and the checks line: every command that checks a document."""
+    stream = out or sys.stdout
+    stream.write(f"{shown_path(path)}: {field(verdict.words, MESSAGE_CHARS)}{suffix}\n")
+    stream.write(checks_line(verdict) + "\n")
 
 
 def fail(message: str) -> None:

@@ -1,7 +1,13 @@
 """`zcf-inspector plan FILE`: continuation plans, their closure and a destination report.
 
-Exit codes: 0 when nothing has severity error, 1 when something does, 2 for usage
-errors and files that cannot be read at all.
+The words are the ASIF presenter's, as the window shows them: the report's recomputed
+outcome first (READY, ADAPTATION REQUIRED, BLOCKED with the blocker count) or why it
+cannot be relied on (EXPIRED at …, REFUSED: …), the document's validity second.
+
+Exit codes follow the words: 0 for READY (or a valid session without a report), 1 for
+REFUSED, EXPIRED or BLOCKED, 3 for ADAPTATION REQUIRED or a document whose claims could
+not all be checked (a report without its session, a bare profile), 2 for usage errors
+and files that cannot be read at all.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from typing import TextIO
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.output import print_json, print_omitted
+from zcf_inspector.cli.output import print_json, print_omitted, print_verdict, verdict_json
 from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field
 from zcf_inspector.core.continuation.export.to_dot import plan_dot
 from zcf_inspector.core.continuation.export.to_json import inspection_json
@@ -30,6 +36,8 @@ from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import read_bounded, shown_path
 from zcf_inspector.core.findings import Finding, OmittedFindings
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
+from zcf_inspector.present import asif
+from zcf_inspector.present.vocabulary import Verdict
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -80,14 +88,35 @@ def run(args: argparse.Namespace) -> int:
         and result.ok
     ):
         raise InputError(f"FILE has no plan {field(repr(args.plan))}")
+    shown = asif.verdict(result)
     if args.json:
-        print_json(inspection_json(result))
+        print_json({**verdict_json(shown), **inspection_json(result)})
     elif args.dot:
         for plan in result.plans:
             sys.stdout.write(plan_dot(plan))
+        if not result.plans:
+            _say_why_no_dot(result, args.file)
     else:
-        _print_human(result, args.file, sys.stdout)
-    return exitcodes.OK if result.ok else exitcodes.REFUSED
+        _print_human(result, shown, args.file, sys.stdout)
+    return exitcodes.for_trust(shown.trust)
+
+
+def _say_why_no_dot(result: InspectionResult, path: Path) -> None:
+    """`--dot` printed nothing: say why on stderr (stdout stays DOT, here empty)."""
+    errors = sum(1 for f in result.findings if f.severity == "error") + sum(
+        o.count for o in result.omitted if o.severity == "error"
+    )
+    if result.kind in (DocumentKind.ASIF_SESSION, DocumentKind.CONTINUATION_PROFILE):
+        what = f"{shown_path(path)} is {result.kind} with no plan to draw"
+    elif result.kind is None:
+        what = f"{shown_path(path)} is not a continuation session or profile"
+    else:
+        what = f"{shown_path(path)} is {result.kind}, not a session or profile with plans"
+    refused = f"; it is refused with {errors:,} error(s)" if errors else ""
+    sys.stderr.write(
+        f"zcf-inspector: --dot printed nothing: {what}{refused} "
+        "(run without --dot to see its findings)\n"
+    )
 
 
 def _print_findings(
@@ -105,7 +134,8 @@ def _known(text: str | None) -> str:
 
 
 def _plan_line(plan: PlanResult) -> str:
-    verdict = "ok" if plan.ok else "INVALID"
+    chip = asif.plan_row(plan)
+    verdict = chip.state if plan.ok else f"{chip.state} · {field(chip.summary)}"
     required = sum(1 for n in plan.nodes if n.required)
     missing = sum(1 for n in plan.nodes if n.missing)
     scopes = field(", ".join(plan.active_scopes), MESSAGE_CHARS)
@@ -129,7 +159,8 @@ def _print_blockers(plan: PlanResult, out: TextIO) -> None:
 
 
 def _report_line(report: ReportResult) -> str:
-    verdict = "ok" if report.ok else "INVALID"
+    chip = asif.report_row(report)
+    verdict = f"{chip.state} · {field(chip.summary)}"
     line = (
         f"report {_known(report.id)} for plan {_known(report.plan_id)}: {verdict} — outcome "
         f"{_known(report.outcome)}, recomputed {_known(report.recomputed_outcome)}"
@@ -151,10 +182,8 @@ def _print_reasons(report: ReportResult, out: TextIO) -> None:
         )
 
 
-def _print_human(result: InspectionResult, path: Path, out: TextIO) -> None:
-    kind = "unrecognised" if result.kind is None else str(result.kind)
-    verdict = "ok" if result.ok else "INVALID"
-    out.write(f"{shown_path(path)}: {kind}: {verdict}\n")
+def _print_human(result: InspectionResult, shown: Verdict, path: Path, out: TextIO) -> None:
+    print_verdict(str(path), shown, out=out)
     _print_findings(result.findings, out, result.omitted)
     for plan in result.plans:
         out.write(_plan_line(plan))

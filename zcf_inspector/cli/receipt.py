@@ -1,28 +1,35 @@
-"""`zcf-inspector receipt verify RECEIPT [--key PUBLIC_KEY | --destination FILE] [--json]`"""
+"""`zcf-inspector receipt verify RECEIPT [--key PUBLIC_KEY | --destination FILE | --digest-only]
+[--json]`
+
+The words are the receipt presenter's, as the window shows them. A signed receipt checked
+without its key is INTACT, not VALID, and exits 3 (`exitcodes.UNCHECKED`): a script that
+reads 0 as "verified" is never told so when the signature was not checked. ``--digest-only``
+asks for the shape and digest alone and exits 0 when they hold (the words still say the
+signature was not checked).
+"""
 
 from __future__ import annotations
 
 import argparse
-import sys
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.output import omitted_json, print_findings, print_json
-from zcf_inspector.core.files import read_bounded, shown_path
+from zcf_inspector.cli.output import (
+    add_trust_arguments,
+    omitted_json,
+    print_findings,
+    print_json,
+    print_verdict,
+    verdict_json,
+)
+from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.keyfile import Ed25519Key, load_ed25519_key
 from zcf_inspector.core.packet.destination import load_destination
-from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus, verify_receipt
+from zcf_inspector.core.packet.receipt import unreadable_receipt, verify_receipt
 from zcf_inspector.core.packet.receipt_keys import receipt_signer
 from zcf_inspector.core.reading import ReadError, read_json
-
-_VERDICTS = {
-    ReceiptStatus.VALID_SIGNED: "valid — digest recomputed, signature verified",
-    ReceiptStatus.VALID_SIGNATURE_NOT_CHECKED: (
-        "valid digest — signed, signature NOT checked (no --key)"
-    ),
-    ReceiptStatus.VALID_UNSIGNED: "valid — digest recomputed, unsigned",
-    ReceiptStatus.INVALID: "INVALID",
-}
+from zcf_inspector.present import receipt
+from zcf_inspector.present.vocabulary import Trust
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,10 +38,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     verify = actions.add_parser(
         "verify",
         help="recompute a receipt's digest and check its signature",
-        description="Exit 0 when the receipt is valid (and, with --key or --destination, signed "
-        "by that key), 1 when it is not, 2 for a usage error or an unreadable file. Receipts are "
-        "signed by the destination's signingKey: give its public key file (keygen --public-of "
-        "DESTINATION) or the destination file itself.",
+        description="Exit 0 when the receipt is VALID (unsigned, or signed and verified with "
+        "--key or --destination), 1 when it is REFUSED, 3 when it is signed but no key was "
+        "given (INTACT: the signature was not checked; --digest-only accepts that), 2 for a "
+        "usage error or an unreadable file. Receipts are signed by the destination's "
+        "signingKey: give its public key file (keygen --public-of DESTINATION) or the "
+        "destination file itself.",
     )
     verify.add_argument("receipt", metavar="RECEIPT")
     signer = verify.add_mutually_exclusive_group()
@@ -44,7 +53,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="FILE",
         help="the destination file whose signingKey signed the receipt",
     )
+    signer.add_argument(
+        "--digest-only",
+        action="store_true",
+        help="check the shape and the digest only: a signature is not checked, and exit 0 "
+        "says only that the receipt is intact",
+    )
     verify.add_argument("--json", action="store_true")
+    add_trust_arguments(verify)
     verify.set_defaults(func=run_verify)
 
 
@@ -57,14 +73,17 @@ def run_verify(args: argparse.Namespace) -> int:
     try:
         value = read_json(data)
     except ReadError as exc:
-        report = ReceiptReport(ReceiptStatus.INVALID, None, None, (exc.to_finding(),))
+        report = unreadable_receipt(exc.to_finding())
     else:
         report = verify_receipt(value, None if key is None else key.public_key)
+    shown = receipt.verdict(report)
     if args.json:
         print_json(
             {
                 "path": args.receipt,
                 "valid": report.valid,
+                **verdict_json(shown),
+                "digestOnly": args.digest_only,
                 "status": str(report.status),
                 "receiptDigest": {
                     "computed": report.computed_digest,
@@ -75,6 +94,8 @@ def run_verify(args: argparse.Namespace) -> int:
             }
         )
     else:
-        sys.stdout.write(f"{shown_path(args.receipt)}: {_VERDICTS[report.status]}\n")
+        print_verdict(args.receipt, shown)
         print_findings(report.findings, omitted=report.omitted)
-    return exitcodes.OK if report.valid else exitcodes.REFUSED
+    if args.digest_only and shown.trust is Trust.UNCHECKED:
+        return exitcodes.OK  # asked for the digest alone: the signature was not wanted
+    return exitcodes.for_trust(shown.trust)

@@ -1,5 +1,6 @@
 """`zcf-inspector review PACKET --destination FILE --reviewer NAME [--decisions DECISIONS.json]
-[--previous PACKET --previous-receipt RECEIPT [--repeat-unchanged --repeat-note TEXT]]
+[--previous PACKET --previous-receipt RECEIPT [--repeat-unchanged --repeat-note TEXT
+[--accept-unsigned-previous]]]
 [--out RECEIPT] [--force] [--json]`: the headless twin of the window's review pane."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import (
     add_receipt_out_arguments,
+    add_trust_arguments,
     emit,
     omitted_json,
     print_findings,
@@ -40,6 +42,7 @@ from zcf_inspector.core.review.previous import (
     load_previous,
     plan_carry_over,
 )
+from zcf_inspector.core.review.previous_trust import ACCEPT_FLAG, UNSIGNED_ORIGIN
 
 DECISIONS_MAX_BYTES = 64 * 1024 * 1024
 
@@ -57,9 +60,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "repeats the earlier decisions on beliefs whose admitted content is byte-identical, "
         "as REVIEWER, now, in one step before the decisions file, each noted with "
         "--repeat-note and where it came from (Review → Repeat earlier decisions in the "
-        "window). Exit 0 with the receipt (on stdout, or written atomically to --out); 1 "
-        "when the packet, the previous generation or any decision is refused (every "
-        "refusal listed with its code); 2 for a usage error or an unreadable file.",
+        "window); only when a key the destination trusts (its signingKey or a trustedKeys "
+        "entry) signed that receipt, or with --accept-unsigned-previous. Exit 0 with the "
+        "receipt (on stdout, or written atomically to --out); 1 when the packet, the "
+        "previous generation or any decision is refused (every refusal listed with its "
+        "code); 2 for a usage error or an unreadable file.",
     )
     parser.add_argument("packet", metavar="PACKET")
     parser.add_argument("--destination", metavar="FILE", required=True)
@@ -78,8 +83,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     previous.add_argument(
         "--repeat-note", metavar="TEXT", help="why: recorded in each repeated decision's note"
     )
+    previous.add_argument(
+        ACCEPT_FLAG,
+        dest="accept_unsigned_previous",
+        action="store_true",
+        help="repeat them even when no key this destination trusts signed that receipt "
+        "(each note then says they came from an unsigned receipt)",
+    )
     add_receipt_out_arguments(parser)
     parser.add_argument("--json", action="store_true", help="refusals as JSON")
+    add_trust_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -95,6 +108,8 @@ def _check_usage(args: argparse.Namespace) -> None:
         )
     if args.repeat_note is not None and not args.repeat_unchanged:
         raise InputError("--repeat-note is only used with --repeat-unchanged")
+    if args.accept_unsigned_previous and not args.repeat_unchanged:
+        raise InputError(f"{ACCEPT_FLAG} is only used with --repeat-unchanged")
     if args.decisions is None and not args.repeat_unchanged:
         raise InputError("give --decisions, or --repeat-unchanged, or both")
 
@@ -164,7 +179,15 @@ def _repeat(
 ) -> list[Finding]:
     """The carry-over as one step, before the decisions file (the window's order: compare,
     repeat, then review what changed)."""
-    plan = plan_carry_over(previous, session.last_decisions(), args.repeat_note)
+    try:
+        plan = plan_carry_over(
+            previous,
+            session.last_decisions(),
+            args.repeat_note,
+            accept_untrusted=args.accept_unsigned_previous,
+        )
+    except ReviewError as exc:
+        return list(exc.findings)
     if plan.requests:
         try:
             step = session.plan(list(plan.requests), args.reviewer, destination.now_text())
@@ -172,8 +195,10 @@ def _repeat(
             return list(exc.findings)
         session.apply(step)
     count = len(plan.requests)
+    origin = "" if previous.trusted else f" ({UNSIGNED_ORIGIN}, as {ACCEPT_FLAG} accepted)"
     sys.stderr.write(
-        f"repeated {count} earlier decision{'s' if count != 1 else ''} as {safe(args.reviewer)}\n"
+        f"repeated {count} earlier decision{'s' if count != 1 else ''} as "
+        f"{safe(args.reviewer)}{origin}\n"
     )
     return []
 
@@ -181,6 +206,10 @@ def _repeat(
 def _describe_previous(args: argparse.Namespace, previous: PreviousGeneration) -> None:
     """What was compared, and with what trust, on stderr (stdout may be the receipt)."""
     out = sys.stderr
+    needs = [] if args.repeat_unchanged else ["--repeat-unchanged"]
+    if not previous.trusted and not args.accept_unsigned_previous:
+        needs.append(ACCEPT_FLAG)  # no key this destination trusts signed that receipt
+    asked = f" ({' '.join(needs)})" if needs else ""
     out.write(
         f"previous generation: {safe(args.previous)} (packet "
         f"{safe(previous.packet_id)}), receipt {safe(args.previous_receipt)}\n"
@@ -188,7 +217,7 @@ def _describe_previous(args: argparse.Namespace, previous: PreviousGeneration) -
         f"  admitted at {previous.imported_at}; now {previous.summary()}\n"
         f"  {len(previous.candidates)} earlier decision"
         f"{'s' if len(previous.candidates) != 1 else ''} on unchanged beliefs can be repeated"
-        f"{'' if args.repeat_unchanged else ' (--repeat-unchanged)'}\n"
+        f"{asked}\n"
     )
     for withheld in previous.withheld:
         out.write(

@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import argparse
-import sys
+from typing import TYPE_CHECKING
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import (
+    add_trust_arguments,
     fail,
     inspection_json,
-    print_findings,
     print_json,
-    verdict_line,
+    print_packet,
 )
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.packet.inspection import inspect_bytes
+from zcf_inspector.core.packet.inspection import PacketInspection, inspect_bytes
+from zcf_inspector.present import packet
+
+if TYPE_CHECKING:
+    from zcf_inspector.core.packet.admission import AdmissionNotice
+    from zcf_inspector.core.packet.destination import Destination
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -25,13 +30,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=help_of("validate"),
         description="Check ZCF v1 packets. Without --destination: profile §1-§4 and the key-free "
         "part of §5. With one: everything, MAC verification and policy included. Exit 0 when "
-        "every packet is valid, 1 when any is refused, 2 for a usage error or an unreadable file.",
+        "every packet is VALID, 1 when any is REFUSED, 3 when none is refused but one is "
+        "INTACT (a claim it makes could not be checked: a recipient MAC without destination "
+        "keys, a recipient binding without a destination), 2 for a usage error or an "
+        "unreadable file.",
     )
     parser.add_argument("packets", nargs="+", metavar="PACKET")
     parser.add_argument("--destination", metavar="FILE", help="destination file (profile §6)")
     parser.add_argument(
         "--json", action="store_true", help="print a JSON array, one object per packet"
     )
+    add_trust_arguments(parser)
     parser.set_defaults(func=run)
 
 
@@ -44,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         destination = load_destination(args.destination)
     results: list[JsonValue] = []
     unreadable: UnreadableFileError | None = None
-    refused = False
+    codes: list[int] = []
     for path in args.packets:
         try:
             data = read_bounded(path)
@@ -54,14 +63,31 @@ def run(args: argparse.Namespace) -> int:
             unreadable = exc
             continue
         inspection = inspect_bytes(data, destination)
-        refused |= not inspection.valid
+        shown = packet.verdict(inspection, _admission(inspection, destination))
+        codes.append(exitcodes.for_trust(shown.trust))
         if args.json:
-            results.append(inspection_json(path, inspection))
+            results.append(inspection_json(path, inspection, shown))
         else:
-            sys.stdout.write(verdict_line(path, inspection) + "\n")
-            print_findings(inspection.findings, omitted=inspection.omitted)
+            print_packet(path, inspection, shown)
     if args.json:
         print_json(results)
     if unreadable is not None:
         return exitcodes.for_error(unreadable)
-    return exitcodes.REFUSED if refused else exitcodes.OK
+    return exitcodes.worst(codes)
+
+
+def _admission(
+    inspection: PacketInspection, destination: Destination | None
+) -> AdmissionNotice | None:
+    """What the destination's admission would change (beliefs dropped, cut, demoted; tools
+    not native): the window's admission chip, never hidden. Only for a packet it admits."""
+    if destination is None or not inspection.valid:
+        return None
+    # Imported only here: most runs have no destination.
+    from zcf_inspector.core.packet.admission import describe_admission  # noqa: PLC0415
+    from zcf_inspector.core.packet.ingest import ingest_inspection  # noqa: PLC0415
+
+    result = ingest_inspection(inspection, destination)
+    if result.admission is None:
+        return None
+    return describe_admission(result.admission, result.degraded)

@@ -171,12 +171,30 @@ class ReviewCode(StrEnum):
     RECEIPT_MISMATCH = "receipt_mismatch"
     PREVIOUS_RECEIPT_INVALID = "previous_receipt_invalid"
     PREVIOUS_PACKET_REFUSED = "previous_packet_refused"
+    # issue 19: carrying decisions over from a receipt nobody trusted is asked for
+    PREVIOUS_RECEIPT_UNTRUSTED = "previous_receipt_untrusted"
+
+
+class FileCode(StrEnum):
+    """What the program refuses about the files it trusts or writes (issue 19)."""
+
+    OUTPUT_UNWRITABLE = "output_unwritable"
+    TRUST_FILE_UNSAFE = "trust_file_unsafe"
+
+
+class AdvisoryCode(StrEnum):
+    """What a reviewer should know before admitting a packet, beyond the profile: warnings,
+    never a refusal (issue 20)."""
+
+    SECRET_SUSPECTED = "secret_suspected"
 
 
 class CodeFamily(StrEnum):
     PACKET = "packet"
     CONTINUATION = "continuation"
     REVIEW = "review"
+    ADVISORY = "advisory"
+    FILES = "files"
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +205,7 @@ class CodeInfo:
     meaning: str  # one line, for docs/codes.md and tooltips
 
 
-E, INFO = Severity.ERROR, Severity.INFO
+E, INFO, WARNING = Severity.ERROR, Severity.INFO, Severity.WARNING
 
 _PACKET: Final[Mapping[ErrorCode, tuple[Severity, str]]] = {
     ErrorCode.PACKET_TOO_LARGE: (
@@ -437,6 +455,29 @@ _REVIEW: Final[Mapping[ReviewCode, tuple[Severity, str]]] = {
         E,
         "the previous generation's packet does not ingest here at its receipt's importedAt",
     ),
+    ReviewCode.PREVIOUS_RECEIPT_UNTRUSTED: (
+        E,
+        "repeating decisions of a receipt no trusted key signed, without accepting that first",
+    ),
+}
+
+_FILES: Final[Mapping[FileCode, tuple[Severity, str]]] = {
+    FileCode.OUTPUT_UNWRITABLE: (
+        E,
+        "the output (stdout or a file) could not be written whole: no space, too large, I/O",
+    ),
+    FileCode.TRUST_FILE_UNSAFE: (
+        E,
+        "a destination, key or journal key file writable by group or others, or another user's",
+    ),
+}
+
+
+_ADVISORY: Final[Mapping[AdvisoryCode, tuple[Severity, str]]] = {
+    AdvisoryCode.SECRET_SUSPECTED: (
+        WARNING,
+        "a text looks like a credential (key, token, password); shown masked, never echoed",
+    ),
 }
 
 
@@ -479,6 +520,8 @@ _FAMILIES: Final[Mapping[type[StrEnum], tuple[CodeFamily, _Table]]] = {
     ErrorCode: (CodeFamily.PACKET, _PACKET),
     PlanCode: (CodeFamily.CONTINUATION, _CONTINUATION),
     ReviewCode: (CodeFamily.REVIEW, _REVIEW),
+    AdvisoryCode: (CodeFamily.ADVISORY, _ADVISORY),
+    FileCode: (CodeFamily.FILES, _FILES),
 }
 
 
@@ -520,6 +563,8 @@ def codes_markdown() -> str:
         CodeFamily.PACKET: "Packets (profile §1-§6)",
         CodeFamily.CONTINUATION: "Continuation plans and reports (ASIF 0.4)",
         CodeFamily.REVIEW: "Review and its journal",
+        CodeFamily.ADVISORY: "Advisories (beyond the profile: warnings, never a refusal)",
+        CodeFamily.FILES: "Files the program trusts or writes",
     }
     for family, title in titles.items():
         lines += [f"## {title}", "", "| code | severity | meaning |", "| --- | --- | --- |"]

@@ -22,6 +22,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Callable
 from enum import StrEnum
 from typing import Final
 
@@ -38,6 +39,9 @@ OPEN_FLAGS: Final = (
     | getattr(os, "O_BINARY", 0)
 )
 PATH_CHARS: Final = 300  # a file name longer than this is cut in messages
+# One read asks for at most this much more than the file's size says it holds: a limit
+# read from an input (a vector's maxBytes of 10^15) must never become an allocation.
+_READ_SLACK: Final = 1024 * 1024
 
 
 class Unreadable(StrEnum):
@@ -57,6 +61,8 @@ class Unreadable(StrEnum):
 
 class UnreadableFileError(InputError):
     """A file that cannot be read at all (missing, a folder, a pipe, no permission...)."""
+
+    code = "file_unreadable"
 
     def __init__(
         self,
@@ -101,17 +107,22 @@ def read_bounded(
     max_bytes: int = DEFAULT_MAX_BYTES,
     *,
     refuse_larger: bool = False,
+    guard: Callable[[os.stat_result], None] | None = None,
 ) -> bytes:
     """At most ``max_bytes + 1`` bytes of the regular file at ``path`` (see the module
-    docstring); with ``refuse_larger``, a larger file is an `UnreadableFileError`."""
+    docstring); with ``refuse_larger``, a larger file is an `UnreadableFileError`.
+    ``guard`` sees the open descriptor's status first and may refuse the file by raising
+    (`core.file_trust`: a trust file others could have written)."""
     fd = _open(path)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise _not_regular(path, info.st_mode)
+        if guard is not None:
+            guard(info)
         if refuse_larger and info.st_size > max_bytes:
             raise _too_large(path, info.st_size, max_bytes)
-        data = _read_at_most(path, fd, max_bytes + 1)
+        data = _read_at_most(path, fd, max_bytes + 1, info.st_size)
     finally:
         os.close(fd)
     if refuse_larger and len(data) > max_bytes:  # grew since fstat, or reports no size
@@ -130,12 +141,15 @@ def _open(path: str | os.PathLike[str]) -> int:
         ) from exc
 
 
-def _read_at_most(path: str | os.PathLike[str], fd: int, limit: int) -> bytes:
+def _read_at_most(path: str | os.PathLike[str], fd: int, limit: int, size: int) -> bytes:
     chunks: list[bytes] = []
     total = 0
     try:
         while total < limit:
-            chunk = os.read(fd, limit - total)
+            # os.read allocates what it is asked for: ask for what the file holds (and one
+            # byte to see its end), a bounded slack more when it grew, never the limit.
+            want = max(size + 1, total + _READ_SLACK) - total
+            chunk = os.read(fd, min(limit - total, want))
             if not chunk:
                 break
             chunks.append(chunk)

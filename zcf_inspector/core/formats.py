@@ -42,7 +42,9 @@ def is_id(value: object) -> bool:
 
 
 class TimestampError(FormatError):
-    pass
+    """A key file that cannot be used: unreadable, too large, or not the kind of key asked for."""
+
+    code = "timestamp_invalid"
 
 
 def parse_timestamp(value: str) -> datetime:
@@ -85,7 +87,9 @@ def format_timestamp(moment: datetime) -> str:
 
 
 class Base64UrlError(FormatError):
-    pass
+    """A key file that cannot be used: unreadable, too large, or not the kind of key asked for."""
+
+    code = "base64url_invalid"
 
 
 def b64u_decode(value: str) -> bytes:

@@ -8,9 +8,10 @@ b64u string of 32 bytes is also accepted where a public key is expected.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from zcf_inspector.core import file_trust
 from zcf_inspector.core.crypto import ed25519_public_key, generate_seed, public_key_fingerprint
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import Unreadable, UnreadableFileError, read_bounded, shown_path
@@ -24,13 +25,15 @@ KEY_FILE_MAX_BYTES = 8 * 1024
 
 
 class KeyFileError(InputError):
-    pass
+    """A key file that cannot be used: unreadable, too large, or not the kind of key asked for."""
+
+    code = "key_file_invalid"
 
 
 @dataclass(frozen=True, slots=True)
 class Ed25519Key:
     public_key: bytes
-    seed: bytes | None = None
+    seed: bytes | None = field(default=None, repr=False)  # the private half: never printed
 
     def to_json(self, *, include_seed: bool = True) -> dict[str, JsonValue]:
         out: dict[str, JsonValue] = {"kind": "ed25519"}
@@ -44,7 +47,7 @@ class Ed25519Key:
 @dataclass(frozen=True, slots=True)
 class InstallationKey:
     key_id: str
-    key: bytes
+    key: bytes = field(repr=False)  # a shared secret: never printed
 
     def to_json(self) -> dict[str, JsonValue]:
         return {
@@ -66,8 +69,10 @@ def new_installation_key(key_id: str, key: bytes | None = None) -> InstallationK
 
 
 def _load(path: str | Path) -> JsonValue:
+    # A key file is a secret or a trust anchor: refused when others could have written it.
+    guard = file_trust.guard(shown_path(path), "key file", KeyFileError)
     try:
-        data = read_bounded(path, KEY_FILE_MAX_BYTES, refuse_larger=True)
+        data = read_bounded(path, KEY_FILE_MAX_BYTES, refuse_larger=True, guard=guard)
     except UnreadableFileError as exc:
         if exc.reason is Unreadable.TOO_LARGE:
             raise KeyFileError(

@@ -16,6 +16,8 @@ from zcf_inspector.core.errors import ZcfError
 class Cancelled(ZcfError):  # noqa: N818 - a signal, not an error condition
     """The caller asked the work to stop; nothing it had started is returned."""
 
+    code = "cancelled"
+
 
 class Monitor:
     def __init__(

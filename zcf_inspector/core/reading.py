@@ -139,6 +139,11 @@ def read_json(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, exact: bool = 
     """Parse ``data`` as §1 requires; any refusal is a ``ReadError``, nothing else escapes.
 
     ``exact``: keep numbers exactly and drop the ±2^53 rule (ASIF documents; see above).
+
+    Raises:
+        ReadError: the bytes are refused (its ``code`` says why: ``invalid_json``,
+            ``duplicate_key``…; ``offset`` and ``pointer`` say where; with several
+            problems, the one at the lowest offset).
     """
     return read_document(data, max_bytes=max_bytes, exact=exact).value
 

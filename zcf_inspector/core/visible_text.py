@@ -5,8 +5,13 @@ and the terminal alike: each character that would hide, move or reorder text (co
 DEL and C1 controls, bidi overrides and isolates, zero-width and other format characters,
 line and paragraph separators, private-use, surrogate and unassigned code points — a
 terminal's newer Unicode may give those a meaning — and every space other than U+0020)
-is written as an escape: exactly what ``str.isprintable`` refuses. Very long text is cut
-with its length said.
+is written as an escape: what ``str.isprintable`` refuses, and the printable characters
+that show nothing — Unicode's ``Default_Ignorable_Code_Point`` (the combining grapheme
+joiner U+034F, variation selectors U+FE00-FE0F and U+E0100-E01EF, Mongolian free
+variation selectors, the Khmer inherent vowels U+17B4/U+17B5, the Hangul fillers U+115F,
+U+1160, U+3164, U+FFA0, tags …) and the blanks outside it (braille blank U+2800, musical
+null notehead U+1D159). So two ids that differ only by such a character never look alike
+("b-payment" and "b\u034f-payment"). Very long text is cut with its length said.
 """
 
 from __future__ import annotations
@@ -20,13 +25,57 @@ from typing import Final
 # Cn: unassigned in this Python's Unicode database.
 _HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
 _SHORT_ESCAPES: Final = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# Printable by `str.isprintable` yet invisible: DerivedCoreProperties.txt's
+# Default_Ignorable_Code_Point (Unicode 15.1; the format characters among them are caught
+# by category already, listed for completeness), then blanks it leaves out. Python's
+# `unicodedata` has no such property, hence the table.
+_IGNORABLE_RANGES: Final = (
+    (0x00AD, 0x00AD),  # soft hyphen
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x061C, 0x061C),  # Arabic letter mark
+    (0x115F, 0x1160),  # Hangul choseong and jungseong fillers
+    (0x17B4, 0x17B5),  # Khmer vowel inherent AQ, AA
+    (0x180B, 0x180F),  # Mongolian free variation selectors, vowel separator
+    (0x200B, 0x200F),  # zero-width space, joiners, marks
+    (0x202A, 0x202E),  # bidi embeddings and overrides
+    (0x2060, 0x206F),  # word joiner, invisible operators, bidi isolates, deprecated
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors 1-16
+    (0xFEFF, 0xFEFF),  # zero-width no-break space (BOM)
+    (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
+    (0xFFF0, 0xFFF8),  # reserved
+    (0x1BCA0, 0x1BCA3),  # shorthand format controls
+    (0x1D173, 0x1D17A),  # musical symbol beam and phrase controls
+    (0xE0000, 0xE0FFF),  # tags, variation selectors 17-256, reserved
+    # Not Default_Ignorable, but blank wherever they are drawn:
+    (0x2800, 0x2800),  # braille pattern blank
+    (0x1D159, 0x1D159),  # musical symbol null notehead
+    (0x16FE4, 0x16FE4),  # Khitan small script filler
+)
+_INVISIBLE: Final = re.compile(
+    "["
+    + "".join(
+        re.escape(chr(low)) if low == high else f"{re.escape(chr(low))}-{re.escape(chr(high))}"
+        for low, high in _IGNORABLE_RANGES
+    )
+    + "]"
+)
+
+
+def _invisible(char: str) -> bool:
+    return _INVISIBLE.match(char) is not None
+
+
+def _clean(text: str) -> bool:
+    """Nothing in ``text`` needs an escape (one pass in C for the common case)."""
+    return text.isprintable() and (text.isascii() or _INVISIBLE.search(text) is None)
 
 
 def _escape(char: str) -> str:
     if char in _SHORT_ESCAPES:
         return _SHORT_ESCAPES[char]
     category = unicodedata.category(char)
-    if category in _HIDDEN_CATEGORIES or (category == "Zs" and char != " "):
+    if category in _HIDDEN_CATEGORIES or (category == "Zs" and char != " ") or _invisible(char):
         code = ord(char)
         return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
     return char
@@ -34,7 +83,7 @@ def _escape(char: str) -> str:
 
 def visible(text: str) -> str:
     """``text`` with every invisible or reordering character written as an escape."""
-    if text.isprintable():  # the common case: no character needs a second look
+    if _clean(text):  # the common case: no character needs a second look
         return text
     return "".join(_escape(char) for char in text)
 
@@ -57,7 +106,7 @@ _NON_ASCII_RUN: Final = re.compile("[^\x00-\x7e]+")
 
 
 def _json_escape(char: str) -> str:
-    if char.isprintable():
+    if char.isprintable() and not _invisible(char):
         return char
     code = ord(char)
     if code <= 0xFFFF:
@@ -69,7 +118,7 @@ def _json_escape(char: str) -> str:
 
 def _json_run(match: re.Match[str]) -> str:
     run = match.group()
-    return run if run.isprintable() else "".join(_json_escape(char) for char in run)
+    return run if _clean(run) else "".join(_json_escape(char) for char in run)
 
 
 def json_visible(text: str) -> str:

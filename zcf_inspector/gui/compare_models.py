@@ -9,31 +9,47 @@ from __future__ import annotations
 from typing import Final
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QBrush, QColor, QFontDatabase
+from PySide6.QtGui import QBrush, QFontDatabase, QGuiApplication
 
 from zcf_inspector.core.compare.model import Change, ChangeKind, PartComparison, PartStatus
 from zcf_inspector.gui.manifest_pane import short_digest
 from zcf_inspector.gui.plain_text import clip, visible
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE
 from zcf_inspector.gui.row_table_model import ModelIndex, RowTableModel
+from zcf_inspector.gui.theme import Tone, tone_colour
 
 ID_CHARS: Final = 120
 UNPROTECTED: Final = "not integrity-protected"
 
-# Change colours, used with the change's word (never colour alone).
-ADDED_COLOR: Final = QColor("#1b7f3b")
-REMOVED_COLOR: Final = QColor("#b3261e")
-CHANGED_COLOR: Final = QColor("#8a5a00")
-_KIND_COLORS: Final = {
-    ChangeKind.ADDED: ADDED_COLOR,
-    ChangeKind.REMOVED: REMOVED_COLOR,
-    ChangeKind.CHANGED: CHANGED_COLOR,
+# Change colours, used with the change's word (never colour alone): the theme's tones, so
+# they stay readable on a dark palette too (fixed light colours fell to 1.1:1 there).
+_KIND_TONES: Final = {
+    ChangeKind.ADDED: Tone.GOOD,
+    ChangeKind.REMOVED: Tone.BAD,
+    ChangeKind.CHANGED: Tone.CAUTION,
 }
-_STATUS_COLORS: Final = {
-    PartStatus.ADDED: ADDED_COLOR,
-    PartStatus.REMOVED: REMOVED_COLOR,
-    PartStatus.CHANGED: CHANGED_COLOR,
+_STATUS_TONES: Final = {
+    PartStatus.ADDED: Tone.GOOD,
+    PartStatus.REMOVED: Tone.BAD,
+    PartStatus.CHANGED: Tone.CAUTION,
 }
+
+
+def _tone_brush(tone: Tone | None) -> QBrush | None:
+    # The application's palette is the theme in force (View → Theme sets it); the view
+    # asks again after a theme change (`recolour`).
+    return None if tone is None else QBrush(tone_colour(tone, QGuiApplication.palette()))
+
+
+def recolour(model: PartsModel | ChangesModel) -> None:
+    """Repaint a model's coloured column after the theme changed."""
+    rows = model.rowCount()
+    if rows:
+        model.dataChanged.emit(
+            model.index(0, 0),
+            model.index(rows - 1, model.columnCount() - 1),
+            [Qt.ItemDataRole.ForegroundRole],
+        )
 
 
 def change_word(change: Change) -> str:
@@ -78,8 +94,7 @@ class PartsModel(RowTableModel[PartComparison]):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return self._text(part, column)
         if role == Qt.ItemDataRole.ForegroundRole and column == 1:
-            color = _STATUS_COLORS.get(part.status)
-            return None if color is None else QBrush(color)
+            return _tone_brush(_STATUS_TONES.get(part.status))
         if role == Qt.ItemDataRole.FontRole and column >= 4:
             return self._mono
         if role == PLAIN_TOOLTIP_ROLE:
@@ -118,7 +133,7 @@ class ChangesModel(RowTableModel[Change]):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.AccessibleTextRole):
             return self._text(change, column)
         if role == Qt.ItemDataRole.ForegroundRole and column == 0:
-            return QBrush(_KIND_COLORS[change.change])
+            return _tone_brush(_KIND_TONES[change.change])
         if role == PLAIN_TOOLTIP_ROLE:
             return f"{change_word(change)} {visible(change.pointer)}\n{change_summary(change)}"
         if role == POINTER_ROLE:

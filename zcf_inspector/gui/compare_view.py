@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from PySide6.QtCore import QItemSelection, QModelIndex, Qt, Signal
-from PySide6.QtGui import QColor, QFontDatabase, QTextCharFormat, QTextCursor
+from PySide6.QtCore import QEvent, QItemSelection, QModelIndex, Qt, Signal
+from PySide6.QtGui import QFontDatabase, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -28,26 +28,32 @@ from PySide6.QtWidgets import (
 from zcf_inspector.core.compare.model import Change, ChangeKind, Comparison, SideSummary
 from zcf_inspector.core.compare.render import FieldLine
 from zcf_inspector.core.monitor import Monitor
-from zcf_inspector.gui.compare_models import ChangesModel, PartsModel, change_summary, change_word
+from zcf_inspector.gui.compare_models import (
+    ChangesModel,
+    PartsModel,
+    change_summary,
+    change_word,
+    recolour,
+)
 from zcf_inspector.gui.compare_work import ComparedPackets, change_detail
 from zcf_inspector.gui.plain_text import plain_label, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
+from zcf_inspector.gui.theme import Tone, light_palette, tone_background
+from zcf_inspector.present.comparison import side_words
 
 # (label, work, on_done): how the view asks for background work (the window's TaskRunner)
 Runner = Callable[[str, Callable[[Monitor], Any], Callable[[Any], None]], object]
 
-REMOVED_BACKGROUND: Final = QColor("#ffc1bd")
-ADDED_BACKGROUND: Final = QColor("#b4ebc2")
+# The marks behind removed (A) and added (B) characters come from the theme
+# (`tone_background` for the detail's palette); these are the light theme's.
+REMOVED_BACKGROUND: Final = tone_background(Tone.BAD, light_palette())
+ADDED_BACKGROUND: Final = tone_background(Tone.GOOD, light_palette())
 SIDE_PREFIX: Final = "  A  ", "  B  "
 
 
 def side_line(label: str, path: str, side: SideSummary) -> str:
-    if not side.readable:
-        return f"{label}: {visible(path)} — refused at the byte stage, nothing to compare"
-    if side.valid:
-        return f"{label}: {visible(path)} — valid — {visible(side.auth)}"
-    stages = ", ".join(side.failed_stages)
-    return f"{label}: {visible(path)} — REFUSED at {stages} (compared as far as it reads)"
+    """A side in `validate`'s words (the comparison presenter's), as `diff` prints it."""
+    return f"{label}: {visible(path)} — {visible(side_words(side))}"
 
 
 def summary_line(comparison: Comparison) -> str:
@@ -75,6 +81,9 @@ class CompareView(QWidget):
         self._run = run
         self._ticket = 0
         self.detail_lines: tuple[FieldLine, ...] = ()
+        # What the detail shows (a change, and its field lines once they arrived), so a
+        # theme change can paint it again in the new colours.
+        self._painted: tuple[Change, tuple[FieldLine, ...] | None] | None = None
         comparison = compared.comparison
         self.header = plain_label(
             "\n".join(
@@ -196,6 +205,7 @@ class CompareView(QWidget):
         change = self.changes_model.row_at(indexes[0]) if indexes else None
         self._ticket += 1
         if change is None:
+            self._painted = None
             self.detail.clear()
             return
         ticket = self._ticket
@@ -210,9 +220,19 @@ class CompareView(QWidget):
     def dispose(self) -> None:
         self._ticket += 1  # a detail still on its way is dropped
 
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.PaletteChange:
+            # View → Theme: the tables' tones and the detail's marks follow the palette.
+            recolour(self.parts_model)
+            recolour(self.changes_model)
+            if self._painted is not None:
+                self._paint(*self._painted)
+
     def _paint(self, change: Change, lines: tuple[FieldLine, ...] | None) -> None:
         """The change's facts, then each field's two sides with the changed characters
         highlighted (only once ``lines`` arrived from the worker)."""
+        self._painted = (change, lines)
         self.detail_lines = lines or ()
         document = self.detail.document()
         document.clear()
@@ -243,10 +263,11 @@ class CompareView(QWidget):
             cursor.insertBlock()
             cursor.insertText("highlighting…", plain)
             return
+        palette = self.palette()  # updated before its PaletteChange arrives here
         removed = QTextCharFormat()
-        removed.setBackground(REMOVED_BACKGROUND)
+        removed.setBackground(tone_background(Tone.BAD, palette))
         added = QTextCharFormat()
-        added.setBackground(ADDED_BACKGROUND)
+        added.setBackground(tone_background(Tone.GOOD, palette))
         for line in lines:
             cursor.insertBlock()
             cursor.insertBlock()

@@ -46,7 +46,6 @@ from zcf_inspector.gui.packet_tree_model import (
 from zcf_inspector.gui.plain_text import clip, shown, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.plangraph.pane import PlanGraphPane
-from zcf_inspector.gui.plangraph.plan_facts import document_notes
 from zcf_inspector.gui.review.pane import OpenFiles, ReviewPane, no_open_files
 from zcf_inspector.gui.review.previous_dialog import OpenFile
 from zcf_inspector.gui.roles import POINTER_ROLE
@@ -58,11 +57,11 @@ from zcf_inspector.gui.verdict_header import VerdictHeader
 from zcf_inspector.gui.verdicts import (
     Verdict,
     VerdictRow,
-    admission_row,
     continuation_verdict,
     packet_verdict,
     receipt_verdict,
 )
+from zcf_inspector.present.asif_listing import findings_listing
 
 PANE_MANIFEST = "Manifest"
 PANE_CANONICAL = "Canonical bytes"
@@ -269,29 +268,17 @@ class DocumentTab(QWidget):
             inspection = document.inspection
             findings = inspection.findings
             value: JsonValue = inspection.value if inspection.value is not None else {}
-            verdict = packet_verdict(inspection)
             target = document.review.target if document.review is not None else None
-            notice = target.notice if target is not None else None
-            if notice is not None:  # a demotion or truncation is never hidden
-                verdict = replace(verdict, rows=(*verdict.rows, admission_row(notice)))
+            # what admission changed is a chip of its own: never hidden
+            verdict = packet_verdict(inspection, target.notice if target is not None else None)
             return value, findings, ("",) * len(findings), verdict
         if isinstance(document, ReceiptDocument):
             findings = document.report.findings
             return document.value, findings, ("",) * len(findings), receipt_verdict(document.report)
         assert isinstance(document, ContinuationDocument)
         result = document.result
-        local = list(result.findings)
-        for plan in result.plans:
-            local.extend(plan.findings)
-        report_findings = result.report.findings if result.report is not None else ()
-        report_elsewhere = ""
-        if result.kind is not DocumentKind.CONTINUATION_REPORT and document.report_path:
-            report_elsewhere = Path(document.report_path).name
-        blockers, report_notes = document_notes(result)
-        local += blockers
-        report_rows = (*report_findings, *report_notes)
-        findings = (*local, *report_rows)
-        elsewhere = ("",) * len(local) + (report_elsewhere,) * len(report_rows)
+        report_name = Path(document.report_path).name if document.report_path else ""
+        findings, elsewhere = findings_listing(result, report_name)
         value = document.value if document.value is not None else {}
         return value, findings, elsewhere, continuation_verdict(result)
 

@@ -30,7 +30,7 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import PacketInspection, inspect_read, inspect_value
-from zcf_inspector.core.packet.receipt import RECEIPT_FORMAT, ReceiptReport, verify_receipt
+from zcf_inspector.core.packet.receipt import ReceiptReport, verify_receipt
 from zcf_inspector.core.reading import (
     DEFAULT_MAX_BYTES,
     ReadDocument,
@@ -40,8 +40,9 @@ from zcf_inspector.core.reading import (
 )
 from zcf_inspector.core.review.decisions import ReviewPreparation, prepare_review
 from zcf_inspector.gui.file_checks import content_problem, unreadable_message
+from zcf_inspector.present.recognise import CONTINUATION_KINDS, recognise
+from zcf_inspector.present.vocabulary import DocumentKind
 
-_CONTINUATION_MARKERS = ("asif_version", "profile_version", "report_version")
 # The reader's fast path parses in one call that holds the GIL (about 3 ms per MB): on a
 # larger file that would freeze the UI thread past its 100 ms budget, so such files are
 # read by the exact reader, which lets the UI thread in between objects.
@@ -111,12 +112,14 @@ class _Read:
 
 
 def _kind(value: JsonValue | None) -> str:
-    if isinstance(value, dict):
-        if value.get("format") == RECEIPT_FORMAT:
-            return "receipt"
-        if any(marker in value for marker in _CONTINUATION_MARKERS):
-            return "report" if "report_version" in value else "session"
-    return "packet"
+    """ "packet", "receipt", "report" or "session" (a bare profile too), as recognised by
+    the presentation layer: the one place kinds are told apart."""
+    kind = recognise(value)
+    if kind is DocumentKind.CONTINUATION_REPORT:
+        return "report"
+    if kind in CONTINUATION_KINDS:
+        return "session"
+    return str(kind)
 
 
 def strict_read(data: bytes, max_bytes: int) -> ReadDocument | ReadError:

@@ -76,7 +76,7 @@ from zcf_inspector.gui.settings_dialog import SettingsDialog, clock_text
 from zcf_inspector.gui.shortcuts import ShortcutsDialog, shortcut_entries
 from zcf_inspector.gui.start_page import StartPage
 from zcf_inspector.gui.theme import Theme, ThemeController
-from zcf_inspector.gui.verdict_header import LEVEL_STATES, state_icon
+from zcf_inspector.gui.verdict_header import level_icon
 from zcf_inspector.gui.verdicts import CheckState
 
 APP_TITLE = "ZCF Inspector"
@@ -544,7 +544,7 @@ class MainWindow(QMainWindow):
 
     @staticmethod
     def _verdict_icon(tab: DocumentTab) -> QIcon:
-        return state_icon(LEVEL_STATES[tab.verdict.level])
+        return level_icon(tab.verdict.level)
 
     def reload_current(self) -> None:
         tab = self.current_tab()

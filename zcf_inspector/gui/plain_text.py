@@ -21,6 +21,7 @@ from zcf_inspector.core.exact_numbers import number_text
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.jsontypes import json_type_name as type_name
 from zcf_inspector.core.visible_text import clip, shown, visible, visible_lines
+from zcf_inspector.gui.plain_tooltip import TOOLTIP_CHARS, set_plain_tooltip
 
 __all__ = [
     "PREVIEW_CHARS",
@@ -42,7 +43,6 @@ __all__ = [
 
 PREVIEW_CHARS: Final = 240
 ONE_LINE_CHARS: Final = 120
-TOOLTIP_CHARS: Final = 4000
 
 
 def one_line(text: str, limit: int = ONE_LINE_CHARS) -> str:
@@ -125,9 +125,6 @@ class ElidedLabel(QLabel):
         self.set_full_text(text)
 
     def set_full_text(self, text: str) -> None:
-        # plain_tooltip builds on this module: imported here, not at the top.
-        from zcf_inspector.gui.plain_tooltip import set_plain_tooltip  # noqa: PLC0415
-
         self.full_text = text
         # A plain-text tooltip: QToolTip would render a name like "<b>x</b>.json" as HTML.
         set_plain_tooltip(self, text)

@@ -9,13 +9,17 @@ Item views give their text through ``PLAIN_TOOLTIP_ROLE``; other widgets through
 
 from __future__ import annotations
 
+from typing import Final
+
 from PySide6.QtCore import QEvent, QObject, QPoint, Qt, QTimer
 from PySide6.QtGui import QHelpEvent, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QLabel, QWidget
 
-from zcf_inspector.gui.plain_text import TOOLTIP_CHARS, clip
+from zcf_inspector.core.visible_text import clip
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE
 
+# The longest tooltip text shown: one from a packet is cut with its length said.
+TOOLTIP_CHARS: Final = 4000
 _PROPERTY = "plainToolTip"
 _HIDE_AFTER_MS = 10_000
 

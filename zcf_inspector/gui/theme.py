@@ -33,6 +33,11 @@ class Tone(StrEnum):
 _TONES_LIGHT = {Tone.GOOD: "#116329", Tone.CAUTION: "#7d4e00", Tone.BAD: "#b3261e"}
 _TONES_DARK = {Tone.GOOD: "#56d364", Tone.CAUTION: "#e3b341", Tone.BAD: "#ff7b72"}
 
+# Behind text, marking characters (the compare view's removed and added runs): the theme's
+# text colour stays readable on them (contrast >= 4.5:1), and each is told from the base.
+_MARKS_LIGHT = {Tone.GOOD: "#b4ebc2", Tone.CAUTION: "#f5dfa8", Tone.BAD: "#ffc1bd"}
+_MARKS_DARK = {Tone.GOOD: "#1d4d2b", Tone.CAUTION: "#4d3b12", Tone.BAD: "#6a2420"}
+
 Role = QPalette.ColorRole
 Group = QPalette.ColorGroup
 
@@ -43,7 +48,30 @@ def is_dark(palette: QPalette) -> bool:
 
 
 def tone_colour(tone: Tone, palette: QPalette) -> QColor:
+    """A tone's text colour, readable on the palette's window and base colours."""
     return QColor((_TONES_DARK if is_dark(palette) else _TONES_LIGHT)[tone])
+
+
+def tone_background(tone: Tone, palette: QPalette) -> QColor:
+    """A tone's colour behind text in the palette's text colour (a marked run)."""
+    return QColor((_MARKS_DARK if is_dark(palette) else _MARKS_LIGHT)[tone])
+
+
+def contrast(a: QColor, b: QColor) -> float:
+    """The WCAG contrast ratio of two colours (1 to 21; text wants at least 4.5)."""
+
+    def luminance(colour: QColor) -> float:
+        def channel(value: float) -> float:
+            return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+        return (
+            0.2126 * channel(colour.redF())
+            + 0.7152 * channel(colour.greenF())
+            + 0.0722 * channel(colour.blueF())
+        )
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
 
 
 class ToneLabel(QLabel):

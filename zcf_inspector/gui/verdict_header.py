@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from zcf_inspector.core.packet.trust import TrustLevel
 from zcf_inspector.gui.flow_layout import FlowLayout
 from zcf_inspector.gui.icons import IconName, icon
 from zcf_inspector.gui.plain_text import ElidedLabel, plain_label, set_tooltip, visible
@@ -33,6 +32,7 @@ from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE
 from zcf_inspector.gui.row_table_model import ModelIndex, RowTableModel
 from zcf_inspector.gui.theme import Tone, tone_colour
 from zcf_inspector.gui.verdicts import CheckState, Verdict, VerdictRow
+from zcf_inspector.present.vocabulary import Trust
 
 STATE_ICONS: Final = {
     CheckState.PASS: IconName.PASS,
@@ -43,16 +43,23 @@ STATE_ICONS: Final = {
 }
 
 
-LEVEL_STATES: Final = {
-    TrustLevel.CHECKED: CheckState.PASS,
-    TrustLevel.PARTIAL: CheckState.NOT_CHECKABLE,
-    TrustLevel.REFUSED: CheckState.FAIL,
+LEVEL_ICONS: Final = {
+    Trust.VERIFIED: IconName.PASS,
+    Trust.UNSIGNED: IconName.INFO,  # neutral: valid, but anyone could have written it
+    Trust.UNCHECKED: IconName.NOT_CHECKABLE,
+    Trust.REFUSED: IconName.FAIL,
 }
-LEVEL_TONES: Final = {
-    TrustLevel.CHECKED: Tone.GOOD,
-    TrustLevel.PARTIAL: Tone.CAUTION,
-    TrustLevel.REFUSED: Tone.BAD,
+# The headline's colour; None: the palette's own text colour (unsigned is never green).
+LEVEL_TONES: Final[dict[Trust, Tone | None]] = {
+    Trust.VERIFIED: Tone.GOOD,
+    Trust.UNSIGNED: None,
+    Trust.UNCHECKED: Tone.CAUTION,
+    Trust.REFUSED: Tone.BAD,
 }
+
+
+def level_icon(level: Trust) -> QIcon:
+    return icon(LEVEL_ICONS[level])
 
 
 def state_icon(state: CheckState) -> QIcon:
@@ -87,37 +94,9 @@ class VerdictTableModel(RowTableModel[VerdictRow]):
         return None
 
 
-def chip_rows(rows: tuple[VerdictRow, ...]) -> list[VerdictRow]:
-    """The header's chips: sections that match fold into one chip; others stay single."""
-    sections = [r for r in rows if r.check.startswith("section ")]
-    folded: list[VerdictRow] = []
-    placed = False
-    for row in rows:
-        if not row.check.startswith("section "):
-            folded.append(row)
-            continue
-        if row.state is not CheckState.PASS:
-            folded.append(row)
-        elif not placed:
-            matching = [r for r in sections if r.state is CheckState.PASS]
-            label = f"{len(matching)} section{'s' if len(matching) != 1 else ''}"
-            folded.append(
-                VerdictRow(
-                    label,
-                    CheckState.PASS,
-                    "digests match",
-                    "\n".join(f"{r.check}: {r.detail}" for r in matching),
-                    None,
-                )
-            )
-            placed = True
-    return folded
-
-
 def chip_text(row: VerdictRow) -> str:
-    summary = "" if row.summary in ("passed", str(row.state)) else f" · {row.summary}"
     # A tool button reads '&' as a mnemonic marker; double it to show it literally.
-    return visible(f"{row.check}: {row.state}{summary}").replace("&", "&&")
+    return visible(row.text).replace("&", "&&")
 
 
 class VerdictHeader(QFrame):
@@ -138,7 +117,7 @@ class VerdictHeader(QFrame):
         font.setBold(True)
         font.setPointSizeF(font.pointSizeF() * 1.25)
         self.headline.setFont(font)
-        self.level = TrustLevel.CHECKED
+        self.level = Trust.UNSIGNED
         self.subject = ElidedLabel()
         self.details_button = QToolButton()
         self.details_button.setText("Details")
@@ -182,11 +161,11 @@ class VerdictHeader(QFrame):
         layout.addWidget(self.table)
 
     def set_verdict(self, verdict: Verdict, subject: str) -> None:
-        self.headline.setText(verdict.headline)
+        self.headline.setText(visible(verdict.headline))  # a signer a packet names, too
         set_tooltip(self.headline, verdict.tooltip)
         self.headline.setAccessibleName(f"Verdict: {verdict.tooltip}")
         self.level = verdict.level
-        self._icon.setPixmap(state_icon(LEVEL_STATES[verdict.level]).pixmap(22, 22))
+        self._icon.setPixmap(level_icon(verdict.level).pixmap(22, 22))
         self._colour_headline()
         self.subject.set_full_text(visible(subject))  # a file name may hold any character
         self.model.set_rows(verdict.rows)
@@ -194,7 +173,7 @@ class VerdictHeader(QFrame):
             self._chips.removeWidget(chip)
             chip.deleteLater()
         self.chips = []
-        for row in chip_rows(verdict.rows):
+        for row in verdict.chips:
             chip = QToolButton()
             chip.setObjectName("verdictChip")
             chip.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
@@ -208,11 +187,16 @@ class VerdictHeader(QFrame):
         self._chips_box.updateGeometry()
 
     def _colour_headline(self) -> None:
-        """Green only when everything claimed was checked; amber when something was not."""
+        """Green only when valid and authenticated; amber when a claim was not checked;
+        an unsigned document in the ordinary text colour."""
         palette = self.headline.palette()
-        palette.setColor(
-            QPalette.ColorRole.WindowText, tone_colour(LEVEL_TONES[self.level], self.palette())
+        tone = LEVEL_TONES[self.level]
+        colour = (
+            self.palette().color(QPalette.ColorRole.WindowText)
+            if tone is None
+            else tone_colour(tone, self.palette())
         )
+        palette.setColor(QPalette.ColorRole.WindowText, colour)
         self.headline.setPalette(palette)
 
     def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override

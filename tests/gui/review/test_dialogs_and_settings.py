@@ -109,6 +109,23 @@ def test_identity_with_a_key_file(tmp_path: Path) -> None:
     assert identity.fingerprint == public_key_fingerprint(ed25519_public_key(g.SOURCE_SEED))
 
 
+def test_a_reviewer_key_others_may_write_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 19: the reviewer key (self-review warnings rest on it) is a trust file too.
+    monkeypatch.delenv("ZCF_INSPECTOR_ALLOW_UNSAFE_PERMISSIONS", raising=False)
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    key_file = tmp_path / "k.json"
+    key_file.write_text(json.dumps(new_ed25519_key(g.SOURCE_SEED).to_json(include_seed=False)))
+    key_file.chmod(0o666)
+    save_identity(settings, "erin", str(key_file))
+    identity = load_identity(settings)
+    assert identity.fingerprint is None
+    assert identity.key_problem is not None
+    assert identity.key_problem.startswith("trust_file_unsafe: key file ")
+    assert f"chmod 600 {key_file}" in identity.key_problem
+
+
 def test_open_receipt_verifies_and_matches(make_pane: PaneFactory, tmp_path: Path) -> None:
     pane = make_pane("full-handoff")
     golden = pane.open_receipt(str(GOLDENS / "publication" / "full-handoff.receipt.json"))

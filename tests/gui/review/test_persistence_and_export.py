@@ -350,3 +350,27 @@ def test_no_destination_and_refused_packet(
     assert "No destination is in force" in pane.ui.problem.text()
     pane.export_receipt()
     assert prompter.messages("inform") == ["There is no review to export."]
+
+
+def test_an_unsafe_journal_key_is_never_offered_to_be_set_aside(
+    make_pane: PaneFactory, prompter: ScriptedPrompter, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 19: nothing is wrong with such a journal; the fix is the key file's mode.
+    monkeypatch.delenv("ZCF_INSPECTOR_ALLOW_UNSAFE_PERMISSIONS", raising=False)
+    first = make_pane()
+    QTest.keyClick(first.table, Qt.Key.Key_C)
+    keys = sorted(first.key_dir.glob("*.key.json"))
+    first.close()
+    assert len(keys) == 1
+    keys[0].chmod(0o666)
+    second = make_pane()
+    assert second.review is None
+    [warning] = prompter.messages("warn")
+    assert "cannot be opened now; nothing was changed" in warning
+    assert "journal_unavailable" in warning
+    assert f"chmod 600 {keys[0]}" in warning
+    assert not second.ui.set_aside.isVisibleTo(second)
+    keys[0].chmod(0o600)
+    third = make_pane()
+    assert third.review is not None
+    assert third.model.state("b-reader") is ReviewState.CONFIRMED

@@ -13,13 +13,13 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtTest import QTest
 
-from tests.core.generations import write_generations
+from tests.core.generations import earlier_receipt, write_generations
 from tests.core.helpers import GOLDENS, destination
 from tests.gui.review.conftest import OFFSCREEN_NOISE, ScriptedPrompter, focus_table
 from zcf_inspector.cli import main
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.inspection import inspect_bytes
-from zcf_inspector.core.packet.receipt import receipt_bytes
+from zcf_inspector.core.packet.receipt import finish_receipt, receipt_bytes
 from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.table_model import REF_ROLE, Column
 
@@ -365,3 +365,39 @@ def test_opening_the_packet_again_clears_the_comparison_and_says_so(
     assert pane.previous is None
     assert pane.ui.since_filter.isHidden()
     assert len(shown(pane)) == 8
+
+
+def test_an_unsigned_receipt_is_asked_about_a_second_time(
+    qtbot: Any, pane: ReviewPane, prompter: ScriptedPrompter, files: Files
+) -> None:
+    # Issue 19, defect 12: an unsigned receipt is one anyone can compute; repeating its
+    # decisions is asked twice, and the notes say where they came from.
+    unsigned = files[1].with_name("gen1.unsigned.receipt.json")
+    unsigned.write_bytes(receipt_bytes(finish_receipt(earlier_receipt(), None)))
+    compare_by_keys(qtbot, pane, prompter, files, unsigned)
+    assert pane.previous is not None
+    assert not pane.previous.trusted
+    assert "unsigned: nothing proves who made these decisions" in pane.ui.previous.text()
+    prompter.script(("confirm", False))  # No to the second question: nothing happens
+    focus_table(qtbot, pane)
+    QTest.keyClick(pane.table, Qt.Key.Key_R, CTRL_SHIFT)
+    assert pane.review is not None
+    assert not pane.review.session.decisions
+    assert "is not signed by a key this destination trusts" in prompter.log[-1][2]
+    prompter.script(("confirm", True), ("note", NOTE))
+    QTest.keyClick(pane.table, Qt.Key.Key_R, CTRL_SHIFT)
+    qtbot.waitUntil(lambda: len(pane.review.session.decisions) == 3, timeout=20_000)
+    notes = [d.note or "" for d in pane.review.session.decisions]
+    assert all(note.startswith(f"{NOTE} — repeated from an unsigned receipt ") for note in notes)
+
+
+def test_a_signed_receipt_is_not_asked_about_twice(
+    qtbot: Any, pane: ReviewPane, prompter: ScriptedPrompter, files: Files
+) -> None:
+    compare_by_keys(qtbot, pane, prompter, files)
+    assert pane.previous is not None
+    assert pane.previous.trusted
+    repeat_by_keys(qtbot, pane, prompter, NOTE)  # only the note is asked
+    assert [kind for kind, _, _ in prompter.log].count("confirm") == 0
+    assert pane.review is not None
+    qtbot.waitUntil(lambda: len(pane.review.session.decisions) == 3, timeout=20_000)

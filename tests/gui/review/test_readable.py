@@ -81,3 +81,23 @@ def test_notes_are_a_column_of_the_table(pane: ReviewPane, prompter: ScriptedPro
     assert notes == ["checked against the reader tests", "too vague to keep"]
     decisions = [pane.proxy.index(r, Column.CURRENT).data() for r in range(2)]
     assert decisions == ["confirmed", "rejected"]
+
+
+def test_refs_differing_by_an_invisible_character_are_shown_apart(
+    qtbot: Any, settings: QSettings, data_dir: Path, prompter: ScriptedPrompter
+) -> None:
+    # Issue 19: U+034F (combining grapheme joiner) and U+3164 (Hangul filler) are printable
+    # yet show nothing; the window escapes them as the terminal does.
+    packet: Any = g.handoff("twins")
+    packet["content"]["beliefs"] = [
+        g.belief("b-payment", "one"),
+        g.belief("b\u034f-payment", "two"),
+        g.belief("b\u3164", "three"),
+    ]
+    data = json.dumps(g.unsigned(packet)).encode()
+    made = ReviewPane(settings=settings, data_dir=data_dir, prompter=prompter)
+    qtbot.addWidget(made)
+    dest = destination()
+    made.set_packet("/packets/twins.json", data, inspect_bytes(data, dest), dest)
+    shown = [made.proxy.index(r, Column.REF).data() for r in range(made.proxy.rowCount())]
+    assert sorted(shown) == sorted(["b-payment", "b\\u034f-payment", "b\\u3164"])

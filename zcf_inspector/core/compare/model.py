@@ -13,6 +13,7 @@ from typing import TypeAlias
 
 from zcf_inspector.core.findings import Finding
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.packet.trust import PacketTrust
 
 
 class ChangeKind(StrEnum):
@@ -161,6 +162,7 @@ class SideSummary:
     root: str | None  # the computed manifest root
     auth: str  # the authentication verdict's reason ("" when not checked)
     refusal: Finding | None = None  # the byte-stage refusal of an unreadable packet
+    trust: PacketTrust | None = None  # validity and authenticity (the presenter's words)
 
     def to_json(self, path: str) -> dict[str, JsonValue]:
         return {

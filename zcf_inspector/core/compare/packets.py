@@ -61,6 +61,7 @@ from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import PacketInspection, StageStatus, inspect_bytes
 from zcf_inspector.core.packet.manifest import ARCHIVE_SECTION, uncovered_fields
 from zcf_inspector.core.packet.structure_models import ARRAY_SECTIONS
+from zcf_inspector.core.packet.trust import packet_trust
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
 from zcf_inspector.core.value_digest import value_digest
 
@@ -123,9 +124,9 @@ def summarize(inspection: PacketInspection) -> SideSummary:
     auth = inspection.auth.reason if inspection.auth is not None else ""
     if inspection.value is None:
         refusal = inspection.read_error.to_finding() if inspection.read_error else None
-        return SideSummary(False, False, failed, None, auth, refusal)
+        return SideSummary(False, False, failed, None, auth, refusal, packet_trust(inspection))
     root = inspection.manifest.root_computed if inspection.manifest is not None else None
-    return SideSummary(True, inspection.valid, failed, root, auth)
+    return SideSummary(True, inspection.valid, failed, root, auth, None, packet_trust(inspection))
 
 
 def compare_inspections(

@@ -28,6 +28,7 @@ from zcf_inspector.core.continuation.models.schema_check import check_schema
 from zcf_inspector.core.continuation.models.session import FEATURE, AsifSession
 from zcf_inspector.core.continuation.models.validation import validate_at
 from zcf_inspector.core.continuation.results import (
+    VERSION_FIELDS,
     DocumentKind,
     InspectionResult,
     PlanResult,
@@ -51,7 +52,8 @@ from zcf_inspector.core.continuation.rules.plan_check import (
     plan_result,
     required_inventory,
 )
-from zcf_inspector.core.continuation.rules.report import PlanFacts, SessionBinding, check_report
+from zcf_inspector.core.continuation.rules.report import check_report
+from zcf_inspector.core.continuation.rules.report_binding import PlanFacts, SessionBinding
 from zcf_inspector.core.continuation.rules.resource_bytes import resource_bytes
 from zcf_inspector.core.continuation.rules.streams import check_streams
 from zcf_inspector.core.continuation.rules.workspace_state import workspace_trees
@@ -65,12 +67,6 @@ prepare(AsifSession, ContinuationProfile, DestinationReport)
 # Subjects and edges of all plans' graphs together (the 5,000-dependency benchmark plan
 # has 25,016); past it, later plans are not checked.
 PLAN_GRAPH_LIMIT = 250_000
-
-_VERSIONS = {
-    "asif_version": (DocumentKind.ASIF_SESSION, "0.4"),
-    "report_version": (DocumentKind.CONTINUATION_REPORT, "0.2"),
-    "profile_version": (DocumentKind.CONTINUATION_PROFILE, "0.2"),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +100,7 @@ def _read(data: bytes) -> _Read:
             None,
             [error(PlanCode.UNRECOGNISED_DOCUMENT, "", "the document is not a JSON object")],
         )
-    for field, (kind, version) in _VERSIONS.items():
+    for field, (kind, version) in VERSION_FIELDS.items():
         if field in value:
             if value[field] != version:
                 return _Read(

@@ -8,11 +8,22 @@ from enum import StrEnum
 from zcf_inspector.core.codes import BlockerCode
 from zcf_inspector.core.findings import Finding, OmittedFindings, Severity, has_error
 
+# §11: a required subject assessed with one of these statuses blocks the plan.
+BLOCKING_STATUSES = frozenset({"omitted", "unresolved", "unsupported"})
+
 
 class DocumentKind(StrEnum):
     ASIF_SESSION = "asif-session"
     CONTINUATION_PROFILE = "continuation-profile"
     CONTINUATION_REPORT = "continuation-report"
+
+
+# The field that names each kind (the first one a document holds wins), and the version read.
+VERSION_FIELDS = {
+    "asif_version": (DocumentKind.ASIF_SESSION, "0.4"),
+    "report_version": (DocumentKind.CONTINUATION_REPORT, "0.2"),
+    "profile_version": (DocumentKind.CONTINUATION_PROFILE, "0.2"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +111,15 @@ class SubjectAssessment:
     status: str | None
     assessments: int  # how many assessments name this subject (exactly one is valid)
 
+    @property
+    def blocking(self) -> bool:
+        """§11: a required subject (as computed; as reported when the plan has no such
+        subject) the report marks omitted, unresolved or unsupported."""
+        if self.status not in BLOCKING_STATUSES:
+            return False
+        required = self.computed_required
+        return bool(self.reported_required if required is None else required)
+
 
 @dataclass(frozen=True, slots=True)
 class BlockingReason:
@@ -137,6 +157,11 @@ class ReportResult:
     @property
     def ok(self) -> bool:
         return not has_error(self.findings) and not _omitted_error(self.omitted)
+
+    @property
+    def blocking(self) -> tuple[str, ...]:
+        """The subjects (node IDs) that block the plan by §11, each once, in order."""
+        return tuple(sorted({s.node_id for s in self.subjects if s.blocking}))
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,33 +9,42 @@ from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
+from zcf_inspector.core import file_trust
 from zcf_inspector.core.crypto import ed25519_public_key, public_key_fingerprint
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import Unreadable, UnreadableFileError, read_bounded, shown_path
 from zcf_inspector.core.formats import b64u_decode, format_timestamp, parse_timestamp
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.packet.destination_limits import (
+    DEFAULT_MAX_BELIEF_BYTES,
+    DEFAULT_MAX_BELIEFS,
+)
 from zcf_inspector.core.pydantic_findings import issue_message, validation_issues
 from zcf_inspector.core.reading import ReadError, read_packet
 
 if TYPE_CHECKING:
     from zcf_inspector.core.packet.destination_file import DestinationFile
 
-DEFAULT_MAX_BELIEFS = 10_000
-DEFAULT_MAX_BELIEF_BYTES = 16_384
 DESTINATION_FILE_MAX_BYTES = 1024 * 1024
 
 
 class DestinationError(InputError):
     """A destination file that cannot be used; the message says which field and why."""
 
+    code = "destination_invalid"
+
 
 @dataclass(frozen=True)
 class Destination:
-    """A destination ready to use: keys decoded, trusted keys indexed by fingerprint."""
+    """A destination ready to use: keys decoded, trusted keys indexed by fingerprint.
+
+    The three secrets (its installation key, the sources' installation keys and the key that
+    signs its receipts) are left out of ``repr``: a destination in a log or a traceback
+    must not hand them over. Trusted keys are public and shown."""
 
     installation_key_id: str
-    installation_key: bytes | None = None
-    source_installation_keys: dict[str, bytes] = field(default_factory=dict)
+    installation_key: bytes | None = field(default=None, repr=False)
+    source_installation_keys: dict[str, bytes] = field(default_factory=dict, repr=False)
     trusted_keys: dict[str, bytes] = field(default_factory=dict)  # fingerprint -> raw key
     capabilities: frozenset[str] = frozenset()
     strict: bool = False
@@ -43,7 +52,7 @@ class Destination:
     max_beliefs: int = DEFAULT_MAX_BELIEFS
     max_belief_bytes: int = DEFAULT_MAX_BELIEF_BYTES
     fixed_now: datetime | None = None
-    signing_key: bytes | None = None
+    signing_key: bytes | None = field(default=None, repr=False)
 
     def now(self) -> datetime:
         """The destination's clock: the file's fixed ``now`` if set, else the system clock."""
@@ -79,7 +88,12 @@ class Destination:
 
 
 def parse_destination(value: JsonValue) -> Destination:
-    """A destination from the parsed JSON of a destination file; raises ``DestinationError``."""
+    """A destination from the parsed JSON of a destination file.
+
+    Raises:
+        DestinationError: the value is not a valid destination file (the message names
+            every field at fault).
+    """
     # The file's pydantic model is built only here: `validate` without a destination never
     # needs it, and creating the class is a measurable part of a small run's start-up.
     from zcf_inspector.core.packet.destination_file import DestinationFile  # noqa: PLC0415
@@ -95,11 +109,25 @@ def parse_destination(value: JsonValue) -> Destination:
     return Destination.from_file_model(model)
 
 
-def load_destination(path: str | Path) -> Destination:
-    """Read a destination file strictly (profile §1 reader) and check it."""
+def load_destination(path: str | Path, *, trust_file: bool = True) -> Destination:
+    """Read a destination file strictly (profile §1 reader) and check it. It holds trust
+    anchors: refused when others could have written it (`core.file_trust`), unless
+    ``trust_file`` is False (a conformance vector's, whose keys are published).
+
+    Raises:
+        DestinationError: the file cannot be read, is larger than 1 MiB, is not strict
+            JSON or is not a valid destination file (the message names the field), or
+            group or others may write it, or another user owns it (``trust_file_unsafe``
+            in the message).
+    """
+    guard = (
+        file_trust.guard(shown_path(path), "destination file", DestinationError)
+        if trust_file
+        else None
+    )
     try:
         # Bounded: a packet picked by mistake must not be read whole on the UI thread.
-        data = read_bounded(path, DESTINATION_FILE_MAX_BYTES, refuse_larger=True)
+        data = read_bounded(path, DESTINATION_FILE_MAX_BYTES, refuse_larger=True, guard=guard)
     except UnreadableFileError as exc:
         if exc.reason is Unreadable.TOO_LARGE:
             raise DestinationError(

@@ -1,6 +1,7 @@
 """The destination file's closed schema (profile §6), as a pydantic model.
 
-Kept apart from ``destination.py`` and imported by ``parse_destination`` only: building
+Kept apart from ``destination.py`` (and never importing it: its defaults come from
+``destination_limits.py``) and imported by ``parse_destination`` only: building
 the model class is part of start-up, and `validate` without a destination never needs it.
 """
 
@@ -17,7 +18,10 @@ from zcf_inspector.core.formats import (
     is_id,
     parse_timestamp,
 )
-from zcf_inspector.core.packet.destination import DEFAULT_MAX_BELIEF_BYTES, DEFAULT_MAX_BELIEFS
+from zcf_inspector.core.packet.destination_limits import (
+    DEFAULT_MAX_BELIEF_BYTES,
+    DEFAULT_MAX_BELIEFS,
+)
 from zcf_inspector.core.packet.structure import CAPABILITIES
 
 

@@ -24,6 +24,8 @@ class AuthKind(StrEnum):
 class SealError(InputError):
     """The inputs cannot make the requested kind (a missing key, a wrong recipient intent)."""
 
+    code = "seal_impossible"
+
 
 def seal_packet(
     packet: dict[str, JsonValue],

@@ -94,6 +94,16 @@ class ReceiptReport:
     listed_digest: str | None
     findings: tuple[Finding, ...]  # those the receipt's findings budget kept in full
     omitted: tuple[OmittedFindings, ...] = ()  # counted past it
+    # Which check refused it, by the check that found it (the presenter's chips), not
+    # guessed from the findings' pointers afterwards:
+    shape_error: Finding | None = None  # the first error of the shape check (or the read)
+    shape_errors: int = 0  # how many it found, counted past the budget too
+    signature_error: Finding | None = None  # the signature did not verify (or is missing)
+    signed: bool = False  # the receipt carries a signature object
+
+    @property
+    def digest_matches(self) -> bool:
+        return self.computed_digest is not None and self.computed_digest == self.listed_digest
 
     @property
     def valid(self) -> bool:
@@ -108,8 +118,12 @@ def verify_receipt(receipt: JsonValue, public_key: bytes | None = None) -> Recei
     """
     findings = FindingBudget()
     check_receipt_shape(receipt, findings)
+    shape = _Shape(
+        next((f for f in findings.kept if f.severity is Severity.ERROR), None),
+        _errors(findings),
+    )
     if not isinstance(receipt, dict):
-        return _report(ReceiptStatus.INVALID, None, None, findings)
+        return _report(ReceiptStatus.INVALID, None, None, findings, shape)
     computed = receipt_digest(receipt)
     listed = receipt.get("receiptDigest")
     listed_text = listed if isinstance(listed, str) else None
@@ -124,16 +138,19 @@ def verify_receipt(receipt: JsonValue, public_key: bytes | None = None) -> Recei
         )
     signature = receipt.get("signature")
     signed = isinstance(signature, dict)
+    signature_errors: list[Finding] = []
     if signed and isinstance(signature, dict) and not findings.has_error:
-        findings.extend(_check_signature(signature, computed, public_key))
+        signature_errors = _check_signature(signature, computed, public_key)
     elif public_key is not None and not signed:
-        findings.add(
+        signature_errors = [
             error(
                 ErrorCode.SIGNATURE_INVALID,
                 join("signature"),
                 "a key was given but the receipt is not signed",
             )
-        )
+        ]
+    findings.extend(signature_errors)
+    shape = _Shape(shape.first, shape.count, signature_errors[0] if signature_errors else None)
     if findings.has_error:
         status = ReceiptStatus.INVALID
     elif not signed:
@@ -150,13 +167,46 @@ def verify_receipt(receipt: JsonValue, public_key: bytes | None = None) -> Recei
         )
     else:
         status = ReceiptStatus.VALID_SIGNED
-    return _report(status, computed, listed_text, findings)
+    return _report(status, computed, listed_text, findings, shape, signed=signed)
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    first: Finding | None
+    count: int
+    signature: Finding | None = None
+
+
+def _errors(findings: FindingBudget) -> int:
+    kept = sum(1 for f in findings.kept if f.severity is Severity.ERROR)
+    return kept + sum(o.count for o in findings.omitted() if o.severity is Severity.ERROR)
 
 
 def _report(
-    status: ReceiptStatus, computed: str | None, listed: str | None, findings: FindingBudget
+    status: ReceiptStatus,
+    computed: str | None,
+    listed: str | None,
+    findings: FindingBudget,
+    shape: _Shape,
+    *,
+    signed: bool = False,
 ) -> ReceiptReport:
-    return ReceiptReport(status, computed, listed, tuple(findings.kept), findings.omitted())
+    return ReceiptReport(
+        status,
+        computed,
+        listed,
+        tuple(findings.kept),
+        findings.omitted(),
+        shape.first,
+        shape.count,
+        shape.signature,
+        signed,
+    )
+
+
+def unreadable_receipt(refusal: Finding) -> ReceiptReport:
+    """The report of a receipt the strict reader refused: its shape check failed first."""
+    return ReceiptReport(ReceiptStatus.INVALID, None, None, (refusal,), (), refusal, 1)
 
 
 def _check_signature(

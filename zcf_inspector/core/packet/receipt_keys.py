@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from zcf_inspector.core import file_trust
 from zcf_inspector.core.crypto import public_key_fingerprint
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import UnreadableFileError, read_bounded, shown_path
@@ -72,8 +73,10 @@ def key_file_bytes(value: dict[str, JsonValue]) -> bytes:
 
 def load_public_key(path: str | Path) -> Ed25519Key:
     """The public key in a key file (public or private) or a destination file's signingKey."""
+    # The key a receipt is checked against is a trust anchor, whichever file holds it.
+    guard = file_trust.guard(shown_path(path), "key file", KeyFileError)
     try:
-        data = read_bounded(path, DESTINATION_FILE_MAX_BYTES, refuse_larger=True)
+        data = read_bounded(path, DESTINATION_FILE_MAX_BYTES, refuse_larger=True, guard=guard)
     except UnreadableFileError as exc:
         raise KeyFileError(f"cannot read key file: {exc}") from exc
     try:

@@ -1,12 +1,13 @@
-"""What a packet's verdict says about trust, in words: validity *and* authenticity.
+"""What a packet's stages say about trust: validity *and* authenticity, and their words.
 
-One vocabulary for the window's headline, `validate`'s verdict line and `validate --json`
-(its ``authenticity`` object), derived here from a `PacketInspection` so that the three
-cannot drift. The rule it keeps: never overstate trust. A packet is ``VALID`` only when
+Derived once from a `PacketInspection`. The words below are the packets' part of the one
+vocabulary; the packet presenter (`zcf_inspector.present.packet`) gives them, with the
+trust level and the chips, to every front end (the core's briefing quotes them too). The
+rule it keeps: never overstate trust. A packet is ``VALID`` only when
 every stage that ran passed *and* everything the packet claims was checked; when the
 bytes, structure and manifest hold but a claim could not be checked (a recipient MAC
 with no destination keys, a recipient binding with no destination), it is ``INTACT``,
-and the headline says which claim was not checked.
+and the headline says which claim was not checked:
 
     VALID · SIGNED by sha256:… (trusted)           signature by a trusted key, MAC verified
     VALID · UNSIGNED                               claims no identity; all it claims checked
@@ -46,14 +47,6 @@ class Authenticity(StrEnum):
     NOT_CHECKED = "not-checked"  # an earlier stage failed, so nothing was checked
 
 
-class TrustLevel(StrEnum):
-    """How a viewer colours the verdict: green only for ``CHECKED``."""
-
-    CHECKED = "checked"  # valid, and everything the packet claims was checked
-    PARTIAL = "partial"  # intact, but some claim was not checked
-    REFUSED = "refused"
-
-
 class MacState(StrEnum):
     VERIFIED = "verified"
     NOT_CHECKED = "not-checked"
@@ -73,15 +66,9 @@ class PacketTrust:
     reason: str  # the authentication report's own sentence
 
     @property
-    def level(self) -> TrustLevel:
-        if self.validity is Validity.REFUSED:
-            return TrustLevel.REFUSED
-        return TrustLevel.CHECKED if self.validity is Validity.VALID else TrustLevel.PARTIAL
-
-    @property
     def complete(self) -> bool:
         """Everything the packet claims was checked, and every check passed."""
-        return self.level is TrustLevel.CHECKED
+        return self.validity is Validity.VALID
 
     def phrase(self, key: Callable[[str], str] = str) -> str:
         """Authenticity in capitals, e.g. ``SIGNED by sha256:… (trusted)``; ``key`` may
@@ -103,19 +90,6 @@ class PacketTrust:
         if self.authenticity is Authenticity.UNSIGNED and self.not_checked:
             parts.append(f"RECIPIENT NOT CHECKED ({NO_DESTINATION})")
         return SEPARATOR.join(parts)
-
-    def to_json(self) -> dict[str, JsonValue]:
-        """``validate --json``'s ``authenticity`` object."""
-        return {
-            "state": str(self.authenticity),
-            "kind": self.kind,
-            "signer": self.signer,
-            "signerTrusted": self.signer_trusted,
-            "mac": None if self.mac is None else str(self.mac),
-            "notChecked": list(self.not_checked),
-            "verdict": self.headline(),
-            "complete": self.complete,
-        }
 
 
 _KEY_REFUSALS = frozenset({ErrorCode.SOURCE_KEY_UNKNOWN})

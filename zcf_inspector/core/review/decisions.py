@@ -12,7 +12,6 @@ import copy
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from enum import StrEnum
 from functools import partial
 from types import MappingProxyType
 
@@ -43,15 +42,16 @@ _INDEX_CHUNK = 2_000
 
 
 class ReviewError(RefusalError):
-    """A refused review operation; ``findings`` holds every reason, each with its code."""
+    """A refused review operation; ``findings`` holds every reason, each with its code, and
+    ``code`` is the first reason's `ReviewCode` (``review_refused`` only if none is given)."""
+
+    code = "review_refused"
 
     def __init__(self, findings: Sequence[Finding]) -> None:
         self.findings = tuple(findings)
         super().__init__("; ".join(f"{f.code}: {f.message}" for f in self.findings))
-
-    @property
-    def code(self) -> StrEnum:
-        return self.findings[0].code
+        if self.findings:
+            self.code = self.findings[0].code
 
 
 def refuse(code: ReviewCode, message: str, pointer: str = "") -> ReviewError:

@@ -38,11 +38,12 @@ import os
 import secrets
 import sqlite3
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final, NamedTuple
 
+from zcf_inspector.core import file_trust
 from zcf_inspector.core.atomic import write_atomic
 from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.codes import ReviewCode
@@ -185,7 +186,7 @@ def journal_path(directory: str | Path, correlation_id: str) -> Path:
 class KeyState:
     """A journal's key, and the head: how many rows were acknowledged, the last checksum."""
 
-    key: bytes
+    key: bytes = field(repr=False)  # the journal's HMAC key: never printed
     rows: int
     head: str  # the checksum of row ``rows``; "" while there are none
 
@@ -207,9 +208,14 @@ class JournalKeys:
         path = self.path_for(correlation_id)
         if not path.exists() and not path.is_symlink():
             return None
+        # A key others could have written proves nothing about the rows; that is no
+        # damage of the journal, so it is said as the fix it needs, not set aside.
+        guard = file_trust.guard(shown_path(path), "review journal key", _unsafe_key)
         try:
-            value = read_json(read_bounded(path, KEY_FILE_MAX_BYTES, refuse_larger=True))
-            return _key_state(value)
+            data = read_bounded(path, KEY_FILE_MAX_BYTES, refuse_larger=True, guard=guard)
+            return _key_state(read_json(data))
+        except ReviewError:
+            raise
         except (ZcfError, ReadError, ValueError, Base64UrlError) as exc:
             raise _corrupt(path, f"its key file cannot be used: {exc}") from exc
 
@@ -229,6 +235,10 @@ class JournalKeys:
     def record(self, correlation_id: str, state: KeyState) -> None:
         """Move the head on (after a commit)."""
         write_atomic(self.path_for(correlation_id), _key_bytes(state), overwrite=True)
+
+
+def _unsafe_key(message: str) -> ReviewError:
+    return refuse(ReviewCode.JOURNAL_UNAVAILABLE, message)
 
 
 def _key_bytes(state: KeyState) -> bytes:
@@ -327,43 +337,75 @@ class ReviewJournal:
             conn.close()
 
     def read(self, monitor: Monitor = NULL_MONITOR) -> list[Row]:
-        """Every row, after every check; raises ``ReviewError`` on any problem."""
-        state = self.keys.load(self.identity.correlation_id)
+        """Every row, after every check; raises ``ReviewError`` on any problem.
+
+        The key (and head) is read first, then the file in one read transaction: a
+        writer commits its rows before it moves the head, so the rows read are never
+        fewer than the head says. A journal found made without its key having been
+        seen was made meanwhile by another window (a writer makes the key first): read
+        once more, key first, rather than call it damaged."""
+        for _attempt in range(2):
+            state = self.keys.load(self.identity.correlation_id)
+            found = self._read_file(state)
+            if found is not None:
+                break
+        else:
+            raise _corrupt(
+                self.path,
+                f"its key is missing from {shown_path(self.keys.folder)}, so its "
+                "rows cannot be verified",
+            )
         self.state = state
+        stored, raw_rows = found
+        if state is None or (not stored and not raw_rows and not state.rows):
+            return []  # no journal yet (or a blank one): nothing was saved
+        self._check_identity(stored, raw_rows, state)
+        rows = self._verified(raw_rows, state, monitor)
+        self.last_seq = len(rows)
+        return rows
+
+    def _read_file(
+        self, state: KeyState | None
+    ) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]] | None:
+        """The review row and the entry rows, in one snapshot; None when the journal
+        has rows but ``state`` is no key and one exists now (made meanwhile)."""
         acknowledged = 0 if state is None else state.rows
         if not self.path.exists():
             if acknowledged:
                 raise _corrupt(self.path, f"it is gone, but {acknowledged} rows were saved")
-            return []
+            return [], []
         try:
             with self._connect(create=False) as conn:
-                if _is_blank(conn):
-                    if acknowledged:
+                conn.execute("BEGIN")
+                try:
+                    if _is_blank(conn):
+                        if acknowledged:
+                            raise _corrupt(
+                                self.path, f"it is empty, but {acknowledged} rows were saved"
+                            )
+                        return [], []  # created, then a crash before the schema was committed
+                    _check_file(conn, self.path, keyed=state is not None)
+                    if state is None:
+                        if self.keys.load(self.identity.correlation_id) is not None:
+                            return None
                         raise _corrupt(
-                            self.path, f"it is empty, but {acknowledged} rows were saved"
+                            self.path,
+                            f"its key is missing from {shown_path(self.keys.folder)}, so its "
+                            "rows cannot be verified",
                         )
-                    return []  # created, then a crash before the schema was committed
-                _check_file(conn, self.path, keyed=state is not None)
-                if state is None:
-                    raise _corrupt(
-                        self.path,
-                        f"its key is missing from {shown_path(self.keys.folder)}, so its "
-                        "rows cannot be verified",
-                    )
-                stored = conn.execute("SELECT * FROM review").fetchall()
-                raw_rows = conn.execute(
-                    f"SELECT {_COLUMNS}, checksum FROM entry ORDER BY seq"
-                ).fetchall()
+                    stored = conn.execute("SELECT * FROM review").fetchall()
+                    raw_rows = conn.execute(
+                        f"SELECT {_COLUMNS}, checksum FROM entry ORDER BY seq"
+                    ).fetchall()
+                finally:
+                    conn.execute("ROLLBACK")  # a read: nothing to keep
         except sqlite3.Error as exc:
             raise _sqlite_refusal(self.path, exc) from exc
         except UnicodeDecodeError as exc:
             # SQLite's own message can quote a damaged name, which the driver then fails
             # to decode: the file is damaged either way.
             raise _corrupt(self.path, f"a text in it is not UTF-8 ({exc.reason})") from exc
-        self._check_identity(stored, raw_rows, state)
-        rows = self._verified(raw_rows, state, monitor)
-        self.last_seq = len(rows)
-        return rows
+        return stored, raw_rows
 
     def _check_identity(
         self, stored: list[tuple[object, ...]], raw_rows: list[tuple[object, ...]], state: KeyState
@@ -426,6 +468,17 @@ class ReviewJournal:
         ``monitor`` may stop a long write (`Cancelled`) until the commit: the transaction
         is then rolled back and nothing of it is in the journal. Once committed, the
         entries are durable and this returns normally, whatever ``monitor`` says.
+
+        A step is acknowledged only once the key's head names it: were the head left
+        behind, the step's rows could be deleted unnoticed (a head that lags is read as
+        a crash between the commit and its update). So when the head cannot be moved on
+        (the key folder read-only or full), the rows just committed are taken out again
+        and the step fails; should even that fail, they stay, unacknowledged, and come
+        back when the review is opened again.
+
+        The journal is created in the same transaction as its first rows, after the
+        write lock is taken: two windows starting one review at once cannot both create
+        it, and the one that comes second is told another window is using the review.
         """
         parent = self.path.parent
         try:
@@ -438,29 +491,59 @@ class ReviewJournal:
         self.state = state
         try:
             with self._connect(create=True) as conn:
-                if _is_blank(conn):
-                    _create(conn, self.identity)
+                # WAL cannot be switched on inside a transaction; on a journal that has
+                # it already (every one but a new file) this changes nothing.
+                conn.execute("PRAGMA journal_mode = WAL")
                 conn.execute("BEGIN IMMEDIATE")
                 try:
+                    if _is_blank(conn):
+                        _create(conn, self.identity)
                     last_mac = self._append_in(conn, entries, state, monitor)
                     monitor.breathe()  # the last point at which the step may be dropped
                 except BaseException:
                     conn.execute("ROLLBACK")
                     raise
                 conn.execute("COMMIT")
+                head = KeyState(state.key, self.last_seq + len(entries), last_mac)
+                self._record_head(conn, head)
         except sqlite3.Error as exc:
-            raise _sqlite_refusal(self.path, exc) from exc
+            raise _write_refusal(self.path, exc) from exc
         except UnicodeDecodeError as exc:
             # SQLite's own message can quote a damaged name, which the driver then fails
             # to decode: the file is damaged either way.
             raise _corrupt(self.path, f"a text in it is not UTF-8 ({exc.reason})") from exc
-        self.last_seq += len(entries)
+        self.last_seq = head.rows
         self.last_mac = last_mac
-        self.state = KeyState(state.key, self.last_seq, last_mac)
-        # The rows are committed: a head that cannot be moved on only lags (the rows
-        # after it still verify by the chain), so a failure here is not the decision's.
-        with contextlib.suppress(ZcfError, OSError):
-            self.keys.record(self.identity.correlation_id, self.state)
+        self.state = head
+
+    def _record_head(self, conn: sqlite3.Connection, head: KeyState) -> None:
+        """Move the key's head on to the rows just committed, or take them out again and
+        refuse the step."""
+        try:
+            self.keys.record(self.identity.correlation_id, head)
+        except (ZcfError, OSError) as exc:
+            # The new head may be in place already (the rename done, the folder's fsync
+            # failed): then the step is acknowledged, and taking it out would cut the
+            # journal short of its head.
+            with contextlib.suppress(ZcfError):
+                if self.keys.load(self.identity.correlation_id) == head:
+                    return
+            key = shown_path(self.keys.path_for(self.identity.correlation_id))
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.execute("DELETE FROM entry WHERE seq > ?", (self.last_seq,))
+                conn.execute("COMMIT")
+                kept = "nothing of it was kept"
+            except sqlite3.Error:
+                kept = (
+                    "its rows could not be taken out of the journal either, so it may come "
+                    "back when the review is opened again"
+                )
+            raise refuse(
+                ReviewCode.JOURNAL_UNAVAILABLE,
+                f"the step was not saved: the journal key {key} could not be updated "
+                f"({exc}), and without it the step could be removed unnoticed; {kept}",
+            ) from exc
 
     def _append_in(
         self,
@@ -473,11 +556,7 @@ class ReviewJournal:
         if last != self.last_seq:
             # Another window (or process) wrote since this review was read: applying on
             # top of rows it has not seen would interleave two reviews.
-            raise refuse(
-                ReviewCode.JOURNAL_CONFLICT,
-                f"the review journal {shown_path(self.path)} was changed elsewhere (another "
-                "window?); reopen the packet to continue from what was saved",
-            )
+            raise _conflict(self.path)
         previous = self.last_mac if self.last_seq else _genesis(state.key, self.identity)
         for offset, entry in enumerate(entries, start=1):
             if offset % _ROW_CHUNK == 0:
@@ -517,21 +596,14 @@ def _is_blank(conn: sqlite3.Connection) -> bool:
 
 
 def _create(conn: sqlite3.Connection, identity: JournalIdentity) -> None:
-    # WAL cannot be switched on inside a transaction; the schema is then one transaction,
-    # so a crash leaves either a blank file (treated as new) or a whole schema.
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        for statement in SCHEMA.split(";"):
-            if statement.strip():
-                conn.execute(statement)
-        conn.execute("INSERT INTO review VALUES (?,?,?,?,?)", identity.as_tuple())
-        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")
+    """The schema, inside the caller's write transaction (with the first rows): a crash
+    leaves either a blank file (treated as new) or a whole journal."""
+    for statement in SCHEMA.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+    conn.execute("INSERT INTO review VALUES (?,?,?,?,?)", identity.as_tuple())
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def _check_file(conn: sqlite3.Connection, path: Path, *, keyed: bool) -> None:
@@ -696,6 +768,26 @@ def _sqlite_refusal(path: Path, exc: sqlite3.Error) -> ReviewError:
     if code is not None and code != _SHORT_READ and code & 0xFF in _ENVIRONMENT:
         return _unavailable(path, exc)
     return _corrupt(path, str(exc))
+
+
+_BUSY: Final = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
+
+
+def _write_refusal(path: Path, exc: sqlite3.Error) -> ReviewError:
+    """A write that found the journal locked past the wait is another window's write."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None and code & 0xFF in _BUSY:
+        return _conflict(path)
+    return _sqlite_refusal(path, exc)
+
+
+def _conflict(path: Path) -> ReviewError:
+    return refuse(
+        ReviewCode.JOURNAL_CONFLICT,
+        f"another window is using this review: its journal {shown_path(path)} was changed "
+        "elsewhere since it was read (nothing is damaged); reopen the packet to continue "
+        "from what was saved",
+    )
 
 
 def _unavailable(path: Path, exc: BaseException) -> ReviewError:

@@ -22,6 +22,10 @@ claim now comes from another memory. Canonical bytes of these three strings are 
 exactly when the strings are (ZCF-JSON-v1 writes a string one way), so they are compared
 as strings. A portableRef admitted twice on either side is ambiguous: *changed*.
 
+**Trust.** Only a receipt signed by a key the destination trusts (its ``signingKey`` or
+a ``trustedKeys`` entry) is carried over as it is; any other is compared and shown, and
+its decisions repeated only when that is accepted explicitly (`previous_trust`).
+
 **Carrying over.** Candidates are unchanged beliefs whose final earlier state (the last
 decision for them in ``review.decisions``) is not ``unreviewed``. A supersede is carried
 only when its replacement is admitted now *and* unchanged: "A is superseded by B" was
@@ -40,32 +44,37 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from zcf_inspector.core.codes import ReviewCode
-from zcf_inspector.core.crypto import public_key_fingerprint
 from zcf_inspector.core.files import read_bounded
-from zcf_inspector.core.findings import Finding, Severity, error
+from zcf_inspector.core.findings import Finding, Severity
 from zcf_inspector.core.formats import ReviewState, parse_timestamp
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.ingest import ingest_inspection
 from zcf_inspector.core.packet.inspection import inspect_bytes
-from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus, verify_receipt
+from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus
 from zcf_inspector.core.reading import ReadError, read_json
 from zcf_inspector.core.review.decisions import (
     AdmittedBelief,
     Decision,
     DecisionRequest,
-    ReviewError,
     ReviewTarget,
     check_request,
     match_receipt,
     normal_note,
     refuse,
 )
+from zcf_inspector.core.review.previous_trust import (
+    RECEIPT_TRUST,
+    UNSIGNED_ORIGIN,
+    check_previous_receipt,
+    refusal,
+    trust_words,
+    untrusted_refusal,
+)
 
 RECEIPT_MAX_BYTES = 64 * 1024 * 1024
 _CHUNK = 10_000  # beliefs between two cancellation points
-_SHOWN_FINDINGS = 20  # a refusal lists this many reasons, then counts the rest
 _STATES = frozenset(s.value for s in ReviewState)
 
 
@@ -197,6 +206,7 @@ class PreviousGeneration:
     candidates: tuple[Carryable, ...]  # in the current packet's order
     withheld: tuple[Withheld, ...]
     notes: tuple[str, ...]  # what the two packets' identities say about their relation
+    trust_words: str = ""  # what the receipt's verification established (by whose key)
 
     @property
     def changed_refs(self) -> frozenset[str]:
@@ -207,7 +217,13 @@ class PreviousGeneration:
 
     def trust_text(self) -> str:
         """What the receipt's verification established, in words."""
-        return RECEIPT_TRUST[self.receipt_status]
+        return self.trust_words or RECEIPT_TRUST[self.receipt_status]
+
+    @property
+    def trusted(self) -> bool:
+        """Signed by a key the destination trusts, and verified: its decisions may be
+        repeated without a second question."""
+        return self.receipt_status is ReceiptStatus.VALID_SIGNED
 
     def summary(self) -> str:
         c = self.classification
@@ -221,38 +237,6 @@ class PreviousGeneration:
         return ", ".join(parts)
 
 
-RECEIPT_TRUST = {
-    ReceiptStatus.VALID_SIGNED: "digest recomputed, signature verified under this "
-    "destination's key",
-    ReceiptStatus.VALID_SIGNATURE_NOT_CHECKED: "digest recomputed; signed, but not by this "
-    "destination's key, so not checked: nothing proves who made these decisions",
-    ReceiptStatus.VALID_UNSIGNED: "digest recomputed; unsigned: nothing proves who made "
-    "these decisions",
-    ReceiptStatus.INVALID: "INVALID",
-}
-
-
-def check_previous_receipt(receipt: JsonValue, destination: Destination) -> ReceiptReport:
-    """Verify the receipt; refuse it unless its shape, digest and (when it claims the
-    destination's own key) signature verify."""
-    key = destination.signing_public_key
-    signature = receipt.get("signature") if isinstance(receipt, dict) else None
-    signer = signature.get("publicKeyFingerprint") if isinstance(signature, dict) else None
-    # A signature that claims this destination's key is checked under it; one by another
-    # key cannot be (a fingerprint is not a trust anchor) and is said to be unchecked.
-    own = key is not None and signer == public_key_fingerprint(key)
-    report = verify_receipt(receipt, key if own else None)
-    if not report.valid:
-        errors = [f for f in report.findings if f.severity is Severity.ERROR]
-        raise _refusal(
-            ReviewCode.PREVIOUS_RECEIPT_INVALID,
-            "the previous generation's receipt does not verify, so its decisions cannot be "
-            "repeated",
-            errors,
-        )
-    return report
-
-
 def admit_previous(
     data: bytes, receipt: Mapping[str, JsonValue], destination: Destination, monitor: Monitor
 ) -> ReviewTarget:
@@ -264,7 +248,7 @@ def admit_previous(
     result = ingest_inspection(inspection, then)
     if result.receipt is None:
         errors = [f for f in inspection.findings if f.severity is Severity.ERROR]
-        raise _refusal(
+        raise refusal(
             ReviewCode.PREVIOUS_PACKET_REFUSED,
             f"the previous packet does not ingest at this destination at {imported_at} "
             "(the receipt's importedAt)",
@@ -287,7 +271,7 @@ def compare_with_previous(
     """
     problems = match_receipt(receipt, previous)
     if problems:
-        raise _refusal(
+        raise refusal(
             ReviewCode.RECEIPT_MISMATCH,
             "the receipt does not belong to the previous packet as admitted here",
             problems,
@@ -407,7 +391,10 @@ def load_previous(
     data = read_bounded(packet_path)
     previous = admit_previous(data, receipt, destination, monitor)
     monitor.step("comparing the admitted beliefs", 0.8)
-    return compare_with_previous(previous, receipt, report, current, monitor)
+    compared = compare_with_previous(previous, receipt, report, current, monitor)
+    return dataclasses.replace(
+        compared, trust_words=trust_words(receipt, destination, report.status)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,9 +406,11 @@ class CarryOver:
 
 
 def repeat_note(note: str, previous: PreviousGeneration, earlier: Decision) -> str:
-    """The note of a repeated decision: the reviewer's words, then where it came from."""
+    """The note of a repeated decision: the reviewer's words, then where it came from
+    (saying so when no trusted key signed that receipt)."""
+    source = "receipt" if previous.trusted else UNSIGNED_ORIGIN.removeprefix("from ")
     origin = (
-        f"repeated from receipt {previous.receipt_digest} (packet {previous.packet_id}; "
+        f"repeated from {source} {previous.receipt_digest} (packet {previous.packet_id}; "
         f"{earlier.state} by {earlier.reviewer} at {earlier.at})"
     )
     if earlier.note:
@@ -434,12 +423,18 @@ def plan_carry_over(
     last: Mapping[str, Decision],
     note: str,
     monitor: Monitor = NULL_MONITOR,
+    *,
+    accept_untrusted: bool = False,
 ) -> CarryOver:
     """The requests that repeat every candidate this review has not decided yet.
 
     A belief this review has a decision for (other than back to unreviewed) keeps it:
-    the reviewer's own decision is never overwritten by an older one.
+    the reviewer's own decision is never overwritten by an older one. A receipt no
+    trusted key signed is refused (``previous_receipt_untrusted``) unless
+    ``accept_untrusted``: the caller asked the reviewer a second time.
     """
+    if not previous.trusted and not accept_untrusted:
+        raise untrusted_refusal(previous.receipt_status)
     reviewer_note = normal_note(note)
     if reviewer_note is None or not reviewer_note.strip():
         raise refuse(
@@ -505,11 +500,3 @@ def repeat_counts(
             state = candidate.earlier.state
             states[state] = states.get(state, 0) + 1
     return RepeatCounts(sum(states.values()), decided, tuple(states.items()))
-
-
-def _refusal(code: ReviewCode, head: str, reasons: Sequence[Finding]) -> ReviewError:
-    findings = [error(code, "", head)]
-    findings += reasons[:_SHOWN_FINDINGS]
-    if len(reasons) > _SHOWN_FINDINGS:
-        findings.append(error(code, "", f"… and {len(reasons) - _SHOWN_FINDINGS:,} more"))
-    return ReviewError(findings)

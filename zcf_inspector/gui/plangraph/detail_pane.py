@@ -15,8 +15,8 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.gui.plain_text import plain_label
 from zcf_inspector.gui.plangraph.node_details import node_details
 from zcf_inspector.gui.plangraph.object_tree import ObjectTree
-from zcf_inspector.gui.plangraph.plan_facts import NodeFacts
 from zcf_inspector.gui.plangraph.relations import why_line
+from zcf_inspector.present.asif_listing import NodeFacts
 
 
 class NodeDetailPane(QWidget):

@@ -27,6 +27,8 @@ PNG_SCALE = 2.0  # crisp on high-density screens when the plan is small enough
 class ExportError(InputError):
     """The image could not be written (the message says where and why)."""
 
+    code = "export_failed"
+
 
 def _render(scene: QGraphicsScene, painter: QPainter, target: QRectF) -> None:
     painter.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)

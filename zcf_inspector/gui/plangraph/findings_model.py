@@ -7,7 +7,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 from zcf_inspector.gui.plain_text import visible
-from zcf_inspector.gui.plangraph.plan_facts import ListedFinding
+from zcf_inspector.present.asif_listing import ListedFinding
 
 NODE_ROLE = Qt.ItemDataRole.UserRole + 1  # the node ID a row selects (or None)
 

@@ -14,8 +14,8 @@ from zcf_inspector.core.continuation.results import PlanResult
 from zcf_inspector.core.continuation.why import relation_label, subject_words
 from zcf_inspector.gui.plain_text import visible
 from zcf_inspector.gui.plangraph import style
-from zcf_inspector.gui.plangraph.plan_facts import NodeFacts
 from zcf_inspector.gui.plangraph.relations import requirement_line
+from zcf_inspector.present.asif_listing import NodeFacts
 
 _LIST_LIMIT = 12
 

@@ -25,7 +25,7 @@ from zcf_inspector.gui.plangraph.node_shapes import (
     decoration,
     outline,
 )
-from zcf_inspector.gui.plangraph.plan_facts import NodeFacts, referenced_by_text, subject_text
+from zcf_inspector.present.asif_listing import NodeFacts, referenced_by_text, subject_text
 
 LABEL_LOD = 0.45  # below this scale, labels are not drawn
 SHAPE_LOD = 0.12  # below this scale, a node is a plain box

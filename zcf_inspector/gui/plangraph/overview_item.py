@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from zcf_inspector.core.continuation.layout import GraphLayout
 from zcf_inspector.gui.plangraph import style
-from zcf_inspector.gui.plangraph.plan_facts import NodeFacts, PlanFacts
+from zcf_inspector.present.asif_listing import NodeFacts, PlanFacts
 
 
 class OverviewItem(QGraphicsItem):

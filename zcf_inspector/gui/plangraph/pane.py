@@ -56,11 +56,11 @@ from zcf_inspector.gui.plangraph.navigation import next_node
 from zcf_inspector.gui.plangraph.node_item import SHAPE_LOD, NodeText, node_text
 from zcf_inspector.gui.plangraph.palette import colours_for
 from zcf_inspector.gui.plangraph.picking import edge_at
-from zcf_inspector.gui.plangraph.plan_facts import NodeFacts, PlanFacts, plan_facts
 from zcf_inspector.gui.plangraph.plan_scene import PlanScene
 from zcf_inspector.gui.plangraph.relations import edge_text, requirement_line, why_line
 from zcf_inspector.gui.plangraph.summary import plan_summary, summary_line
 from zcf_inspector.gui.questions import confirm
+from zcf_inspector.present.asif_listing import NodeFacts, PlanFacts, plan_facts
 
 _EMPTY, _BUSY, _GRAPH = 0, 1, 2
 SIDE_SHARE = 0.29  # of the pane's width, for the side pane (Node, Findings, Legend)

@@ -29,7 +29,7 @@ from zcf_inspector.gui.plangraph.edge_bundle import (
 from zcf_inspector.gui.plangraph.edge_bundle import restyle as restyle_bundle
 from zcf_inspector.gui.plangraph.node_item import Emphasis, NodeItem, NodeText
 from zcf_inspector.gui.plangraph.overview_item import OverviewItem
-from zcf_inspector.gui.plangraph.plan_facts import NodeFacts, PlanFacts
+from zcf_inspector.present.asif_listing import NodeFacts, PlanFacts
 
 _MARGIN = 16.0
 OUTSIDE_OPACITY = 0.45  # subjects of other plans: visible, but plainly not this plan's

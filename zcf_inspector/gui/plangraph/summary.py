@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from zcf_inspector.gui.plain_text import visible
 from zcf_inspector.gui.plangraph import style
-from zcf_inspector.gui.plangraph.plan_facts import PlanFacts
+from zcf_inspector.present.asif_listing import PlanFacts
 
 
 def _listed(ids: tuple[str, ...]) -> str:

@@ -41,6 +41,7 @@ from zcf_inspector.core.atomic import (
     UnwritableFileError,
     write_atomic,
 )
+from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.errors import ZcfError
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.monitor import Cancelled, Monitor
@@ -93,6 +94,7 @@ from zcf_inspector.gui.review.previous_texts import (
     previous_text,
     refusal_text,
     repeat_prompt,
+    untrusted_prompt,
 )
 from zcf_inspector.gui.review.receipts import (
     ReceiptCheck,
@@ -107,6 +109,8 @@ from zcf_inspector.gui.review.table_model import REF_ROLE
 from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION
 
 JOURNAL_FOLDER = "review-journals"
+# Refusals of a journal that say nothing against its rows: it is not offered to be set aside.
+SOUND_JOURNAL = frozenset({ReviewCode.JOURNAL_CONFLICT, ReviewCode.JOURNAL_UNAVAILABLE})
 KEY_FOLDER = "review-journal-keys"
 DECISION_KEYS = {
     ReviewState.CONFIRMED: ("Confirm", "C"),
@@ -919,6 +923,12 @@ class ReviewPane(QWidget):
         reviewer = self._reviewer()
         if reviewer is None:
             return
+        # A receipt no trusted key signed is one anyone could have written: asked twice.
+        accepted = not previous.trusted
+        if accepted and not self.prompter.confirm(
+            self, "Repeat decisions nobody can vouch for?", untrusted_prompt(previous, counts)
+        ):
+            return
         note = self.prompter.ask_note(
             self,
             "Repeat earlier decisions",
@@ -933,7 +943,9 @@ class ReviewPane(QWidget):
         last = review.session.last_decisions()
 
         def requests(monitor: Monitor) -> Sequence[DecisionRequest]:
-            return plan_carry_over(previous, last, note, monitor).requests
+            return plan_carry_over(
+                previous, last, note, monitor, accept_untrusted=accepted
+            ).requests
 
         def said(step: Step) -> None:
             count = len(step.decisions)
@@ -981,6 +993,18 @@ class ReviewPane(QWidget):
             self.review = JournaledReview.open(self.data_dir, self.target, keys=self.key_dir)
         except ReviewError as exc:
             self.review = None
+            if exc.code in SOUND_JOURNAL:
+                # Nothing is wrong with the saved review: another window has it, or the
+                # file or its key cannot be used as things are. Never offer to set a
+                # healthy journal aside.
+                message = (
+                    f"The saved review of this packet cannot be opened now; nothing was "
+                    f"changed.\n{exc}"
+                )
+                self._problem(message)
+                self.prompter.warn(self, "Saved review not opened", message)
+                self._refresh()
+                return
             message = (
                 f"The saved review of this packet was refused; nothing from it was applied.\n"
                 f"{exc}\nYou can set the saved review aside (it is kept, renamed) and start over."

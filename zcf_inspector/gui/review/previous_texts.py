@@ -8,6 +8,7 @@ from pathlib import Path
 from zcf_inspector.core.errors import ZcfError
 from zcf_inspector.core.review.decisions import ReviewError
 from zcf_inspector.core.review.previous import PreviousGeneration, RepeatCounts
+from zcf_inspector.core.review.previous_trust import UNSIGNED_ORIGIN
 from zcf_inspector.gui.plain_text import visible
 
 WITHHELD_SHOWN = 3  # the banner names this many beliefs not repeated, then counts the rest
@@ -73,6 +74,17 @@ def repeat_prompt(
         f"That receipt: {previous.trust_text()}.\n\n"
         + (f"Not repeated: {'; '.join(left)}. " if left else "")
         + "New and changed beliefs stay unreviewed.\n\nYour note (required):"
+    )
+
+
+def untrusted_prompt(previous: PreviousGeneration, counts: RepeatCounts) -> str:
+    """The second question before repeating decisions of a receipt no trusted key signed."""
+    return (
+        f"The receipt {previous.receipt_digest} is not signed by a key this destination "
+        f"trusts: {previous.trust_text()}. Anyone could have written it, its decisions and "
+        "the reviewers it names included.\n\n"
+        f"Repeat its {_counted(counts.pending, 'decision')} as yours anyway? Each note will "
+        f"say it came {UNSIGNED_ORIGIN}."
     )
 
 

@@ -70,6 +70,8 @@ KEYWORDS = frozenset(
 class SchemaError(FormatError):
     """A schema this module cannot apply exactly (a keyword it does not implement)."""
 
+    code = "schema_unsupported"
+
 
 # A single plain type as (isinstance types, excluded types): bool is not an integer.
 _SIMPLE: dict[str, tuple[type | tuple[type, ...], type | tuple[type, ...]]] = {

@@ -9,51 +9,24 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from dataclasses import dataclass
 from datetime import datetime
 
 from zcf_inspector.core import pointer
 from zcf_inspector.core.codes import PlanCode
-from zcf_inspector.core.continuation.blockers import Blockers, model_fit_blocker
-from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
-from zcf_inspector.core.continuation.models.profile import ContinuationPlan
+from zcf_inspector.core.continuation.blockers import model_fit_blocker
 from zcf_inspector.core.continuation.models.report import DestinationReport
 from zcf_inspector.core.continuation.results import (
+    BLOCKING_STATUSES,
     BlockingReason,
     ReportResult,
     ReportTimes,
     SubjectAssessment,
 )
+from zcf_inspector.core.continuation.rules.report_binding import PlanFacts, SessionBinding
 from zcf_inspector.core.continuation.rules.report_claims import ReportClaims, subject_key
-from zcf_inspector.core.continuation.rules.workspace_state import WorkspaceTree
 from zcf_inspector.core.continuation.subjects import SubjectKey
 from zcf_inspector.core.continuation.timestamps import TimestampError, instant_of, parse_instant
 from zcf_inspector.core.findings import Finding, error
-
-BLOCKING_STATUSES = frozenset({"omitted", "unresolved", "unsupported"})
-
-
-@dataclass(frozen=True, slots=True)
-class PlanFacts:
-    """One plan as the session defines it: its inventory and known blockers."""
-
-    plan: ContinuationPlan
-    pointer: str
-    inventory: dict[SubjectKey, bool]  # subject → computed required
-    blockers: Blockers
-
-
-@dataclass(frozen=True, slots=True)
-class SessionBinding:
-    """What a report is checked against: the session's exact bytes and what they define."""
-
-    raw: bytes
-    session_id: str
-    capture_id: str
-    plans: dict[str, PlanFacts]  # by plan ID (the first plan of an ID)
-    profile: ProfileIndex
-    core: CoreIndex
-    trees: dict[str, WorkspaceTree]
 
 
 def recompute_outcome(

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, cast
+from typing import cast
 
 from pydantic import BaseModel
 
@@ -37,14 +37,12 @@ from zcf_inspector.core.continuation.blockers import Blockers
 from zcf_inspector.core.continuation.models.report import Assessment, DestinationReport, Subject
 from zcf_inspector.core.continuation.models.schema_check import json_key
 from zcf_inspector.core.continuation.models.session import Requirement
+from zcf_inspector.core.continuation.results import BLOCKING_STATUSES
+from zcf_inspector.core.continuation.rules.report_binding import PlanFacts, SessionBinding
 from zcf_inspector.core.continuation.subjects import AGENT_ACTIONS, SubjectKey
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonValue
 
-if TYPE_CHECKING:
-    from zcf_inspector.core.continuation.rules.report import PlanFacts, SessionBinding
-
-BLOCKING_STATUSES = frozenset({"omitted", "unresolved", "unsupported"})
 CLAIMS = frozenset({"supported", "adapted"})
 
 

@@ -1,7 +1,9 @@
-"""What the view shows about each node of one plan, gathered from the core's results.
+"""The ASIF listing: each plan node's facts, and every finding, blocker and note attached
+to the node it is about — what the plan graph, the findings pane and the tree show.
 
-No Qt here: the facts are plain data, so the scene only draws and the rules (which
-finding belongs to which node, what blocks) are tested without a window.
+No Qt here: the facts are plain data, so the scene only draws. What blocks is the core's
+§11 rule (`SubjectAssessment.blocking`), never re-derived here; a known blocker and a
+report's blocking reason are attached to their node by its ID.
 """
 
 from __future__ import annotations
@@ -12,12 +14,12 @@ from enum import StrEnum
 from zcf_inspector.core.continuation.results import (
     Blocker,
     BlockingReason,
+    DocumentKind,
     InspectionResult,
     PlanNode,
     PlanResult,
     SubjectAssessment,
 )
-from zcf_inspector.core.continuation.rules.report import BLOCKING_STATUSES
 from zcf_inspector.core.findings import Finding, Severity
 
 
@@ -56,11 +58,7 @@ class NodeFacts:
     @property
     def blocking(self) -> bool:
         """A required subject the report marks omitted, unresolved or unsupported (§11)."""
-        assessment = self.assessment
-        if assessment is None or assessment.status not in BLOCKING_STATUSES:
-            return False
-        required = assessment.computed_required
-        return bool(assessment.reported_required if required is None else required)
+        return self.assessment is not None and self.assessment.blocking
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +196,22 @@ def document_notes(result: InspectionResult) -> tuple[list[Finding], list[Findin
     reasons = [reason_finding(r) for r in report.blocking_reasons] if report is not None else []
     in_session = [f for in_report, f in rows if not in_report]
     return in_session, [*(f for in_report, f in rows if in_report), *reasons]
+
+
+def findings_listing(
+    result: InspectionResult, report_name: str = ""
+) -> tuple[tuple[Finding, ...], tuple[str, ...]]:
+    """Every row of the findings pane, and for each the file it points into: "" for the
+    shown document (the session: its findings, its plans' and the known blockers), the
+    report's name (``report_name``) for the report's findings and notes when the report
+    was checked beside its session."""
+    local = [*result.findings, *(f for plan in result.plans for f in plan.findings)]
+    blockers, report_notes = document_notes(result)
+    local += blockers
+    report = result.report
+    report_rows = (*(report.findings if report is not None else ()), *report_notes)
+    beside = report_name if result.kind is not DocumentKind.CONTINUATION_REPORT else ""
+    return (*local, *report_rows), ("",) * len(local) + (beside,) * len(report_rows)
 
 
 def subject_text(node: PlanNode) -> str:

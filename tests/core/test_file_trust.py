@@ -1,0 +1,210 @@
+"""Trust and secret files others could have written are refused (issue 19, defect 8).
+
+A 0666 signing key owned by `nobody`, a world-writable destination file whose
+``trustedKeys`` are the trust anchors: on main any local user could add a trusted key and
+get "VALID · SIGNED (trusted)". As OpenSSH does, such files are refused with the fix in
+the message, unless the check is switched off for a CI sandbox.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from goldens import generate as g
+from tests.core.helpers import GOLDENS, destination, golden_bytes
+from zcf_inspector.cli import main
+from zcf_inspector.core.codes import ReviewCode
+from zcf_inspector.core.file_trust import ALLOW_ENV
+from zcf_inspector.core.keyfile import (
+    KeyFileError,
+    load_ed25519_key,
+    load_installation_key,
+    new_ed25519_key,
+    new_installation_key,
+)
+from zcf_inspector.core.packet.conformance import check_goldens
+from zcf_inspector.core.packet.destination import DestinationError, load_destination
+from zcf_inspector.core.packet.ingest import ingest_bytes
+from zcf_inspector.core.packet.receipt_keys import load_public_key
+from zcf_inspector.core.review.decisions import DecisionRequest, ReviewError, ReviewTarget
+from zcf_inspector.core.review.journal import JournaledReview, JournalKeys
+
+NOBODY = 65534
+UNSAFE_MODES = (0o666, 0o662, 0o620, 0o602)
+SAFE_MODES = (0o600, 0o644, 0o400)
+as_root = pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root can give a file away"
+)
+
+
+@pytest.fixture(autouse=True)
+def checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ALLOW_ENV, raising=False)
+
+
+def dest_file(tmp_path: Path, mode: int) -> Path:
+    path = tmp_path / "destination.json"
+    shutil.copyfile(GOLDENS / "destination.json", path)
+    os.chmod(path, mode)
+    return path
+
+
+def key_files(tmp_path: Path) -> dict[str, Path]:
+    ed = new_ed25519_key()
+    made = {
+        "seed": ed.to_json(),
+        "public": ed.to_json(include_seed=False),
+        "installation": new_installation_key("inst-a").to_json(),
+    }
+    paths = {}
+    for name, value in made.items():
+        paths[name] = tmp_path / f"{name}.key.json"
+        paths[name].write_text(json.dumps(value), encoding="utf-8")
+        os.chmod(paths[name], 0o600)
+    return paths
+
+
+@pytest.mark.parametrize("mode", UNSAFE_MODES, ids=oct)
+def test_a_destination_others_may_write_is_refused_with_the_fix(tmp_path: Path, mode: int) -> None:
+    path = dest_file(tmp_path, mode)
+    with pytest.raises(DestinationError) as caught:
+        load_destination(path)
+    message = str(caught.value)
+    assert message.startswith("trust_file_unsafe: destination file ")
+    assert f"chmod 600 {path}" in message
+    assert f"(mode {mode:04o})" in message
+
+
+@pytest.mark.parametrize("mode", SAFE_MODES, ids=oct)
+def test_a_destination_only_its_owner_may_write_is_used(tmp_path: Path, mode: int) -> None:
+    assert load_destination(dest_file(tmp_path, mode)).installation_key_id
+
+
+@as_root
+def test_a_file_of_another_user_is_refused_and_roots_are_not(tmp_path: Path) -> None:
+    path = dest_file(tmp_path, 0o600)
+    os.chown(path, NOBODY, NOBODY)
+    with pytest.raises(DestinationError, match=rf"owned by another user \(uid {NOBODY}\)"):
+        load_destination(path)
+    os.chown(path, 0, 0)  # root's own: as trusted as the system
+    assert load_destination(path).installation_key_id
+
+
+@pytest.mark.parametrize("name", ["seed", "public", "installation"])
+def test_key_files_others_may_write_are_refused(tmp_path: Path, name: str) -> None:
+    path = key_files(tmp_path)[name]
+    os.chmod(path, 0o666)
+    loaders: dict[str, Callable[[], object]] = {
+        "seed": lambda: load_ed25519_key(path, need_seed=True),
+        "public": lambda: load_public_key(path),
+        "installation": lambda: load_installation_key(path),
+    }
+    with pytest.raises(KeyFileError, match=r"trust_file_unsafe: key file .* chmod 600"):
+        loaders[name]()
+    os.chmod(path, 0o600)
+    loaders[name]()
+
+
+def test_the_environment_switches_the_check_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = dest_file(tmp_path, 0o666)
+    monkeypatch.setenv(ALLOW_ENV, "1")
+    assert load_destination(path).installation_key_id
+    monkeypatch.setenv(ALLOW_ENV, "0")  # only "1" switches it off
+    with pytest.raises(DestinationError):
+        load_destination(path)
+
+
+def test_a_world_writable_destination_no_longer_makes_a_packet_trusted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = dest_file(tmp_path, 0o666)
+    signed = str(GOLDENS / "publication" / "full-handoff.json")
+    assert main(["validate", "--destination", str(path), signed]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("zcf-inspector: trust_file_unsafe: destination file ")
+    assert len(err.splitlines()) == 1
+    # The documented opt-out, for a CI sandbox: one flag on the command.
+    code = main(["validate", "--allow-unsafe-permissions", "--destination", str(path), signed])
+    assert code == 0
+    assert "VALID" in capsys.readouterr()[0]
+    # ... for that command only.
+    assert main(["validate", "--destination", str(path), signed]) == 2
+    capsys.readouterr()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["ingest", "PACKET", "--destination", "DEST"],
+        ["receipt", "verify", "RECEIPT", "--destination", "DEST"],
+        ["receipt", "verify", "RECEIPT", "--key", "PUBLIC"],
+        ["seal", "PACKET", "--kind", "source-signature", "--signing-key", "SEED"],
+        ["keygen", "--public-of", "DEST"],
+        ["brief", "PACKET", "--destination", "DEST"],
+        ["review", "PACKET", "--destination", "DEST", "--reviewer", "carol",
+         "--decisions", "DECISIONS"],
+    ],
+    ids=lambda argv: " ".join(argv[:2]),
+)  # fmt: skip
+def test_every_command_refuses_them_and_takes_the_flag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    keys = key_files(tmp_path)
+    decisions = tmp_path / "decisions.json"
+    decisions.write_text('[{"portableRef": "b-reader", "state": "confirmed"}]')
+    names = {
+        "PACKET": str(GOLDENS / "publication" / "full-handoff.json"),
+        "RECEIPT": str(GOLDENS / "publication" / "full-handoff.receipt.json"),
+        "DEST": str(dest_file(tmp_path, 0o600)),
+        "PUBLIC": str(keys["public"]),
+        "SEED": str(keys["seed"]),
+        "DECISIONS": str(decisions),
+    }
+    real = [names.get(a, a) for a in argv]
+    for name in ("DEST", "PUBLIC", "SEED"):
+        os.chmod(names[name], 0o646)
+    assert main(real) == 2
+    err = capsys.readouterr()[1]
+    assert "trust_file_unsafe" in err
+    assert "chmod 600" in err
+    flagged = [real[0], *(real[1:2] if real[0] == "receipt" else []), "--allow-unsafe-permissions"]
+    flagged += real[2:] if real[0] == "receipt" else real[1:]
+    assert main(flagged) in (0, 1)  # used: judged, whatever the verdict
+    assert "trust_file_unsafe" not in capsys.readouterr()[1]
+
+
+def test_an_unsafe_journal_key_is_unavailable_never_damage(tmp_path: Path) -> None:
+    target = ReviewTarget.from_ingest(ingest_bytes(golden_bytes("full-handoff"), destination()))
+    folder, keys = tmp_path / "journals", tmp_path / "keys"
+    review = JournaledReview.open(folder, target, keys=keys)
+    review.decide([DecisionRequest("b-reader", "confirmed")], "carol", g.NOW)
+    key = JournalKeys(keys).path_for(target.correlation_id)
+    assert key.stat().st_mode & 0o777 == 0o600  # written so
+    os.chmod(key, 0o660)
+    with pytest.raises(ReviewError) as caught:
+        JournaledReview.open(folder, target, keys=keys)
+    assert caught.value.code is ReviewCode.JOURNAL_UNAVAILABLE
+    assert "trust_file_unsafe: review journal key" in str(caught.value)
+    assert f"chmod 600 {key}" in str(caught.value)
+    os.chmod(key, 0o600)
+    assert len(JournaledReview.open(folder, target, keys=keys).session.decisions) == 1
+
+
+def test_conformance_vectors_are_data_not_trust_anchors(tmp_path: Path) -> None:
+    # A goldens folder's destination.json holds published keys: a checkout made under
+    # umask 002 must still run the vectors.
+    copy = tmp_path / "goldens"
+    shutil.copytree(GOLDENS, copy, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    os.chmod(copy / "destination.json", 0o666)
+    results = check_goldens(copy)
+    assert results
+    assert all(r.passed for r in results), [r.problems for r in results if not r.passed]

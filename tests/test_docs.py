@@ -1,0 +1,81 @@
+"""The documentation site names real files: every repository path a page of docs/ gives in
+backticks exists (so a moved module fails here, not in a newcomer's hands), and the pages
+hold what the README used to (the two commands stay on the README's first lines)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+DOCS = REPO / "docs"
+# Where a path written in the docs may start: the repository, the package, the core and
+# the continuation package (pages name modules the way the code's own docstrings do), and
+# docs/ itself for the site's own files.
+BASES = ("", "docs/", "zcf_inspector/", "zcf_inspector/core/", "zcf_inspector/core/continuation/")
+# Folders whose files a bare file name (`journal.py`) may name.
+TREES = ("zcf_inspector", "tests", "scripts", "goldens", "packaging", "docs")
+PATH = re.compile(r"[\w.-]+(?:/[\w.*-]+)+/?")
+PLACEHOLDER = re.compile(r"\b(?:NAME|PACKET|ID|PLAN|DIR|FILE|TYPE|OWNER)\b")
+FILE = re.compile(r"[\w.-]+\.(?:py|sh|md|json|toml|yml|txt|spec)")
+
+
+def pages() -> list[Path]:
+    # codes.md is generated and spec/ is the profile's own text; notes/ are drafts.
+    return [
+        page
+        for page in sorted(DOCS.rglob("*.md"))
+        if page.name != "codes.md" and not {"spec", "notes"} & set(page.relative_to(DOCS).parts)
+    ]
+
+
+def named_paths(text: str) -> set[str]:
+    tokens = set(re.findall(r"`([^`\s]+)`", text))
+    return {
+        token
+        for token in tokens
+        # NAME, PACKET-ID…: a placeholder; zcf-inspector/…: a folder under the user's data.
+        if (PATH.fullmatch(token) or FILE.fullmatch(token))
+        and not PLACEHOLDER.search(token)
+        and not token.startswith(("zcf-inspector/", "tests/test_docs.py"))
+    }
+
+
+def exists(token: str) -> bool:
+    name = token.rstrip("/")
+    if "/" in name:
+        return any(any(REPO.glob(base + name)) for base in BASES)
+    return (REPO / name).is_file() or any(any((REPO / tree).rglob(name)) for tree in TREES)
+
+
+@pytest.mark.parametrize("page", pages(), ids=lambda p: str(p.relative_to(DOCS)))
+def test_every_path_a_page_names_exists(page: Path) -> None:
+    missing = sorted(t for t in named_paths(page.read_text(encoding="utf-8")) if not exists(t))
+    assert missing == [], f"{page.relative_to(REPO)} names paths that are not there: {missing}"
+
+
+def test_a_moved_module_is_caught() -> None:
+    assert not exists("core/structure.py")  # the stale path the README once gave
+    assert exists("core/packet/structure.py")
+    assert exists("journal.py")
+    assert not exists("no_such_module.py")
+
+
+def test_readme_starts_with_the_two_commands() -> None:
+    first = (REPO / "README.md").read_text(encoding="utf-8").splitlines()[:2]
+    assert first[0].split("#")[0].split() == ["bash", "scripts/run-app.sh"]
+    assert first[1].split("#")[0].split() == ["bash", "scripts/test.sh"]
+    for line in first:
+        assert (REPO / line.split()[1]).is_file()
+
+
+def test_every_page_is_in_the_nav() -> None:
+    # mkdocs --strict fails on a page left out of the nav too; this says which, quickly.
+    nav = (REPO / "mkdocs.yml").read_text(encoding="utf-8")
+    for page in sorted(DOCS.rglob("*.md")):
+        relative = page.relative_to(DOCS).as_posix()
+        if not relative.startswith("notes/"):
+            assert f": {relative}" in nav, relative

@@ -1,0 +1,106 @@
+"""Trust and secret files are used only when nobody else could have written them.
+
+A destination file holds the trust anchors (``trustedKeys``, installation keys) and the
+key that signs receipts; a key file holds a seed or the public key a receipt is checked
+against; a journal key holds the key of a review's checksums. Anyone who can write one of
+them can make a forged packet read "VALID · SIGNED (trusted)" or a cut journal read
+sound, so — as OpenSSH does with its keys and ``authorized_keys`` — such a file is
+refused when it is writable by its group or by others, or owned by another user (root
+excepted: a file root installed is as trusted as the system it runs on). The message
+names the fix (``chmod 600 FILE``).
+
+The check is made on the descriptor the file is read through (`files.read_bounded`'s
+``guard``), so the file cannot be swapped between the check and the read.
+
+A CI sandbox may run as one user over files another made (a checkout owned by the
+runner, a mounted volume): there the check can be switched off for the process, by the
+commands' ``--allow-unsafe-permissions`` or the environment variable
+``ZCF_INSPECTOR_ALLOW_UNSAFE_PERMISSIONS=1`` (the window reads only the variable).
+On Windows, where modes and owners do not mean this, nothing is checked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+from collections.abc import Callable, Iterator
+from typing import Final
+
+from zcf_inspector.core.codes import FileCode
+from zcf_inspector.core.errors import ZcfError
+
+ALLOW_ENV: Final = "ZCF_INSPECTOR_ALLOW_UNSAFE_PERMISSIONS"
+ALLOW_FLAG: Final = "--allow-unsafe-permissions"
+_GROUP_OR_OTHERS_WRITE: Final = stat.S_IWGRP | stat.S_IWOTH
+
+# Set for one command by its --allow-unsafe-permissions (see `allowing_unsafe`).
+_allowed_by_flag = False
+
+
+def unsafe_allowed() -> bool:
+    """Whether the check is switched off for this process (flag or environment)."""
+    return _allowed_by_flag or os.environ.get(ALLOW_ENV, "") == "1"
+
+
+@contextlib.contextmanager
+def allowing_unsafe(enabled: bool) -> Iterator[None]:
+    """Switch the check off while a command runs (its ``--allow-unsafe-permissions``)."""
+    global _allowed_by_flag  # noqa: PLW0603 - one process-wide switch, set by one flag
+    previous = _allowed_by_flag
+    _allowed_by_flag = previous or enabled
+    try:
+        yield
+    finally:
+        _allowed_by_flag = previous
+
+
+def _uid() -> int | None:
+    geteuid = getattr(os, "geteuid", None)
+    return None if geteuid is None else int(geteuid())
+
+
+def problem(info: os.stat_result) -> str | None:
+    """Why a file of this status may not be trusted, or None."""
+    uid = _uid()
+    if uid is None or os.name == "nt":
+        return None
+    if info.st_uid not in (uid, 0):
+        return f"it is owned by another user (uid {info.st_uid})"
+    if info.st_mode & _GROUP_OR_OTHERS_WRITE:
+        who = (
+            "its group and others"
+            if info.st_mode & _GROUP_OR_OTHERS_WRITE == _GROUP_OR_OTHERS_WRITE
+            else ("others" if info.st_mode & stat.S_IWOTH else "its group")
+        )
+        return f"it is writable by {who} (mode {stat.S_IMODE(info.st_mode):04o})"
+    return None
+
+
+def message(path: str, what: str, why: str) -> str:
+    """The refusal, code first, with the fix and the opt-out."""
+    owned = "owned by another user" in why
+    fix = f"chown $USER {path} and chmod 600 {path}" if owned else f"chmod 600 {path}"
+    return (
+        f"{FileCode.TRUST_FILE_UNSAFE}: {what} {path} is not used: {why}, so someone else "
+        f"could have changed it. Fix: {fix} (in a CI sandbox, {ALLOW_FLAG} or "
+        f"{ALLOW_ENV}=1 skips this check)"
+    )
+
+
+def guard(
+    shown: str, what: str, error: Callable[[str], ZcfError]
+) -> Callable[[os.stat_result], None]:
+    """A ``read_bounded`` guard refusing the file, with ``error(message)``, when others
+    could have written it. ``shown`` is the file's name as messages show it. The error is
+    the loader's own (a `DestinationError`, a `KeyFileError`…), so its callers catch what
+    they always did; the message starts with ``trust_file_unsafe``."""
+
+    def check(info: os.stat_result) -> None:
+        if unsafe_allowed():
+            return
+        why = problem(info)
+        if why is not None:
+            raise error(message(shown, what, why))
+
+    return check

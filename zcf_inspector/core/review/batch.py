@@ -1,0 +1,143 @@
+"""A whole review in one call: ingest, the previous generation, the decisions, the receipt.
+
+What the `review` command does between reading its files and printing, for programs
+(`zcf_inspector.api.review`): the same steps in the same order as the window — compare
+with the previous generation, repeat its decisions on unchanged beliefs as one step, then
+apply the decisions in order — so that the receipt is byte for byte the one the window and
+the command write. Refusals are results, not exceptions: a refused packet, a refused
+previous generation or any refused decision leaves ``receipt`` None with every reason.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from zcf_inspector.core.errors import InputError
+from zcf_inspector.core.findings import Finding, FindingBudget, OmittedFindings
+from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.packet.destination import Destination
+from zcf_inspector.core.packet.ingest import IngestResult, ingest_bytes
+from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
+from zcf_inspector.core.review.decisions import (
+    DecisionRequest,
+    ReviewError,
+    ReviewSession,
+    ReviewTarget,
+    apply_decisions,
+    parse_decision_requests,
+)
+from zcf_inspector.core.review.previous import PreviousGeneration, load_previous, plan_carry_over
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewResult:
+    """What a review produced: the receipt, or why there is none.
+
+    ``ingest`` is the packet's admission (its own findings are there: a packet refused at
+    the destination has ``ingest.receipt`` None too); ``findings`` and ``omitted`` are the
+    refusals of the previous generation and of the decisions; ``previous`` is the previous
+    generation as compared, and ``repeated`` how many of its decisions were repeated."""
+
+    ingest: IngestResult
+    receipt: dict[str, JsonValue] | None
+    findings: tuple[Finding, ...] = ()
+    omitted: tuple[OmittedFindings, ...] = ()
+    previous: PreviousGeneration | None = None
+    repeated: int = 0
+
+    @property
+    def refused(self) -> bool:
+        """True when no receipt was made (the packet, the previous generation or a
+        decision was refused)."""
+        return self.receipt is None
+
+
+def check_review_options(
+    *,
+    has_decisions: bool,
+    previous: object | None,
+    previous_receipt: object | None,
+    repeat_unchanged: bool,
+    repeat_note: str | None,
+) -> None:
+    """The combinations the `review` command refuses as usage errors, as `InputError`."""
+    if (previous is None) != (previous_receipt is None):
+        raise InputError("previous and previous_receipt are given together")
+    if repeat_unchanged and previous is None:
+        raise InputError("repeat_unchanged needs previous and previous_receipt")
+    if repeat_unchanged and (repeat_note is None or not repeat_note.strip()):
+        raise InputError(
+            "repeat_unchanged needs a repeat_note: the repeated decisions become the "
+            "reviewer's, so say why"
+        )
+    if repeat_note is not None and not repeat_unchanged:
+        raise InputError("repeat_note is only used with repeat_unchanged")
+    if not has_decisions and not repeat_unchanged:
+        raise InputError("give decisions, or repeat_unchanged, or both")
+
+
+def review_packet(
+    data: bytes,
+    destination: Destination,
+    decisions: JsonValue | None,
+    *,
+    reviewer: str,
+    previous: str | os.PathLike[str] | None = None,
+    previous_receipt: str | os.PathLike[str] | None = None,
+    repeat_unchanged: bool = False,
+    repeat_note: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> ReviewResult:
+    """Review the packet ``data`` at ``destination`` as ``reviewer``.
+
+    ``decisions`` is the parsed decisions file (``[{"portableRef", "state", "note"?,
+    "supersededBy"?}, …]``, applied in order). Raises `InputError` for a usage error (see
+    `check_review_options`) or a previous-generation file that cannot be read.
+    """
+    check_review_options(
+        has_decisions=decisions is not None,
+        previous=previous,
+        previous_receipt=previous_receipt,
+        repeat_unchanged=repeat_unchanged,
+        repeat_note=repeat_note,
+    )
+    admitted = ingest_bytes(data, destination, max_bytes=max_bytes)
+    if admitted.receipt is None:
+        return ReviewResult(admitted, None)
+    session = ReviewSession(ReviewTarget.from_ingest(admitted))
+    problems = FindingBudget()
+    earlier: PreviousGeneration | None = None
+    repeated = 0
+    if previous is not None and previous_receipt is not None:
+        try:
+            earlier = load_previous(
+                os.fspath(previous), os.fspath(previous_receipt), destination, session.target
+            )
+        except ReviewError as exc:
+            problems.extend(exc.findings)  # nothing else is applied after a refusal
+            return ReviewResult(admitted, None, tuple(problems.kept), problems.omitted())
+        if repeat_unchanged:
+            plan = plan_carry_over(earlier, session.last_decisions(), repeat_note or "")
+            if plan.requests:
+                try:
+                    step = session.plan(list(plan.requests), reviewer, destination.now_text())
+                except ReviewError as exc:
+                    problems.extend(exc.findings)
+                else:
+                    session.apply(step)
+                    repeated = len(plan.requests)
+    requests: Sequence[DecisionRequest | None] = []
+    if decisions is not None:
+        requests, _ = parse_decision_requests(decisions, problems)
+    try:
+        apply_decisions(session, requests, reviewer, destination.now_text, problems)
+    except ReviewError as exc:
+        problems.extend(exc.findings)
+    if problems.kept or problems.omitted():
+        return ReviewResult(
+            admitted, None, tuple(problems.kept), problems.omitted(), earlier, repeated
+        )
+    receipt = session.receipt(destination.now_text(), destination.signing_key)
+    return ReviewResult(admitted, receipt, (), (), earlier, repeated)

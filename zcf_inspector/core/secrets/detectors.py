@@ -1,0 +1,279 @@
+"""What a credential looks like: the detectors the secret scan runs, and how a value is masked.
+
+Why these are written here and not taken from ``detect-secrets`` at run time. We weighed
+the well-kept libraries that a Python program could use (notes in docs/notes/issue20.md):
+
+- ``detect-secrets`` (Yelp, Apache-2.0, pure Python) is the reference, and its plugins are
+  where most of these patterns come from. But every plugin module imports ``requests`` at
+  load (for the network "verify" step we would never run), which brings ``certifi``
+  (MPL-2.0: not a licence the packet path may carry) and about 150 ms of imports; and its
+  scanning API runs some twenty plugin objects and their filters per line in Python:
+  1.8 ms a line, six minutes for the 200,000-belief benchmark packet, against the one
+  second `validate` takes as a whole process. Its entropy plugins only look at quoted
+  strings in source files — or, line by line, at every word, which flags plain prose.
+- ``bc-detect-secrets`` (Bridgecrew's fork): the same imports, fewer plugins.
+- ``trufflehog3`` is GPL; ``ggshield`` sends the text to a web service; ``whispers`` reads
+  files of known formats and needs a GPL Levenshtein module.
+
+So the patterns are kept here, as data, each naming the detect-secrets plugin (or
+provider document) it follows, and run by a scan that reads the packet's text a constant
+number of times in C (`core.secrets.scan`); ``detect-secrets`` stays in the test extras
+as the independent oracle: the planted-credential corpus must be flagged by it too
+(tests/core/test_secret_scan.py), as rfc8785 checks our canonical bytes.
+
+Every pattern starts with a literal (or is searched from one), so Python's regular
+expression engine looks for it with its fast substring search instead of trying every
+position; every quantifier is bounded, so no match backtracks more than a few hundred
+bytes. The texts are scanned as UTF-8 bytes: every credential format here is ASCII.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import itertools
+import json
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Final
+
+# Characters of a token (a key, a token, a base64 run): what a credential is made of.
+TOKEN_BYTES: Final = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_=.-"
+_TOKEN_SET: Final = frozenset(TOKEN_BYTES)
+# bytes.translate table: a token byte becomes "a", any other byte a space, so that runs
+# of token bytes can be found by a literal search of "a" * n.
+TOKEN_CLASS_TABLE: Final = bytes((0x61 if i in _TOKEN_SET else 0x20) for i in range(256))
+CANDIDATE_RUN: Final = 16  # the shortest run of token bytes looked at more closely
+
+
+@dataclass(frozen=True, slots=True)
+class TokenDetector:
+    """A credential with a recognisable shape, found inside a run of token bytes."""
+
+    kind: str  # stable, for --json and tests: "aws-access-key-id"
+    label: str  # for a sentence: "an AWS access key id"
+    pattern: re.Pattern[bytes]  # group "v" is the secret
+    shown_prefix: int  # leading characters that only name the kind of key (ghp_, AKIA)
+    origin: str  # where the pattern comes from
+
+
+def _p(source: bytes) -> re.Pattern[bytes]:
+    return re.compile(source)
+
+
+# Found in runs of token bytes. Each starts with a literal so that the combined search
+# inside a run stays cheap; the boundary (not glued to more token bytes) is checked by
+# the scan, which knows the run.
+TOKEN_DETECTORS: Final[tuple[TokenDetector, ...]] = (
+    TokenDetector(
+        "aws-access-key-id",
+        "an AWS access key id",
+        _p(rb"(?P<v>(?:AKIA|ASIA|ABIA|ACCA|A3T[A-Z0-9])[A-Z0-9]{16})"),
+        4,
+        "detect-secrets AWSKeyDetector",
+    ),
+    TokenDetector(
+        "github-token",
+        "a GitHub token",
+        _p(rb"(?P<v>gh[pousr]_[A-Za-z0-9_]{36,255})"),
+        4,
+        "detect-secrets GitHubTokenDetector",
+    ),
+    TokenDetector(
+        "github-token",
+        "a GitHub fine-grained token",
+        _p(rb"(?P<v>github_pat_[A-Za-z0-9_]{22,255})"),
+        11,
+        "GitHub token formats",
+    ),
+    TokenDetector(
+        "gitlab-token",
+        "a GitLab token",
+        _p(
+            rb"(?P<v>(?:glpat|gldt|glrt|glsoat|glcbt|glptt|glft|glimt|glagent|gloas)-"
+            rb"[A-Za-z0-9_-]{20,64})"
+        ),
+        6,
+        "detect-secrets GitLabTokenDetector",
+    ),
+    TokenDetector(
+        "slack-token",
+        "a Slack token",
+        _p(rb"(?P<v>xox(?:a|b|p|o|s|r)-(?:\d+-)+[A-Za-z0-9]{8,64})"),
+        5,
+        "detect-secrets SlackDetector",
+    ),
+    TokenDetector(
+        "stripe-key",
+        "a Stripe secret key",
+        _p(rb"(?P<v>(?:sk|rk)_live_[0-9a-zA-Z]{24,99})"),
+        8,
+        "detect-secrets StripeDetector",
+    ),
+    TokenDetector(
+        "openai-key",
+        "an OpenAI API key",
+        _p(
+            rb"(?P<v>sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,200}T3BlbkFJ[A-Za-z0-9_-]{20,200})"
+        ),
+        3,
+        "detect-secrets OpenAIDetector",
+    ),
+    TokenDetector(
+        "anthropic-key",
+        "an Anthropic API key",
+        _p(rb"(?P<v>sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{80,120})"),
+        7,
+        "Anthropic key format",
+    ),
+    TokenDetector(
+        "google-api-key",
+        "a Google API key",
+        _p(rb"(?P<v>AIza[0-9A-Za-z_-]{35})"),
+        4,
+        "Google API key format",
+    ),
+    TokenDetector(
+        "pypi-token",
+        "a PyPI upload token",
+        _p(rb"(?P<v>pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,255})"),
+        5,
+        "detect-secrets PypiTokenDetector",
+    ),
+    TokenDetector(
+        "npm-token",
+        "an npm token",
+        _p(rb"(?P<v>npm_[A-Za-z0-9]{36})"),
+        4,
+        "detect-secrets NpmDetector",
+    ),
+    TokenDetector(
+        "sendgrid-key",
+        "a SendGrid API key",
+        _p(rb"(?P<v>SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})"),
+        3,
+        "detect-secrets SendGridDetector",
+    ),
+    TokenDetector(
+        "jwt",
+        "a JSON Web Token",
+        _p(rb"(?P<v>eyJ[A-Za-z0-9_-]{8,4096}\.eyJ[A-Za-z0-9_-]{4,65536}\.[A-Za-z0-9_-]{0,4096})"),
+        0,
+        "detect-secrets JwtTokenDetector",
+    ),
+)
+
+# The first bytes each token detector can start with, for one search inside a run.
+TOKEN_STARTS: Final = re.compile(
+    rb"AKIA|ASIA|ABIA|ACCA|A3T|gh[pousr]_|github_pat_|gl[a-z]{1,6}-|xox[abposr]-|[sr]k_live_"
+    rb"|sk-|AIza|pypi-|npm_|SG\.|eyJ"
+)
+
+# A PEM or PuTTY private key: the header is enough (the body follows on later lines).
+PRIVATE_KEY_LITERALS: Final = (b"PRIVATE KEY", b"PuTTY-User-Key-File-")
+PRIVATE_KEY_HEADER: Final = re.compile(
+    rb"-----BEGIN (?:[A-Z0-9]{1,16} ){0,3}PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d"
+)
+PRIVATE_KEY_ORIGIN: Final = "detect-secrets PrivateKeyDetector"
+
+# user:password@ after a scheme (detect-secrets BasicAuthDetector), found from "://".
+URL_LITERAL: Final = b"://"
+URL_CREDENTIALS: Final = re.compile(
+    rb"://(?P<u>[^\s/:@\x00\"'<>]{1,256}):(?P<v>[^\s/@\x00\"'<>]{1,256})@"
+)
+URL_SCHEME_BEFORE: Final = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]{0,31}\Z")
+
+# `password = "…"`, `api_key: …` (detect-secrets KeywordDetector, narrowed for prose):
+# found from each ":" and "=" (two literal searches instead of one per keyword), by a
+# look back for a credential name just before it and a look forward for its value.
+ASSIGNMENT_LITERALS: Final = (b":", b"=")
+KEYWORD_BEFORE: Final = re.compile(
+    rb"(?P<k>password|passwd|passphrase|pass|pwd|secret|token|key|credentials?|auth)"
+    rb"[a-z0-9_.-]{0,32}[\"']?\s{0,3}\Z"
+)
+KEYWORD_LOOK_BACK: Final = 48  # bytes before the ":" or "=" where the name may start
+KEYWORD_VALUE: Final = re.compile(
+    rb"(?:=>|:=|=|:)\s{0,3}(?:(?:bearer|basic|token)\s{1,3})?"
+    rb"(?P<q>[\"'`]?)(?P<v>[^\s\"'`\x00,;)\]}]{1,256})"
+)
+# Before a name: start of text, or a byte that does not make it part of another word
+# ("monkey", "bypass"), or one of these compound prefixes ("apikey", "secretkey").
+KEYWORD_PREFIXES: Final = (b"api", b"access", b"secret", b"private", b"client", b"master", b"db")
+PLACEHOLDER: Final = re.compile(
+    rb"(?:\$|<|\{|%|\*|\.\.\.|x{4,}|sha(?:256|512):|https?://|none\Z|null\Z|true\Z|false\Z"
+    rb"|changeme\Z|example\Z|redacted\Z|placeholder\Z|your[_-])",
+    re.IGNORECASE,
+)
+
+# High entropy: a piece of a token run that looks random (base64 / base62 keys).
+ENTROPY_MIN_LENGTH: Final = 20
+ENTROPY_MAX_LENGTH: Final = 4096  # looked at; a longer piece is judged on its first bytes
+ENTROPY_BITS: Final = 3.7  # Shannon bits per character, and at least 80 % of the maximum
+ENTROPY_SHARE: Final = 0.8
+ENTROPY_SWITCHES: Final = 0.3  # changes of character class per character, at least
+
+
+def shannon_entropy(data: bytes) -> float:
+    """Bits per byte of ``data`` (detect-secrets' `calculate_shannon_entropy`)."""
+    total = len(data)
+    if not total:
+        return 0.0
+    return -sum((n / total) * math.log2(n / total) for n in Counter(data).values())
+
+
+def _class_of(byte: int) -> int:
+    if 0x41 <= byte <= 0x5A:
+        return 0
+    if 0x61 <= byte <= 0x7A:
+        return 1
+    if 0x30 <= byte <= 0x39:
+        return 2
+    return 3
+
+
+def looks_random(piece: bytes) -> bool:
+    """A piece of a token run that reads as a random key rather than a word, a path, a
+    digest or an identifier: upper and lower case letters and digits mixed, switching
+    class often, with high entropy. Hex digests (no upper case) are left alone."""
+    piece = piece[:ENTROPY_MAX_LENGTH].rstrip(b"=")
+    if len(piece) < ENTROPY_MIN_LENGTH:
+        return False
+    classes = [_class_of(b) for b in piece]
+    if not (0 in classes and 1 in classes and 2 in classes):
+        return False
+    switches = sum(1 for a, b in itertools.pairwise(classes) if a != b)
+    if switches < ENTROPY_SWITCHES * len(piece):
+        return False
+    bits = shannon_entropy(piece)
+    return bits >= ENTROPY_BITS and bits >= ENTROPY_SHARE * math.log2(min(len(piece), 64))
+
+
+def is_jwt(value: bytes) -> bool:
+    """The first part decodes (base64url) to a JSON object, as detect-secrets checks."""
+    head = value.split(b".", 1)[0]
+    try:
+        decoded = base64.urlsafe_b64decode(head + b"=" * (-len(head) % 4))
+        parsed = json.loads(decoded)
+    except (binascii.Error, ValueError):
+        return False
+    return isinstance(parsed, dict)
+
+
+def acceptable_keyword_value(value: bytes, quoted: bool) -> bool:
+    """Whether the value of a `keyword = value` looks like a credential, not prose."""
+    if PLACEHOLDER.match(value) or len(set(value)) < 3:
+        return False
+    if quoted:
+        return len(value) >= 6
+    has_letter = any(0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A for b in value)
+    has_other = any(not (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A) for b in value)
+    return len(value) >= 8 and has_letter and has_other
+
+
+def mask(value: str, shown_prefix: int = 0) -> str:
+    """What may be shown of a secret: its kind's public prefix (``ghp_``, ``AKIA``) when it
+    has one, and its length — never a character that is part of the secret itself."""
+    prefix = value[:shown_prefix] if 0 < shown_prefix < len(value) else ""
+    return f"{prefix}…({len(value):,} characters, hidden)"

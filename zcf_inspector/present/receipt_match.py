@@ -1,0 +1,80 @@
+"""The receipt-against-packet presenter: which open packet a receipt belongs to, as a chip.
+
+A receipt is matched against each packet open under review (the packet as admitted by
+the destination in force — that is what the receipt binds) by identity, with the core's
+`match_receipt`: correlation id, packet id and nonce, manifest root, installation key,
+target digest and every decision's portableRef. The chip says which packet it belongs
+to (``matched``: its index among the targets), or why none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.review.decisions import ReviewTarget, match_receipt
+from zcf_inspector.present.vocabulary import CheckStatus, Chip
+
+CHECK = "packet"
+MATCHED_FIELDS = (
+    "correlationId, packetId, packetNonce, manifestRootHash, destinationInstallationKeyId, "
+    "targetDigest and every decision's portableRef"
+)
+SHOWN_PROBLEMS = 20  # differences listed per packet in the chip's detail
+
+
+@dataclass(frozen=True, slots=True)
+class ReceiptMatch:
+    chip: Chip
+    matched: int | None = None  # the index of the target the receipt belongs to
+
+
+def belongs_summary(title: str) -> str:
+    return f"belongs to {title}"
+
+
+def match(
+    receipt: JsonValue, targets: Sequence[tuple[str, ReviewTarget]], have_destination: bool
+) -> ReceiptMatch:
+    """``targets``: (the packet's title, the packet as admitted here), in the window's order."""
+    if not isinstance(receipt, dict):
+        return ReceiptMatch(
+            Chip(CHECK, CheckStatus.NOT_RUN, "not run", "the receipt is not an object")
+        )
+    if not targets:
+        why = (
+            "No packet is open under review. Open the packet this receipt is for to match it."
+            if have_destination
+            else "Matching needs the packet as admitted by a destination: choose a destination "
+            "file in Settings and open the packet this receipt is for."
+        )
+        return ReceiptMatch(Chip(CHECK, CheckStatus.NOT_CHECKABLE, "no open packet to match", why))
+    misses: list[str] = []
+    claimed: list[str] = []
+    for index, (title, target) in enumerate(targets):
+        problems = match_receipt(receipt, target)
+        if not problems:
+            detail = f"Matches the open packet {title} as admitted here ({MATCHED_FIELDS})."
+            chip = Chip(CHECK, CheckStatus.PASS, belongs_summary(title), detail, "/packetId")
+            return ReceiptMatch(chip, index)
+        lines = [f"{p.code} {p.pointer}: {p.message}" for p in problems[:SHOWN_PROBLEMS]]
+        if len(problems) > len(lines):
+            lines.append(f"… and {len(problems) - len(lines):,} more differences")
+        misses.append(f"{title}:\n" + "\n".join(lines))
+        if receipt.get("packetId") == target.receipt.get("packetId"):
+            claimed.append(title)
+    if claimed:
+        detail = (
+            "The receipt names the packet open as "
+            + ", ".join(claimed)
+            + " but does not belong to it as admitted here.\n\n"
+            + "\n\n".join(misses)
+        )
+        return ReceiptMatch(
+            Chip(CHECK, CheckStatus.FAIL, f"does NOT match {claimed[0]}", detail, "/packetId")
+        )
+    detail = "None of the open packets is the one this receipt is for.\n\n" + "\n\n".join(misses)
+    return ReceiptMatch(
+        Chip(CHECK, CheckStatus.NOT_CHECKABLE, "matches no open packet", detail, "/packetId")
+    )
