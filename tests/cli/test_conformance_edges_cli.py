@@ -53,8 +53,13 @@ def test_plan_text_and_json(case: Case, tmp_path: Path, capsys: pytest.CaptureFi
     rejected = case.expect["verdict"] == "rejected"
     code, text = run(capsys, "plan", *argv)
     assert code == (exitcodes.REFUSED if rejected else exitcodes.OK), text
-    first_line = text.splitlines()[0]
-    assert first_line.endswith(": INVALID" if rejected else ": ok"), text
+    headline = text.splitlines()[0]
+    assert "ASIF-SESSION" in headline, text
+    if rejected:
+        assert "REFUSED" in headline or "EXPIRED" in headline, text
+    else:
+        assert "VALID" in headline, text
+        assert "REFUSED" not in headline, text
     if "code" in case.expect:
         assert f"error {case.expect['code']} at {case.expect['pointer']}:" in text, text
     if case.report is not None and not rejected:
