@@ -103,6 +103,17 @@ class Said:
     inventory: dict[str, dict[tuple[str, str | None, str], bool]] | None = None
 
 
+def inventory_of(subjects: dict[str, Any]) -> dict[str, dict[Any, Any]]:
+    """The reference's inventory, plan by plan: (kind, owner, ID) -> required."""
+    return {
+        plan: {
+            (s["subject"]["kind"], s["subject"].get("owner_id"), s["subject"]["id"]): s["required"]
+            for s in listed
+        }
+        for plan, listed in subjects.items()
+    }
+
+
 def reference_says(oracle: Oracle, source: bytes, receipt: bytes | None) -> Said:
     try:
         doc = oracle.decode(source)
@@ -110,17 +121,7 @@ def reference_says(oracle: Oracle, source: bytes, receipt: bytes | None) -> Said
         return Said("rejected", f"invalid JSON: {exc}")
     try:
         if receipt is None:
-            subjects = oracle.inspect_session(doc, oracle.folder)
-            inventory = {
-                plan: {
-                    (s["subject"]["kind"], s["subject"].get("owner_id"), s["subject"]["id"]): s[
-                        "required"
-                    ]
-                    for s in listed
-                }
-                for plan, listed in subjects.items()
-            }
-            return Said("accepted", "", inventory)
+            return Said("accepted", "", inventory_of(oracle.inspect_session(doc, oracle.folder)))
         outcome = oracle.inspect_report(doc, source, oracle.decode(receipt), oracle.folder, now=NOW)
         return Said(str(outcome["outcome"]), "")
     except oracle.refusals as exc:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from compare_reference import NOW, Said, disagreement
+from compare_reference import NOW, Said, disagreement, inventory_of
 from snapshot_mutations import Mutation05, random_snapshot_mutations
 
 from tests.core.continuation.upstream_cases import PatchError
@@ -62,17 +62,7 @@ def reference_says(
         return Said("rejected", f"invalid JSON: {exc}")
     try:
         if receipt is None:
-            subjects = oracle.inspect_session(doc, oracle.folder)
-            inventory = {
-                plan: {
-                    (s["subject"]["kind"], s["subject"].get("owner_id"), s["subject"]["id"]): s[
-                        "required"
-                    ]
-                    for s in listed
-                }
-                for plan, listed in subjects.items()
-            }
-            return Said("accepted", "", inventory)
+            return Said("accepted", "", inventory_of(oracle.inspect_session(doc, oracle.folder)))
         outcome = oracle.inspect_report(
             doc, source, json.loads(receipt), oracle.folder, now=NOW, current_snapshot=current
         )
