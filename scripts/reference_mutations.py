@@ -5,7 +5,8 @@ rules of that family are about: tool-call correlation, configuration bindings, i
 resource integrity, model fit, dependency resolution, path bindings, known blockers,
 services, recovery, core requirements, observed evidence, blocking reasons, omissions,
 instruction roots, context configuration, native versions, model source, stale contexts
-and open calls. Mutations are JSON Patch operations on the example, as in the upstream
+and open calls, and exact numbers (big and non-integral numbers in every integer field
+and in free JSON). Mutations are JSON Patch operations on the example, as in the upstream
 case data; about half of the report mutations then restate the report's outcome and
 blocking reasons so that they agree with its (mutated) assessments, so the comparison
 reaches the rules behind the outcome instead of stopping at it.
@@ -20,6 +21,7 @@ import random
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from tests.core.continuation.spec_examples import report, session
@@ -921,6 +923,96 @@ def external_bindings(d: Draft) -> None:
         d.s("add", "/required_features/-", "asif.external-bindings/0.1")
 
 
+def _integer_leaves(value: Json, path: str = "") -> list[tuple[str, int]]:
+    """Every integer in ``value`` (never a bool) with its pointer: the integer fields."""
+    if isinstance(value, dict):
+        return [
+            leaf
+            for key, member in value.items()
+            for leaf in _integer_leaves(
+                member, f"{path}/{key.replace('~', '~0').replace('/', '~1')}"
+            )
+        ]
+    if isinstance(value, list):
+        return [
+            leaf for i, item in enumerate(value) for leaf in _integer_leaves(item, f"{path}/{i}")
+        ]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return [(path, value)]
+    return []
+
+
+def _number_variants(value: int) -> list[Json]:
+    """Exact numbers near ``value`` and far from any double: integral spellings (1.0,
+    1e0), values a double rounds to it, and magnitudes beyond ±2^53 and a double."""
+    below = f"{value - 1}.99999999999999999999" if value > 0 else "-0.00000000000000000001"
+    return [
+        Decimal(f"{value}.0"),
+        Decimal(f"{value}e0"),
+        Decimal(f"{value}.0000000000000000001"),
+        Decimal(below),
+        Decimal("1e-400"),
+        Decimal("-0.0"),
+        2**53,
+        2**53 + 1,
+        2**64,
+        Decimal("1e400"),
+        Decimal("9007199254740993.5"),
+    ]
+
+
+_FREE_NUMBERS: list[Json] = [
+    9007199254740993,
+    2**64,
+    -(2**70),
+    Decimal("1e400"),
+    Decimal("-1e400"),
+    Decimal("1e-400"),
+    Decimal("0.70000000000000000001"),
+    Decimal("1.00000000000000001"),
+    Decimal("1.0"),
+    1,
+    True,
+]
+
+
+def exact_numbers(d: Draft) -> None:
+    """Big and non-integral numbers in every integer field and in free JSON."""
+    choice = d.rng.randrange(4)
+    if choice == 0 or (choice == 1 and d.report_name is None):
+        path, value = d.pick(_integer_leaves(d.doc))
+        d.s("replace", path, d.pick(_number_variants(value)))
+    elif choice == 1:
+        path, value = d.pick(_integer_leaves(d.rep))
+        d.r("replace", path, d.pick(_number_variants(value)))
+    elif choice == 2:
+        doc = d.doc
+        where = d.pick(
+            [
+                f"/contexts/{i}/request_parameters"
+                for i, c in enumerate(doc["contexts"])
+                if isinstance(c.get("request_parameters"), dict)
+            ]
+            + [f"/tools/{i}/input_schema" for i in range(len(doc["tools"]))]
+        )
+        key = "maximum" if "input_schema" in where else "seed"
+        d.s("add", f"{where}/{key}", d.pick(_FREE_NUMBERS))
+    else:
+        # A tool call's arguments in its event and in a context input, exactly equal or
+        # not: equal exactly is no transformation, a double's equality is not enough.
+        doc = d.doc
+        for c, ctx in enumerate(doc["contexts"]):
+            for j, item in enumerate(ctx["inputs"]):
+                if item["kind"] == "tool_call" and isinstance(item.get("arguments"), dict):
+                    source = item["source_events"][0]["event_id"]
+                    e = _index(doc["events"], lambda ev, source=source: ev["id"] == source)
+                    first = d.pick(_FREE_NUMBERS)
+                    second = first if d.rng.random() < 0.5 else d.pick(_FREE_NUMBERS)
+                    d.s("add", f"/events/{e}/data/arguments/n", first)
+                    d.s("add", f"/contexts/{c}/inputs/{j}/arguments/n", second)
+                    return
+
+
 def _insert_event(d: Draft, event: Json) -> None:
     """Insert ``event`` into main's history just before the head, keeping the head."""
     doc = d.doc
@@ -1041,12 +1133,19 @@ FAMILIES: dict[str, tuple[bool, Callable[[Draft], None]]] = {
     "streams": (False, streams),
     "external-bindings": (False, external_bindings),
     "history-insert": (False, history_insert),
+    "exact-numbers": (False, exact_numbers),
 }
 
 
-def random_mutations(rng: random.Random, count: int) -> list[Mutation]:
+def random_mutations(
+    rng: random.Random, count: int, families: list[str] | None = None
+) -> list[Mutation]:
+    """``count`` mutations drawn in turn from each family (or only from ``families``)."""
     out: list[Mutation] = []
-    names = sorted(FAMILIES)
+    names = sorted(families or FAMILIES)
+    unknown = set(names) - set(FAMILIES)
+    if unknown:
+        raise SystemExit(f"no such family: {', '.join(sorted(unknown))} (see FAMILIES)")
     while len(out) < count:
         family = names[len(out) % len(names)]
         needs_report, mutate = FAMILIES[family]

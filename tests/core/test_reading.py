@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ from zcf_inspector.core.reading import (
 MAX_SAFE = 2**53 - 1
 
 
-def refusal(data: bytes, **kwargs: int) -> ReadError:
+def refusal(data: bytes, **kwargs: Any) -> ReadError:
     with pytest.raises(ReadError) as caught:
         read_json(data, **kwargs)
     return caught.value
@@ -182,11 +183,12 @@ def test_duplicate_key_pointer_escapes_and_unicode_offset() -> None:
     assert err.pointer == "/é/a~1b~0"
 
 
-def test_duplicate_key_reports_the_first_object_in_document_order() -> None:
-    # The inner object closes first, but the outer one opens first.
+def test_duplicate_key_reports_the_repeated_key_at_the_lowest_offset() -> None:
+    # Profile clarification 2026-12-01 (first problem wins): the outer object opens
+    # first, but the inner one repeats its key at a lower offset.
     data = b'{"a": {"x": 1, "x": 2}, "a": 3}'
     err = refusal(data)
-    assert (err.offset, err.pointer) == (data.index(b'"a": 3'), "/a")
+    assert (err.offset, err.pointer) == (data.index(b'"x": 2'), "/a/x")
     # Within one object, the first key seen again.
     data = b'{"p": 1, "q": 1, "q": 2, "p": 2}'
     assert refusal(data).offset == data.index(b'"q": 2')
@@ -334,24 +336,43 @@ def test_read_json_accepts_any_top_level_value() -> None:
 
 
 # --- the order between several problems ------------------------------------------------
+#
+# Profile clarification of 2026-12-01: the problem at the lowest byte offset is reported
+# (ties: the order of the §1 table). Each case has two problems; the comment says which
+# comes first, and each would be the other one under the old fixed order of categories.
 
 
 @pytest.mark.parametrize(
-    ("data", "code"),
+    ("data", "code", "offset"),
     [
-        (b"\xef\xbb\xbf" + b"[" * 200, ErrorCode.INVALID_ENCODING),  # encoding before depth
-        (b"[\xff" + b"[" * 200, ErrorCode.INVALID_ENCODING),
-        (b"[1,,]" + b"[" * 200, ErrorCode.NESTING_TOO_DEEP),  # depth before syntax
-        (b'[{"a":1,"a":2}, NaN]', ErrorCode.INVALID_JSON),  # syntax before duplicates
-        (b'[{"a":1,"a":2}] x', ErrorCode.INVALID_JSON),
-        (b'[1e400, "\\ud800"]', ErrorCode.INVALID_ENCODING),  # surrogates before numbers
-        (b'[{"a":1,"a":2}, "\\ud800"]', ErrorCode.INVALID_ENCODING),
-        (b'[1e400, {"a":1,"a":2}]', ErrorCode.DUPLICATE_KEY),  # duplicates before numbers
-        (b"[1e400, 1e400] x", ErrorCode.INVALID_JSON),
+        (b"\xef\xbb\xbf" + b"[" * 200, ErrorCode.INVALID_ENCODING, 0),  # BOM, then depth
+        (b"[\xff" + b"[" * 200, ErrorCode.INVALID_ENCODING, 1),
+        (b"[1,,]" + b"[" * 200, ErrorCode.INVALID_JSON, 3),  # syntax, then depth
+        (b"[" * 200 + b"1,,", ErrorCode.NESTING_TOO_DEEP, 128),  # depth, then syntax
+        (b"[NaN," + b"[" * 200 + b"]" * 200 + b"]", ErrorCode.INVALID_JSON, 1),  # the issue's
+        (b'[{"a":1,"a":2}, NaN]', ErrorCode.DUPLICATE_KEY, 8),  # duplicate, then syntax
+        (b'[{"a":1,"a":2}] x', ErrorCode.DUPLICATE_KEY, 8),  # duplicate, then trailing data
+        (b'{"a":1,"a":2} x', ErrorCode.DUPLICATE_KEY, 7),
+        (b'[NaN, {"a":1,"a":2}]', ErrorCode.INVALID_JSON, 1),  # syntax, then duplicate
+        (b'[1e400, "\\ud800"]', ErrorCode.NUMBER_OUT_OF_RANGE, 1),  # number, then surrogate
+        (b'["\\ud800", 1e400]', ErrorCode.INVALID_ENCODING, 2),  # surrogate, then number
+        (b'[{"a":1,"a":2}, "\\ud800"]', ErrorCode.DUPLICATE_KEY, 8),
+        (b'[1e400, {"a":1,"a":2}]', ErrorCode.NUMBER_OUT_OF_RANGE, 1),  # number, then duplicate
+        (b'{"a":9007199254740993,"b":1,"b":2}', ErrorCode.NUMBER_OUT_OF_RANGE, 5),  # the issue's
+        (b"[1e400, 1e400] x", ErrorCode.NUMBER_OUT_OF_RANGE, 1),  # number, then trailing data
+        (b'[{"a":1,"a":2}, \xff]', ErrorCode.DUPLICATE_KEY, 8),  # duplicate, then a bad byte
+        (b'["\\ud800\xff"]', ErrorCode.INVALID_ENCODING, 2),  # surrogate, then a bad byte
+        (b'["abc\\\xff"]', ErrorCode.INVALID_JSON, 5),  # an escape cut by a bad byte
+        (b'["abc\xff\\"]', ErrorCode.INVALID_ENCODING, 5),  # the bad byte, then the escape
+        (b'{"a"' + b"[" * 200, ErrorCode.INVALID_JSON, 4),  # the bracket itself is wrong
+        (b'{"a":1,"a":2,"b":' + b"[" * 200, ErrorCode.DUPLICATE_KEY, 7),  # then depth
     ],
 )
-def test_several_problems_are_reported_in_a_fixed_order(data: bytes, code: ErrorCode) -> None:
-    assert refusal(data).code is code
+def test_the_problem_at_the_lowest_offset_is_reported(
+    data: bytes, code: ErrorCode, offset: int
+) -> None:
+    err = refusal(data)
+    assert (err.code, err.offset) == (code, offset), err.message
 
 
 # --- the values it returns -------------------------------------------------------------
@@ -425,3 +446,20 @@ def test_read_error_str_and_pickle() -> None:
         err.offset,
         err.pointer,
     )
+
+
+@pytest.mark.parametrize(
+    ("data", "code", "at"),
+    [
+        # Clean containers are skipped whole; a problem inside a later one is still found.
+        (b'[{"a":1},{"b":[1,2,{"c":1,"c":2}]},NaN]', ErrorCode.DUPLICATE_KEY, b'"c":2'),
+        (b'[[1,2],[3,["\\udc00"]],NaN]', ErrorCode.INVALID_ENCODING, b"\\udc00"),
+        (b"[[1,2],[3,[9007199254740993]]] x", ErrorCode.NUMBER_OUT_OF_RANGE, b"9007199254740993"),
+        (b'{"k":[[1],[2]],"k":3}' + b"[" * 200, ErrorCode.DUPLICATE_KEY, b'"k":3'),
+    ],
+)
+def test_a_problem_deep_inside_is_found_before_a_later_one(
+    data: bytes, code: ErrorCode, at: bytes
+) -> None:
+    err = refusal(data)
+    assert (err.code, err.offset) == (code, data.index(at)), err.message

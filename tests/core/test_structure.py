@@ -261,11 +261,6 @@ VALID = [
     ),
     pytest.param(
         handoff,
-        {"/content/beliefs": DROP, "/omissionManifest/entries": omitted("beliefs")},
-        id="references into an omitted section are not judged",
-    ),
-    pytest.param(
-        handoff,
         {"/extensions": {"x-zephr-trace": {"deep": [1, None]}, "vendor": True}},
         id="open extensions",
     ),
@@ -584,6 +579,32 @@ MULTIPLE = [
         {"/content/beliefs/0": 5},
         [("invalid_value", "/content/beliefs/0")],
         id="references into beliefs are not judged when an item has no portableRef",
+    ),
+    # Profile clarification 2026-12-01: a section absent and listed on omissionManifest
+    # has no items, so every reference into it dangles (this was VALID before).
+    pytest.param(
+        handoff,
+        {"/content/beliefs": DROP, "/omissionManifest/entries": omitted("beliefs")},
+        [
+            ("dangling_reference", "/content/evidenceAnchors/0/beliefRef"),
+            ("dangling_reference", "/content/evidenceAnchors/1/beliefRef"),
+            ("dangling_reference", "/content/reviewEvents/0/beliefRef"),
+            ("dangling_reference", "/content/sourceHandoff/checkpointBeliefIds/0"),
+            ("dangling_reference", "/content/sourceHandoff/checkpointBeliefIds/1"),
+        ],
+        id="references into an omitted section dangle",
+    ),
+    pytest.param(
+        handoff,
+        {"/content/receipts": DROP, "/omissionManifest/entries": omitted("receipts")},
+        [("dangling_reference", "/content/verification/0/receiptRef")],
+        id="a receipt reference into omitted receipts dangles",
+    ),
+    pytest.param(
+        handoff,
+        {"/content/beliefs/0/portableRef": 5, "/omissionManifest/entries": []},
+        [("invalid_value", "/content/beliefs/0/portableRef")],
+        id="a section present but refused is still not searched (no cascade)",
     ),
 ]
 

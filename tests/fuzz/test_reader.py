@@ -74,8 +74,9 @@ def check_against_reference(data: bytes, max_bytes: int = DEFAULT_MAX_BYTES) -> 
         check_read_error(refusal, data, max_bytes)
         assert want.codes, f"read_json refused ({refusal}) what the reference accepts"
         assert refusal.code in want.codes, f"read_json: {refusal}; reference: {set(want.codes)}"
-        if want.pointer is not None:
-            assert refusal.pointer == want.pointer, (refusal.pointer, want.pointer)
+        located = refusal.code in (ErrorCode.DUPLICATE_KEY, ErrorCode.NUMBER_OUT_OF_RANGE)
+        if located and want.tree is not None:
+            assert refusal.pointer in want.pointers, (refusal.pointer, want.pointers)
         return
     assert not want.codes, f"read_json accepted what the reference refuses ({set(want.codes)})"
     assert oracle.same(value, want.value)

@@ -35,13 +35,22 @@ import json
 import math
 import re
 from collections.abc import Callable, Container, Iterator
+from decimal import Decimal
 from typing import Final
 
 from zcf_inspector.core import headroom
 from zcf_inspector.core.errors import FormatError
+from zcf_inspector.core.exact_numbers import exact_number_text
 from zcf_inspector.core.jsontypes import MAX_SAFE_INTEGER, JsonValue
 
-__all__ = ["canonical", "canonical_chunked", "canonical_pieces", "es6_number", "iter_canonical"]
+__all__ = [
+    "canonical",
+    "canonical_chunked",
+    "canonical_exact",
+    "canonical_pieces",
+    "es6_number",
+    "iter_canonical",
+]
 
 try:  # optional: the stdlib C encoder is the reference; orjson only makes it faster
     import orjson as _orjson
@@ -84,6 +93,47 @@ def canonical(value: JsonValue) -> bytes:
     first = next(pieces)
     rest = list(pieces)
     return first if not rest else b"".join([first, *rest])
+
+
+def canonical_exact(value: JsonValue) -> bytes:
+    """``canonical(value)``, extended to the values of the reader's exact mode (ASIF
+    documents): an int of any size is written in full, a ``Decimal`` with all its exact
+    digits laid out as ECMAScript lays out a number (`exact_number_text`). A value
+    `canonical` accepts gets exactly its bytes; no other value is ever rounded.
+
+    §2 defines no bytes for numbers a double cannot hold (§1 refuses them in a packet):
+    this is the extension the window's canonical-bytes pane shows for such documents.
+    """
+    try:
+        return canonical(value)
+    except FormatError:
+        pass
+    _check_exact(value, 0)
+    return _utf8(_encode_exact(value))
+
+
+def _check_exact(value: object, depth: int) -> None:
+    """`_check`'s rules less the ±2^53 bound, with ``Decimal`` allowed (finite only)."""
+    if isinstance(value, dict):
+        if depth >= _MAX_DEPTH:
+            raise FormatError(f"nesting deeper than {_MAX_DEPTH}")
+        for key, member in value.items():
+            if not isinstance(key, str):
+                raise FormatError(f"an object key must be a string, not {type(key).__name__}")
+            _check_exact(member, depth + 1)
+    elif isinstance(value, list):
+        if depth >= _MAX_DEPTH:
+            raise FormatError(f"nesting deeper than {_MAX_DEPTH}")
+        for item in value:
+            _check_exact(item, depth + 1)
+    elif isinstance(value, Decimal):
+        if not value.is_finite():
+            raise FormatError(f"{value} is not a JSON number")
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise FormatError(f"{value!r} is not a JSON number")
+    elif not (value is None or isinstance(value, str | int)):
+        raise FormatError(f"{type(value).__name__} is not a JSON value")
 
 
 def iter_canonical(value: JsonValue) -> Iterator[bytes]:
@@ -532,6 +582,8 @@ def _write(value: JsonValue, parts: list[str]) -> None:
         parts.append("null")
     elif isinstance(value, int):
         parts.append(str(int(value)))
+    elif isinstance(value, Decimal):
+        parts.append(exact_number_text(value))
     else:
         parts.append(str(int(value)) if value.is_integer() else es6_number(value))
 

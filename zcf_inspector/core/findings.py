@@ -27,12 +27,17 @@ class Finding:
     offset: int | None = None  # byte offset, for refusals made while reading bytes
 
     def to_json(self) -> dict[str, JsonValue]:
-        return {
+        out: dict[str, JsonValue] = {
             "code": str(self.code),
             "severity": str(self.severity),
             "pointer": self.pointer,
             "message": self.message,
         }
+        # A byte-stage refusal says where in the bytes (profile §1: "every refusal carries
+        # the byte offset"); other findings have a pointer only, and no such key.
+        if self.offset is not None:
+            out["offset"] = self.offset
+        return out
 
 
 def error(code: StrEnum, pointer: str, message: str) -> Finding:

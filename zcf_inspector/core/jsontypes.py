@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Final, TypeAlias
 
 # The strict reader returns integral numbers as ``int`` and only non-integral ones as
 # ``float`` (profile §2), so an ``int`` is always the canonical spelling of its value.
-JsonValue: TypeAlias = "dict[str, JsonValue] | list[JsonValue] | str | int | float | bool | None"
+# Its exact mode (ASIF documents, `core.exact_numbers`) returns ``Decimal`` for the
+# numbers a double would round, and ``int`` of any size: never in a ZCF packet.
+JsonValue: TypeAlias = (
+    "dict[str, JsonValue] | list[JsonValue] | str | int | float | Decimal | bool | None"
+)
 JsonObject: TypeAlias = "dict[str, JsonValue]"
 
 # The largest integer every JSON reader represents exactly (an IEEE double's 53 bits): the
@@ -23,7 +28,7 @@ def json_type_name(value: JsonValue) -> str:
         return "boolean"
     if isinstance(value, int):
         return "integer"
-    if isinstance(value, float):
+    if isinstance(value, float | Decimal):
         return "number"
     if isinstance(value, str):
         return "string"

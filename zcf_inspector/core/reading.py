@@ -8,19 +8,32 @@ strings → ``str``, ``true``/``false``/``null`` → ``bool``/``None``; a number
 (as an IEEE-754 double, rounded to nearest) is integral → ``int`` (``-0`` → ``0``,
 ``1.0`` → ``1``, ``1e-400`` → ``0``), any other number → ``float``.
 
-When an input has several problems, exactly one is reported, chosen in this fixed order:
+When an input has several problems, exactly one is reported: the one at the lowest byte
+offset (profile clarification of 2026-12-01, "first problem wins"), ties broken by the
+order of the §1 table (``invalid_encoding``, ``invalid_json``, ``duplicate_key``,
+``nesting_too_deep``, ``number_out_of_range``). Where each problem is:
 
-1. ``packet_too_large`` — the length is checked before a single byte is decoded;
-2. ``invalid_encoding`` for the raw bytes — a UTF-8 byte-order mark, or bytes that are
-   not UTF-8 (which includes UTF-8-encoded surrogates and overlong forms);
-3. ``nesting_too_deep`` — the first ``[``/``{`` outside string literals that opens a
-   129th level (checked before parsing, so hostile nesting never reaches the parser);
-4. ``invalid_json`` — the first syntax error in the text (``NaN``/``Infinity`` included);
-5. ``invalid_encoding`` for a lone surrogate escape (``\\ud800`` not followed by a low
-   surrogate escape, or a lone ``\\udc00``): the first one in the text;
-6. ``duplicate_key`` — in the first object (in document order, by its opening brace)
-   that repeats a key, the first member whose key was already seen;
-7. ``number_out_of_range`` — the first such number in document order.
+- ``packet_too_large`` — the length is checked before a single byte is decoded, so it
+  comes first whatever else the bytes hold (it is a property of the whole input);
+- ``invalid_encoding`` — a UTF-8 byte-order mark (offset 0), the first byte that is not
+  UTF-8 (which includes UTF-8-encoded surrogates and overlong forms), or the backslash of
+  a lone surrogate escape (``\\ud800`` not followed by a low surrogate escape, or a lone
+  ``\\udc00``);
+- ``invalid_json`` — where the parser finds the text cannot go on (``NaN``/``Infinity``
+  included; an unterminated string: where it starts);
+- ``duplicate_key`` — the repeated key (the second and later spellings of a key in one
+  object);
+- ``nesting_too_deep`` — the ``[``/``{`` that opens a 129th level (found before parsing,
+  so hostile nesting never reaches the parser);
+- ``number_out_of_range`` — the number (not in exact mode, below).
+
+Only a refused input pays for the search: an accepted one is parsed once, as before; a
+refused one is read again up to the problem first found, to see whether another lies
+before it (`core.first_problem`).
+
+**Exact mode** (``exact=True``, for ASIF documents): numbers are kept exactly
+(`core.exact_numbers`: ``int`` of any size, else ``decimal.Decimal``), and the ±2^53
+rule, which is the ZCF profile's, does not apply. Every other rule and bound is the same.
 
 A ``ReadError`` carries the byte offset into the input (and, for duplicate keys and
 numbers, the RFC 6901 pointer of the offending member/value).
@@ -47,6 +60,7 @@ from zcf_inspector.core import headroom
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.errors import RefusalError, ZcfError
+from zcf_inspector.core.exact_numbers import exact_number, parse_exact_int
 from zcf_inspector.core.findings import Finding, Severity
 from zcf_inspector.core.jsontypes import MAX_SAFE_INTEGER, JsonValue
 
@@ -116,20 +130,29 @@ class ReadDocument:
 
     value: JsonValue
     has_fractions: bool
+    # Whether a number was written with a fraction or an exponent: outside exact mode it
+    # was read as a double, so ``1.0000000000000000001`` may have become ``1``.
+    decimal_literals: bool = False
 
 
-def read_json(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> JsonValue:
+def read_json(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, exact: bool = False) -> JsonValue:
     """Parse ``data`` as §1 requires; any refusal is a ``ReadError``, nothing else escapes.
+
+    ``exact``: keep numbers exactly and drop the ±2^53 rule (ASIF documents; see above).
 
     Raises:
         ReadError: the bytes are refused (its ``code`` says why: ``invalid_json``,
-            ``duplicate_key``…; ``offset`` and ``pointer`` say where).
+            ``duplicate_key``…; ``offset`` and ``pointer`` say where; with several
+            problems, the one at the lowest offset).
     """
-    return read_document(data, max_bytes=max_bytes).value
+    return read_document(data, max_bytes=max_bytes, exact=exact).value
 
 
-def read_document(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ReadDocument:
-    """``read_json``, also saying whether a non-integral number was read."""
+def read_document(
+    data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, exact: bool = False
+) -> ReadDocument:
+    """``read_json``, also saying whether a non-integral number was read (in exact mode:
+    a number that is not a plain ``int`` within ±2^53)."""
     if not isinstance(data, bytes):
         if not isinstance(data, bytearray | memoryview):
             raise TypeError(f"read_json reads bytes, not {type(data).__name__}")
@@ -142,10 +165,12 @@ def read_document(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ReadDoc
         )
     limit = _FAST_PATH_MAX_BYTES.get()
     if limit is None or len(data) <= limit:
+        # Both modes read the same value from what the fast path vouches for: ints
+        # within ±2^53 and no other number.
         clean = _read_clean(data)
         if clean is not None:
             return clean
-    return _read_exact(data)
+    return _read_exact(data, exact=exact)
 
 
 # The fast path's parse is one C call that holds the GIL throughout (about 3 ms per MB on
@@ -169,13 +194,36 @@ def fast_path_limit(max_bytes: int) -> Iterator[None]:
         _FAST_PATH_MAX_BYTES.reset(token)
 
 
-def _read_exact(data: bytes) -> ReadDocument:
-    """The exact reader: every check in the documented order; raises the one refusal."""
-    text = _decode(data)
-    _check_depth(data)
-    parser = _Parser(data, text)
-    value = parser.run()
-    return ReadDocument(value, parser.fractions > 0)
+def _read_exact(data: bytes, *, exact: bool = False) -> ReadDocument:
+    """The exact reader: every check; raises the one refusal at the lowest offset."""
+    # Only a refusal needs it (and it needs this module's ReadError).
+    from zcf_inspector.core import first_problem  # noqa: PLC0415
+
+    try:
+        text = _decode(data)
+    except ReadError as bad_byte:
+        # Up to the first bad byte the input is UTF-8: what lies before it is looked at.
+        head = data[: bad_byte.offset or 0]
+        raise first_problem.earliest(
+            head, head.decode("utf-8"), bad_byte, _depth_problem(head), exact=exact
+        ) from None
+    deep = _depth_problem(data)
+    if deep is not None:
+        raise first_problem.earliest(data, text, None, deep, exact=exact) from None
+    parser = _Parser(data, text, exact=exact)
+    try:
+        value = parser.run()
+    except ReadError as found:
+        raise first_problem.after_parse(data, text, found, exact=exact) from None
+    return ReadDocument(value, parser.fractions > 0, parser.decimal_literals > 0)
+
+
+def _depth_problem(data: bytes) -> ReadError | None:
+    try:
+        _check_depth(data)
+    except ReadError as exc:
+        return exc
+    return None
 
 
 def read_packet(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> dict[str, JsonValue]:
@@ -502,12 +550,14 @@ def _refuse_constant(name: str) -> JsonValue:
 
 
 class _Parser:
-    def __init__(self, data: bytes, text: str) -> None:
+    def __init__(self, data: bytes, text: str, *, exact: bool = False) -> None:
         self.data = data
         self.text = text
+        self.exact = exact
         self.duplicated: list[dict[str, JsonValue]] = []
         self.out_of_range = 0
         self.fractions = 0  # non-integral numbers read (they need ES6 formatting)
+        self.decimal_literals = 0  # numbers written with a fraction or an exponent
 
     def run(self) -> JsonValue:
         value = self._parse()
@@ -523,8 +573,8 @@ class _Parser:
         # packets (few numbers) and about +35% parse time for a document of only integers.
         decoder = json.JSONDecoder(
             object_pairs_hook=self._object,
-            parse_float=self._float,
-            parse_int=self._int,
+            parse_float=self._exact_float if self.exact else self._float,
+            parse_int=self._exact_int if self.exact else self._int,
             parse_constant=_refuse_constant,
         )
         try:
@@ -563,6 +613,7 @@ class _Parser:
         return obj
 
     def _float(self, literal: str) -> JsonValue:
+        self.decimal_literals += 1
         value = float(literal)
         if value.is_integer():
             if -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
@@ -572,6 +623,19 @@ class _Parser:
             return value
         self.out_of_range += 1
         return _OutOfRange(literal)  # type: ignore[return-value]
+
+    def _exact_float(self, literal: str) -> JsonValue:
+        self.decimal_literals += 1
+        value = exact_number(literal)
+        if not isinstance(value, int) or not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+            self.fractions += 1  # canonical() needs its careful path for it
+        return value
+
+    def _exact_int(self, literal: str) -> JsonValue:
+        value = parse_exact_int(literal)
+        if not isinstance(value, int) or not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
+            self.fractions += 1
+        return value
 
     def _int(self, literal: str) -> JsonValue:
         # 17 characters hold any sign plus 16 digits; longer literals are ≥ 10^16 > 2^53,

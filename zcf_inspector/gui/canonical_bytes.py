@@ -6,8 +6,9 @@ import json
 from dataclasses import dataclass
 from typing import Final
 
-from zcf_inspector.core.canonical import canonical_chunked
+from zcf_inspector.core.canonical import canonical_chunked, canonical_exact
 from zcf_inspector.core.digest import sha256_digest
+from zcf_inspector.core.errors import FormatError
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.visible_text import json_visible
@@ -32,7 +33,12 @@ class CanonicalForm:
 
 def canonical_form(pointer: str, value: JsonValue, monitor: Monitor) -> CanonicalForm:
     monitor.step("canonicalizing", 0.0)
-    data = canonical_chunked(value, between=monitor.breathe)
+    try:
+        data = canonical_chunked(value, between=monitor.breathe)
+    except FormatError:
+        # A continuation document's exact numbers (an int beyond ±2^53, a Decimal): the
+        # exact extension, never a rounded double.
+        data = canonical_exact(value)
     monitor.step("hashing", 0.7)
     digest = sha256_digest(data)
     monitor.breathe()
@@ -47,7 +53,12 @@ def value_text(value: JsonValue) -> str:
     """What "Copy value" puts on the clipboard: a string as itself, anything else as JSON."""
     if isinstance(value, str):
         return value
-    return json.dumps(value, ensure_ascii=False, indent=2)
+    try:
+        return json.dumps(value, ensure_ascii=False, indent=2)
+    except TypeError:
+        # A Decimal (exact numbers of a continuation document), which json cannot write
+        # without rounding: its exact canonical text instead.
+        return canonical_exact(value).decode("utf-8")
 
 
 def hex_dump(data: bytes, limit: int = HEX_SHOWN, base: int = 0) -> str:

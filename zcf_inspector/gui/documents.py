@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.models.v0_5 import MAX_SNAPSHOT_BYTES
 from zcf_inspector.core.continuation.results import InspectionResult
@@ -140,6 +141,32 @@ def _kind(value: JsonValue | None) -> str:
     return str(kind)
 
 
+def strict_read(data: bytes, max_bytes: int) -> ReadDocument | ReadError:
+    """The one strict read of a file, in the mode its kind needs.
+
+    ZCF packets and receipts are read under the profile's ±2^53 rule, continuation
+    documents with exact numbers (as `inspect_continuation` reads them). The kind is known
+    only once the bytes are read, so they are read under the profile's rule first (a
+    packet, the common case, is read once) and again exactly only when that can change
+    what is shown: a continuation document holding a number that is not a plain int
+    literal within ±2^53 (27.999999999999999999 read as a double is 28), or bytes refused
+    only for a number out of range (the exact mode has no such rule, ASIF no such bound).
+    """
+    try:
+        read = read_document(data, max_bytes=max_bytes)
+    except ReadError as refused:
+        if refused.code is not ErrorCode.NUMBER_OUT_OF_RANGE:
+            return refused  # the exact mode refuses such bytes too
+        try:
+            exact = read_document(data, max_bytes=max_bytes, exact=True)
+        except ReadError:
+            return refused
+        return exact if _kind(exact.value) in ("session", "report") else refused
+    if (read.has_fractions or read.decimal_literals) and _kind(read.value) in ("session", "report"):
+        return read_document(data, max_bytes=max_bytes, exact=True)  # accepted again
+    return read
+
+
 def open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
     """Read, recognise and check every file of ``request`` (progress over all of them)."""
     with fast_path_limit(FAST_READ_MAX_BYTES):
@@ -167,12 +194,7 @@ def _open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
             reads.append(UnreadableDocument(path, problem))
             continue
         share.step(f"parsing {Path(path).name}", 0.05)
-        read: ReadDocument | ReadError
-        try:
-            read = read_document(data, max_bytes=request.max_bytes)
-        except ReadError as exc:
-            read = exc
-        reads.append(_Read(path, data, read))
+        reads.append(_Read(path, data, strict_read(data, request.max_bytes)))
     readable = [r for r in reads if isinstance(r, _Read)]
     pairs = _pair_reports(readable, request.report_for or {})
     paired_reports = set(pairs.values())

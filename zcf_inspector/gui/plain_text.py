@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import html
 import json
+from decimal import Decimal
 from typing import Final
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QResizeEvent
 from PySide6.QtWidgets import QLabel, QSizePolicy, QTabWidget, QWidget
 
+from zcf_inspector.core.exact_numbers import number_text
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.jsontypes import json_type_name as type_name
 from zcf_inspector.core.visible_text import clip, shown, visible, visible_lines
@@ -66,6 +68,9 @@ def scalar_json(value: JsonValue) -> str:
         return "true" if value else "false"
     if isinstance(value, float):
         return repr(value)
+    if isinstance(value, int | Decimal):
+        # Exact, whatever its size (a continuation document's numbers are never rounded).
+        return number_text(value)
     return json.dumps(value, ensure_ascii=False)
 
 

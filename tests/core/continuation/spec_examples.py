@@ -6,6 +6,7 @@ import copy
 import hashlib
 import json
 from collections.abc import Callable
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -110,7 +111,20 @@ def expected_results() -> dict[str, str]:
 
 def dump(value: Json) -> bytes:
     # The examples' own spelling (SOURCE.txt): indent 2, no ASCII escaping, final newline.
-    return (json.dumps(value, indent=2, ensure_ascii=False) + "\n").encode()
+    # A Decimal (case data read exactly, tests/data/asif-0.4/conformance-edges.json) is
+    # written as its own literal, so `27.999999999999999999` reaches the checker as is.
+    literals: list[str] = []
+
+    def placeholder(number: object) -> str:
+        if not isinstance(number, Decimal):
+            raise TypeError(f"{type(number).__name__} is not JSON")
+        literals.append(str(number))
+        return f"\u0000decimal#{len(literals) - 1}\u0000"
+
+    text = json.dumps(value, indent=2, ensure_ascii=False, default=placeholder)
+    for index, literal in enumerate(literals):
+        text = text.replace(f'"\\u0000decimal#{index}\\u0000"', literal, 1)
+    return (text + "\n").encode()
 
 
 def mutated(value: Json, mutate: Callable[[Json], object]) -> Json:

@@ -26,7 +26,7 @@ from zcf_inspector.core.continuation.rules.snapshot import (
     snapshot_bytes,
 )
 from zcf_inspector.core.continuation.rules.snapshot_current import describe_changes, tokens
-from zcf_inspector.core.continuation.timestamps import TimestampError, parse_instant
+from zcf_inspector.core.continuation.timestamps import TimestampError, parse_snapshot_time
 
 Json = dict[str, object]
 
@@ -108,11 +108,13 @@ def test_the_limit_is_one_mebibyte_of_decoded_bytes() -> None:
 )
 def test_snapshot_timestamps_refused(text: str) -> None:
     with pytest.raises(TimestampError):
-        parse_instant(text)
+        parse_snapshot_time(text)
 
 
 def test_snapshot_timestamps_compare_as_instants() -> None:
-    assert parse_instant("2026-09-26T14:00:00.5+02:00") == parse_instant("2026-09-26T12:00:00.500Z")
+    assert parse_snapshot_time("2026-09-26T14:00:00.5+02:00") == parse_snapshot_time(
+        "2026-09-26T12:00:00.500Z"
+    )
 
 
 def test_a_smaller_model_context_is_named_in_the_stale_headline() -> None:
@@ -261,7 +263,7 @@ def test_the_api_takes_the_current_snapshot_too() -> None:
 
     result = api.inspect_continuation(
         raw_session("another-computer"),
-        now=parse_instant("2026-09-26T12:30:00Z"),
+        now=parse_snapshot_time("2026-09-26T12:30:00Z"),
         report=raw_report("another-computer"),
         current_capabilities=raw_capabilities("another-computer"),
     )

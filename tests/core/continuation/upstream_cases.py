@@ -13,6 +13,7 @@ import copy
 import hashlib
 import json
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,9 @@ Json = Any
 CHECKS = CONTINUATION_SPEC / "upstream-checks.json"
 FAMILIES = CONTINUATION_SPEC / "family-mutations.json"
 DIFFERENCES = CONTINUATION_SPEC / "deliberate-differences.json"
+# The conformance edges of issue 23 (exact numbers, report times, §10a requirement edges),
+# each with the verdict the text gives.
+EDGES = CONTINUATION_SPEC / "conformance-edges.json"
 
 
 class PatchError(ValueError):
@@ -89,11 +93,15 @@ class Case:
     report_patch: tuple[Json, ...]
     expect: Json
     reference_message: str | None
+    # Where the reference checker gives another verdict and the text wins (edges only):
+    # {"verdict", "why"}.
+    reference: Json = None
 
 
 @cache
 def _listing(path: Path = CHECKS) -> Json:
-    return json.loads(path.read_text(encoding="utf-8"))
+    # Non-integral numbers exactly (Decimal): a case may carry 27.999999999999999999.
+    return json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
 
 
 @dataclass(frozen=True)
@@ -139,6 +147,7 @@ def cases(path: Path = CHECKS) -> list[Case]:
             report_patch=tuple(c.get("report_patch", ())),
             expect=c["expect"],
             reference_message=c.get("reference_message"),
+            reference=c.get("reference"),
         )
         for c in _listing(path)["cases"]
     ]

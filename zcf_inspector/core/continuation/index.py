@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from zcf_inspector.core import pointer
 from zcf_inspector.core.codes import PlanCode
@@ -182,7 +182,7 @@ def index_core(
         if event.kind != "decision_request":
             continue
         where = f"/events/{i}/data"
-        data, problems = validate_at(DecisionRequestData, event.data, where)
+        data, problems = validate_at(DecisionRequestData, cast(JsonValue, event.data), where)
         findings.extend(problems)
         if data is not None and data.request_id not in decisions:
             decisions[data.request_id] = Located(data, where)
@@ -192,7 +192,7 @@ def index_core(
         where = f"/external_bindings/{i}/descriptor"
         descriptor = dict(binding.descriptor)
         descriptor.setdefault("request_id", binding.id)
-        data, problems = validate_at(DecisionRequestData, descriptor, where)
+        data, problems = validate_at(DecisionRequestData, cast(JsonValue, descriptor), where)
         findings.extend(problems)
         if data is not None:
             decisions[binding.id] = Located(data, where)

@@ -105,7 +105,9 @@ class _Read:
 
 def _read(data: bytes) -> _Read:
     try:
-        value = read_json(data)
+        # Exact numbers (ASIF: "integral JSON number", "MUST NOT silently round"); the
+        # ±2^53 rule is the ZCF profile's, and ASIF bounds only where a schema says so.
+        value = read_json(data, exact=True)
     except ReadError as exc:
         where = f" at byte {exc.offset}" if exc.offset is not None else ""
         return _Read(

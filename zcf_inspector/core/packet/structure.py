@@ -29,9 +29,12 @@ Decisions where the profile is silent (each is tested):
   of a fault, but a viewer cannot show where the redaction was.
   A section with errors of its own is not searched (its findings already explain it).
 * **References** (``beliefRef``, ``sourceRef``, ``receiptRef``, ``checkpointBeliefIds``)
-  are resolved only against a target section that is present, is an array, and whose
-  every item is an object with a string id; otherwise the target's own findings (or an
-  omission) explain it, and guessing would only add noise.
+  are resolved against a target section that is present, is an array, and whose every
+  item is an object with a string id; a target present but refused is not searched (its
+  own findings explain it, and guessing would only add noise). A target that is absent
+  and listed on ``omissionManifest`` has no items: every reference into it is
+  ``dangling_reference`` (profile clarification of 2026-12-01). One absent and *not*
+  listed is already ``section_missing_unaccounted``; references into it are not checked.
 * **Duplicates** are reported at the second and every later occurrence, with the index
   of the first. ``archiveRefs[].ref`` is an archive ref's id, so it is unique too.
   Arrays of references (``scopeRefs``, ``checkpointBeliefIds``) may repeat a value. A
@@ -131,6 +134,8 @@ _REFERENCES = (
 )
 
 _SHOW_CHARS = 60
+# The ids of a section listed on omissionManifest: none (a distinct object, for messages).
+_ABSENT: Set[str] = frozenset()
 
 Loc = tuple[str | int, ...]
 Message = str | Callable[[], str]  # a message is only phrased if the finding is kept
@@ -309,6 +314,10 @@ def _check_handoff_content(
         ids[name] = None
         if name in content:
             ids[name] = report.check_array(("content", name), content[name], ARRAY_SECTIONS[name])
+        elif omitted is not None and name in omitted:
+            # Profile clarification 2026-12-01: a section declared absent has no items, so
+            # no reference into it resolves (no cascade: it is not a section that failed).
+            ids[name] = _ABSENT
     if "sourceHandoff" in content:
         loc: Loc = ("content", "sourceHandoff")
         report.validate(SECTION_OBJECT_TYPES["sourceHandoff"], content["sourceHandoff"], loc)
@@ -352,7 +361,8 @@ def _check_references(
         for index, item in enumerate(items):
             ref = item.get(field) if isinstance(item, dict) else None
             if isinstance(ref, str) and ref not in known:
-                report.dangling(("content", section, index, field), ref, target)
+                at: Loc = ("content", section, index, field)
+                report.dangling(at, ref, target, omitted=known is _ABSENT)
     handoff = content.get("sourceHandoff")
     known = ids["beliefs"]
     refs = handoff.get("checkpointBeliefIds") if isinstance(handoff, dict) else None
@@ -360,7 +370,7 @@ def _check_references(
         for index, ref in enumerate(refs):
             if isinstance(ref, str) and ref not in known:
                 loc: Loc = ("content", "sourceHandoff", "checkpointBeliefIds", index)
-                report.dangling(loc, ref, "beliefs")
+                report.dangling(loc, ref, "beliefs", omitted=known is _ABSENT)
 
 
 def _check_archive_content(report: _Report, content: dict[str, Any]) -> None:
@@ -506,8 +516,13 @@ class _Report:
 
         self.add(ErrorCode.DUPLICATE_ID, loc, message)
 
-    def dangling(self, loc: Loc, ref: str, target: str) -> None:
+    def dangling(self, loc: Loc, ref: str, target: str, *, omitted: bool = False) -> None:
         def message() -> str:
+            if omitted:
+                return (
+                    f"{_label(loc)} is {show(ref)}, but content.{target} is absent (listed on "
+                    "omissionManifest), so no reference into it resolves"
+                )
             id_field = ARRAY_SECTIONS[target].id_field
             return (
                 f"{_label(loc)} is {show(ref)}, but no item of content.{target} has that {id_field}"

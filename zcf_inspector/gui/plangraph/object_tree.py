@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector.core import pointer as json_pointer
+from zcf_inspector.core.canonical import canonical_exact
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.gui.clipboard import set_clipboard
 from zcf_inspector.gui.plain_text import plain_label, preview, set_tooltip, visible
@@ -39,7 +40,10 @@ _POINTER_ROLE = Qt.ItemDataRole.UserRole + 1
 
 def json_text(value: JsonValue) -> str:
     """``value`` as indented JSON (what Copy puts on the clipboard)."""
-    return json.dumps(value, indent=2, ensure_ascii=False)
+    try:
+        return json.dumps(value, indent=2, ensure_ascii=False)
+    except TypeError:  # a Decimal: written exactly, never as a rounded double
+        return canonical_exact(value).decode("utf-8")
 
 
 class _Tree(QTreeView):

@@ -41,6 +41,11 @@ Sha256Hex = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 SafeCount = Annotated[int, Field(ge=0, le=MAX_SAFE_INTEGER)]
 Unique = AfterValidator(_unique)
 
+# A free-form JSON value ("JSON value: any JSON value") as the exact reader returns it:
+# ints of any size and Decimals included, which pydantic's JsonValue refuses. The reader
+# has already made sure it is JSON; the models only carry it.
+ExactJsonValue = Any
+
 
 def rule_error(code: PlanCode, message: str) -> PydanticCustomError:
     """A conditional-rule failure that keeps its specific code through pydantic."""

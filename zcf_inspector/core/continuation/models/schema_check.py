@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
+from decimal import Decimal
 from functools import cache, partial
 from importlib import resources
 from typing import cast
@@ -25,6 +26,7 @@ from typing import cast
 from zcf_inspector.core import pointer
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.errors import FormatError
+from zcf_inspector.core.exact_numbers import is_integral, number_text
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, FindingBudget, Severity, error
 from zcf_inspector.core.jsontypes import JsonValue, json_type_name
 
@@ -87,7 +89,8 @@ def _is_type(value: JsonValue, name: str) -> bool:
     if name == "number":
         return kind in ("integer", "number")
     if name == "integer":
-        return kind == "integer" or (kind == "number" and cast(float, value).is_integer())
+        # Exactly integral: 1.0 is an integer, 27.999999999999999999 is not.
+        return kind == "integer" or (kind == "number" and is_integral(value))
     return kind == name
 
 
@@ -95,8 +98,8 @@ def json_key(value: JsonValue) -> object:
     """A hashable key equal exactly when two JSON values are equal (true is not 1)."""
     if isinstance(value, bool) or value is None:
         return ("b", value)
-    if isinstance(value, int | float):
-        return ("n", value)
+    if isinstance(value, int | float | Decimal):
+        return ("n", value)  # int and Decimal compare (and hash) exactly: 1.0 is 1
     if isinstance(value, str):
         return ("s", value)
     if isinstance(value, list):
@@ -114,6 +117,11 @@ def _short(value: JsonValue) -> str:
     _preview(value, parts, SHORT_CHARS + 1)
     text = "".join(parts)
     return text if len(text) <= SHORT_CHARS else text[: SHORT_CHARS - 3] + "…"
+
+
+def short_json(value: JsonValue) -> str:
+    """``value`` as JSON, exactly (numbers never rounded), cut at `SHORT_CHARS`."""
+    return _short(value)
 
 
 def _preview(value: JsonValue, parts: list[str], room: int) -> int:
@@ -144,7 +152,10 @@ def _preview(value: JsonValue, parts: list[str], room: int) -> int:
         return room - 1
     if isinstance(value, str):
         value = value[:room]  # a long string's start is all that can be shown
-    text = json.dumps(value, ensure_ascii=False)
+    if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
+        text = number_text(value)[: room + 1]
+    else:
+        text = json.dumps(value, ensure_ascii=False)
     parts.append(text)
     return room - len(text)
 
@@ -459,6 +470,8 @@ class _Compiler:
                 return f"{len(value)} items"
             if isinstance(value, str):
                 return f"{_short(value)} has {len(value)} characters"
+            if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
+                return _short(value)
             return str(value)
 
         def bound(value: JsonValue, where: str, sink: FindingBudget | None) -> bool:
@@ -471,9 +484,9 @@ class _Compiler:
                     return True
                 size = len(value)
             else:
-                if isinstance(value, bool) or not isinstance(value, int | float):
+                if isinstance(value, bool) or not isinstance(value, int | float | Decimal):
                     return True
-                size = value
+                size = value  # type: ignore[assignment]  # compared exactly, never rounded
             if lower and size < limit:
                 return _fail(sink, where, lambda: f"{what(value)}: less than the minimum {limit}")
             if not lower and size > limit:

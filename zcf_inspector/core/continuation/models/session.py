@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import Field, JsonValue, model_validator
+from pydantic import Field, model_validator
 
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.models.base import ExactJsonValue as JsonValue
 from zcf_inspector.core.continuation.models.base import (
     Id,
     SafeCount,

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from zcf_inspector.core.codes import PlanCode
-from zcf_inspector.core.continuation.models.schema_check import json_key
+from zcf_inspector.core.continuation.models.schema_check import json_key, short_json
 from zcf_inspector.core.continuation.rules.core_events import (
     external_descriptors,
     partial_tasks,
@@ -124,7 +124,7 @@ def _typed_inputs(ctx: JsonObject, where: str) -> list[Record]:
             out.append(
                 Record(
                     cast(str, item["id"]),
-                    item["kind"],
+                    cast(str, item["kind"]),
                     item,
                     None,
                     f"{where}/inputs/{j}",
@@ -555,5 +555,5 @@ def check_open_calls(
 
 
 def _short(value: JsonValue) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "…"
+    # As JSON, so that exact numbers read as written (not Decimal('…')) and true as true.
+    return short_json(value)

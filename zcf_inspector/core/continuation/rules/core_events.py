@@ -369,7 +369,7 @@ class CoreEvents:
                         f"previous_revision {previous} is not before revision {key[1]}",
                     )
             elif kind in _TARGETS:
-                field_name, table = _TARGETS[kind]
+                field_name, table = _TARGETS[cast(str, kind)]
                 self.exists(
                     table, cast(str, data[field_name]), f"{at}/data/{field_name}", field_name
                 )
@@ -486,14 +486,14 @@ class CoreEvents:
             supersessions.setdefault(ident, [])
             for cause in _objects(event["causes"]):
                 if "capture_id" not in cause and cause["event_id"] in self.event_index:
-                    causes[ident].append(cause["event_id"])
+                    causes[ident].append(cast(str, cause["event_id"]))
             ref = event.get("supersedes")
             if (
                 isinstance(ref, dict)
                 and "capture_id" not in ref
                 and ref["event_id"] in self.event_index
             ):
-                supersessions[ident].append(ref["event_id"])
+                supersessions[ident].append(cast(str, ref["event_id"]))
         for label, graph in (("causes", causes), ("supersessions", supersessions)):
             for members in cycles(graph.keys(), graph):
                 self.add(

@@ -59,7 +59,16 @@ def _closure(
 def _cycles(
     graph: PlanGraph, findings: list[Finding]
 ) -> tuple[list[list[SubjectKey]], set[tuple[SubjectKey, SubjectKey]]]:
-    found = cycles(graph.nodes.keys(), graph.adjacency)
+    # "Dependencies form an acyclic graph" (§2) is the text's one acyclicity rule here;
+    # §10a adds requirement edges and propagates flags over whatever graph results (an
+    # environment requirement may name its own environment). Only dependency-to-
+    # dependency edges, which are depends_on, can close a cycle that is refused.
+    among_dependencies = {
+        key: [child for child in children if child.kind == "dependency"]
+        for key, children in graph.adjacency.items()
+        if key.kind == "dependency"
+    }
+    found = cycles(among_dependencies.keys(), among_dependencies)
     cycle_edges: set[tuple[SubjectKey, SubjectKey]] = set()
     # One pass over the edges for all cycles (cycles are disjoint): one pass per cycle
     # cost cycles times edges, the square of the plan's size for many small cycles.

@@ -27,7 +27,7 @@ from zcf_inspector.core.continuation.rules.report_binding import PlanFacts, Sess
 from zcf_inspector.core.continuation.rules.report_claims import ReportClaims, subject_key
 from zcf_inspector.core.continuation.rules.snapshot_check import check_snapshot, plan_view
 from zcf_inspector.core.continuation.subjects import SubjectKey
-from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
+from zcf_inspector.core.continuation.timestamps import TimestampError, instant_of, parse_instant
 from zcf_inspector.core.findings import Finding, error
 
 
@@ -150,12 +150,13 @@ class _ReportChecker:
 
     def _times(self) -> ReportTimes | None:
         try:
-            assessed = parse_datetime(self.report.assessed_at)
+            # Exact instants: RFC 3339 fractions of any length, every digit compared.
+            assessed = parse_instant(self.report.assessed_at)
         except TimestampError as exc:
             self.add(PlanCode.REPORT_TIME_INVALID, "/assessed_at", str(exc))
             return None
         try:
-            expires = parse_datetime(self.report.expires_at)
+            expires = parse_instant(self.report.expires_at)
         except TimestampError as exc:
             self.add(PlanCode.REPORT_TIME_INVALID, "/expires_at", str(exc))
             return None
@@ -165,14 +166,15 @@ class _ReportChecker:
                 "/expires_at",
                 "the report expires before it was assessed",
             )
-        if self.now >= expires:
+        now = instant_of(self.now)
+        if now >= expires:
             # §11: expiry is exclusive — at expires_at the assessment must be refreshed.
             self.add(
                 PlanCode.REPORT_EXPIRED,
                 "/expires_at",
                 f"the report expired at {self.report.expires_at}",
             )
-        elif self.now < assessed:
+        elif now < assessed:
             self.add(
                 PlanCode.REPORT_TIME_INVALID,
                 "/assessed_at",
@@ -182,8 +184,8 @@ class _ReportChecker:
             assessed_at=self.report.assessed_at,
             expires_at=self.report.expires_at,
             checked_at=self.now.isoformat().replace("+00:00", "Z"),
-            expired=self.now >= expires,
-            premature=self.now < assessed,
+            expired=now >= expires,
+            premature=now < assessed,
         )
 
     def _inventory(self, inventory: dict[SubjectKey, bool] | None) -> tuple[SubjectAssessment, ...]:

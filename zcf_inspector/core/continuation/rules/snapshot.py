@@ -37,7 +37,7 @@ from zcf_inspector.core.continuation.rules.report_claims import as_json
 from zcf_inspector.core.continuation.timestamps import (
     TimestampError,
     parse_datetime,
-    parse_instant,
+    parse_snapshot_time,
 )
 from zcf_inspector.core.findings import Finding, FindingBudget, error
 from zcf_inspector.core.jsontypes import JsonValue
@@ -318,7 +318,7 @@ def _shown(value: JsonValue, where: str) -> str:
 
 def _instant(value: str, code: PlanCode, where: str, what: str, out: Verified) -> datetime | None:
     try:
-        return parse_instant(value)
+        return parse_snapshot_time(value)
     except TimestampError as exc:
         if code is PlanCode.REPORT_TIME_INVALID and not _reported(value):
             return None  # the report's own time check (rules/report.py) already refused it
@@ -414,7 +414,7 @@ def _evidence(report: DestinationReport03, value: dict[str, JsonValue], out: Ver
         evidence.time, PlanCode.SNAPSHOT_TIME_INVALID, f"/evidence/{i}/time", "evidence time", out
     )
     try:
-        observed = parse_instant(str(value["observed_at"]))
+        observed = parse_snapshot_time(str(value["observed_at"]))
     except TimestampError:
         observed = None  # already reported
     if at is not None and observed is not None and at != observed:

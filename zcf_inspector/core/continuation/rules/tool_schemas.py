@@ -14,10 +14,12 @@ URI formats are not asserted.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import NamedTuple, cast
 
 from zcf_inspector.core import pointer
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.exact_numbers import is_integral
 from zcf_inspector.core.jsontypes import JsonObject, JsonValue
 from zcf_inspector.core.regex_budget import PatternBudget
 
@@ -62,11 +64,13 @@ _KeywordProblem = str | Problem | None
 
 
 def _number(value: JsonValue) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
+    return isinstance(value, int | float | Decimal) and not isinstance(value, bool)
 
 
 def _integer(value: JsonValue) -> bool:
-    return _number(value) and float(cast(float, value)).is_integer()
+    # Exactly integral (the reader keeps numbers exact): never through a double, which
+    # would call 1.00000000000000001 an integer and overflow on 1e400.
+    return is_integral(value)
 
 
 def _string_array(value: JsonValue) -> bool:
