@@ -31,7 +31,7 @@ from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.errors import ZcfError
 from zcf_inspector.core.jsontypes import MAX_SAFE_INTEGER
-from zcf_inspector.core.reading import ReadError
+from zcf_inspector.core.read_error import ReadError
 
 __all__ = ["after_parse", "earliest"]
 

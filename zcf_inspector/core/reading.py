@@ -59,10 +59,10 @@ from typing import Final
 from zcf_inspector.core import headroom
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.codes import ErrorCode
-from zcf_inspector.core.errors import RefusalError, ZcfError
+from zcf_inspector.core.errors import ZcfError
 from zcf_inspector.core.exact_numbers import exact_number, parse_exact_int
-from zcf_inspector.core.findings import Finding, Severity
 from zcf_inspector.core.jsontypes import MAX_SAFE_INTEGER, JsonValue
+from zcf_inspector.core.read_error import ReadError
 
 try:  # the fast path's parser; without it every input takes the exact path
     import orjson as _orjson
@@ -89,35 +89,6 @@ MAX_DEPTH: Final = 128
 _BOM: Final = b"\xef\xbb\xbf"
 _JSON_WS: Final = b" \t\n\r"
 _INF: Final = float("inf")
-
-
-class ReadError(RefusalError):
-    """A §1 refusal: one code, a specific message, and where in the input it was found."""
-
-    code: ErrorCode
-    message: str
-    offset: int | None
-    pointer: str | None
-
-    def __init__(
-        self,
-        code: ErrorCode,
-        message: str,
-        offset: int | None = None,
-        pointer: str | None = None,
-    ) -> None:
-        # All four go to args so the exception survives pickling and copying.
-        super().__init__(code, message, offset, pointer)
-        self.code = code
-        self.message = message
-        self.offset = offset
-        self.pointer = pointer
-
-    def __str__(self) -> str:
-        return f"{self.code}: {self.message}"
-
-    def to_finding(self) -> Finding:
-        return Finding(self.code, Severity.ERROR, self.pointer or "", self.message, self.offset)
 
 
 @dataclass(frozen=True, slots=True)
