@@ -1,4 +1,9 @@
-"""`zcf-inspector ingest --destination FILE [--out RECEIPT] [--json] PACKET`"""
+"""`zcf-inspector ingest --destination FILE [--out RECEIPT] [--json] PACKET`
+
+The secret scan's `secret_suspected` warnings (values masked) are reported with the
+findings of a refused packet, or on stderr beside an admitted packet's receipt. They never
+change the exit code and the receipt records nothing of them.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,9 @@ from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import (
     add_receipt_out_arguments,
     add_trust_arguments,
+    advisories,
     emit,
+    print_advisories,
     print_refused,
 )
 from zcf_inspector.core.files import read_bounded
@@ -38,7 +45,9 @@ def run(args: argparse.Namespace) -> int:
     destination = load_destination(args.destination)
     data = read_bounded(args.packet)
     result = ingest_bytes(data, destination)
+    extra = advisories(result.inspection)  # warnings: nothing of them goes into the receipt
     if result.receipt is None:
-        print_refused(args.packet, result.inspection, as_json=args.json)
+        print_refused(args.packet, result.inspection, as_json=args.json, extra=extra)
         return exitcodes.REFUSED
+    print_advisories(extra)  # on stderr: stdout may be the receipt
     return emit(receipt_bytes(result.receipt), args.out, force=args.force, what="receipt")

@@ -9,18 +9,23 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field, json_text
 from zcf_inspector.core.atomic import TargetExistsError, write_atomic
+from zcf_inspector.core.briefing.build import _masked_workspace  # the briefing's one masking
+from zcf_inspector.core.claims.workspace import ClaimStatus, WorkspaceCheck, check_workspace
 from zcf_inspector.core.file_trust import ALLOW_ENV, ALLOW_FLAG
 from zcf_inspector.core.files import shown_path
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings, omitted_total
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.trust import packet_trust
+from zcf_inspector.core.secrets.scan import SecretHit, scan_packet
 from zcf_inspector.present import packet
 from zcf_inspector.present.vocabulary import Trust, Verdict
 
@@ -102,19 +107,88 @@ def emit(data: bytes, out: str | None, *, force: bool = False, what: str = "outp
     return exitcodes.OK
 
 
-def print_refused(path: str, inspection: PacketInspection, *, as_json: bool) -> None:
+@dataclass(frozen=True, slots=True)
+class Advisories:
+    """Warnings beside a packet's verdict that never change it (nor its exit code, nor a
+    receipt): the secret scan's ``secret_suspected`` findings and, when a workspace was
+    given, the file claims checked against it (its locators masked as the briefing masks
+    them). ``workspace_asked`` with no ``workspace``: the packet could not be read."""
+
+    findings: tuple[Finding, ...] = ()
+    omitted: tuple[OmittedFindings, ...] = ()
+    workspace: WorkspaceCheck | None = None
+    workspace_asked: bool = False
+
+
+NO_ADVISORIES = Advisories()
+
+
+def advisories(inspection: PacketInspection, folder: Path | None = None) -> Advisories:
+    """The scan (and the workspace check) of a packet that could be read; the findings fit
+    in what the inspection's own findings left of the one budget of a document."""
+    if inspection.value is None:
+        return Advisories(workspace_asked=folder is not None)
+    scan = scan_packet(inspection.value)
+    findings, omitted = scan.findings(limit=max(0, FINDINGS_LIMIT - len(inspection.findings)))
+    workspace = None
+    if folder is not None:
+        hits: dict[str, list[SecretHit]] = {}
+        for hit in scan.hits:
+            hits.setdefault(hit.pointer, []).append(hit)
+        workspace = _masked_workspace(check_workspace(inspection.value, folder), hits)
+    return Advisories(findings, omitted, workspace, folder is not None)
+
+
+def print_refused(
+    path: str, inspection: PacketInspection, *, as_json: bool, extra: Advisories = NO_ADVISORIES
+) -> None:
     """A refused packet, as `validate` prints it (a one-element array with --json)."""
     if as_json:
-        print_json([inspection_json(path, inspection)])
+        print_json([inspection_json(path, inspection, extra=extra)])
     else:
-        print_packet(path, inspection)
+        print_packet(path, inspection, extra=extra)
 
 
-def print_packet(path: str, inspection: PacketInspection, shown: Verdict | None = None) -> None:
-    """`validate`'s words for one packet: its verdict, its checks, its findings."""
+def print_packet(
+    path: str,
+    inspection: PacketInspection,
+    shown: Verdict | None = None,
+    extra: Advisories = NO_ADVISORIES,
+) -> None:
+    """`validate`'s words for one packet: its verdict, its checks, its findings (the
+    advisories' after the inspection's), then the workspace check when one was asked."""
     out = sys.stdout
     print_verdict(path, shown or packet.verdict(inspection), _error_count(inspection), out)
-    print_findings(inspection.findings, out, omitted=inspection.omitted)
+    print_findings(
+        (*inspection.findings, *extra.findings), out, omitted=(*inspection.omitted, *extra.omitted)
+    )
+    for line in workspace_lines(extra):
+        out.write(line + "\n")
+
+
+def print_advisories(extra: Advisories, out: TextIO | None = None) -> None:
+    """The advisories alone (on stderr where stdout carries a receipt)."""
+    stream = out or sys.stderr
+    print_findings(extra.findings, stream, omitted=extra.omitted)
+    for line in workspace_lines(extra):
+        stream.write(line + "\n")
+
+
+def workspace_lines(extra: Advisories) -> Iterator[str]:
+    """The check's summary and every entry that does not match, escaped for the terminal."""
+    if not extra.workspace_asked:
+        return
+    check = extra.workspace
+    if check is None:
+        yield "  claims vs workspace: not checked: the packet could not be read"
+        return
+    yield f"  {check.summary()}  (folder {field(check.folder, MESSAGE_CHARS)})"
+    for entry in (*check.sources, *check.changed_files):
+        if entry.status is not ClaimStatus.MATCHES:
+            yield (
+                f"  - {field(entry.subject, MESSAGE_CHARS)} ({field(entry.locator, MESSAGE_CHARS)})"
+                f": {field(entry.words, MESSAGE_CHARS)}  {field(entry.pointer, POINTER_CHARS)}"
+            )
 
 
 def verdict_json(verdict: Verdict) -> dict[str, JsonValue]:
@@ -125,17 +199,23 @@ def verdict_json(verdict: Verdict) -> dict[str, JsonValue]:
 
 
 def inspection_json(
-    path: str, inspection: PacketInspection, shown: Verdict | None = None
+    path: str,
+    inspection: PacketInspection,
+    shown: Verdict | None = None,
+    extra: Advisories = NO_ADVISORIES,
 ) -> dict[str, JsonValue]:
-    return {
+    result: dict[str, JsonValue] = {
         "path": path,
         "valid": inspection.valid,
         **verdict_json(shown or packet.verdict(inspection)),
-        "findings": [f.to_json() for f in inspection.findings],
-        "findingsOmitted": omitted_json(inspection.omitted),
+        "findings": [f.to_json() for f in (*inspection.findings, *extra.findings)],
+        "findingsOmitted": omitted_json((*inspection.omitted, *extra.omitted)),
         "manifest": None if inspection.manifest is None else inspection.manifest.to_json(),
         "authenticity": packet.authenticity_json(packet_trust(inspection)),
     }
+    if extra.workspace_asked:
+        result["workspace"] = None if extra.workspace is None else extra.workspace.to_json()
+    return result
 
 
 def _error_count(inspection: PacketInspection) -> str:

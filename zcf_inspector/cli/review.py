@@ -1,7 +1,14 @@
 """`zcf-inspector review PACKET --destination FILE --reviewer NAME [--decisions DECISIONS.json]
 [--previous PACKET --previous-receipt RECEIPT [--repeat-unchanged --repeat-note TEXT
 [--accept-unsigned-previous]]]
-[--out RECEIPT] [--force] [--json]`: the headless twin of the window's review pane."""
+[--workspace DIR] [--out RECEIPT] [--force] [--json]`: the headless twin of the window's
+review pane.
+
+The secret scan's `secret_suspected` warnings (values masked) and, with --workspace, the
+packet's file claims checked against that folder are reported with a refused packet's
+findings, or on stderr once the packet is admitted (stdout may be the receipt). They never
+change the exit code and the receipt records nothing of them.
+"""
 
 from __future__ import annotations
 
@@ -13,13 +20,16 @@ from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import (
     add_receipt_out_arguments,
     add_trust_arguments,
+    advisories,
     emit,
     omitted_json,
+    print_advisories,
     print_findings,
     print_json,
     print_refused,
 )
 from zcf_inspector.cli.terminal_text import safe
+from zcf_inspector.core.claims.workspace import resolve_folder
 from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import read_bounded, shown_path
@@ -64,12 +74,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "entry) signed that receipt, or with --accept-unsigned-previous. Exit 0 with the "
         "receipt (on stdout, or written atomically to --out); 1 when the packet, the "
         "previous generation or any decision is refused (every refusal listed with its "
-        "code); 2 for a usage error or an unreadable file.",
+        "code); 2 for a usage error, an unreadable file or a --workspace that is not a "
+        "folder. Suspected credentials (values hidden) and, with --workspace, the file "
+        "claims checked against that folder are warnings: they never change the exit code "
+        "or the receipt.",
     )
     parser.add_argument("packet", metavar="PACKET")
     parser.add_argument("--destination", metavar="FILE", required=True)
     parser.add_argument("--decisions", metavar="DECISIONS.json")
     parser.add_argument("--reviewer", metavar="NAME", required=True)
+    parser.add_argument(
+        "--workspace",
+        metavar="DIR",
+        help="check local evidence sources and changed files against this folder",
+    )
     previous = parser.add_argument_group("review only what changed since a previous generation")
     previous.add_argument("--previous", metavar="PACKET", help="the previous generation's packet")
     previous.add_argument(
@@ -117,12 +135,16 @@ def _check_usage(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     _check_usage(args)
     destination = load_destination(args.destination)
+    # A folder that is not one is a usage error, whatever the packet turns out to be.
+    folder = None if args.workspace is None else resolve_folder(args.workspace)
     data = read_bounded(args.packet)
     decisions_value = _read_decisions(args.decisions)
     result = ingest_bytes(data, destination)
+    extra = advisories(result.inspection, folder)  # warnings: nothing of them is in the receipt
     if result.receipt is None:
-        print_refused(args.packet, result.inspection, as_json=args.json)
+        print_refused(args.packet, result.inspection, as_json=args.json, extra=extra)
         return exitcodes.REFUSED
+    print_advisories(extra)  # on stderr: stdout may be the receipt
     session = ReviewSession(ReviewTarget.from_ingest(result))
     problems = FindingBudget()
     if args.previous is not None:

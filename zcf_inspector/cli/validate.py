@@ -1,4 +1,9 @@
-"""`zcf-inspector validate [--destination FILE] [--json] PACKET...`"""
+"""`zcf-inspector validate [--destination FILE] [--workspace DIR] [--json] PACKET...`
+
+Besides the verdict: the secret scan's `secret_suspected` warnings (values masked) and,
+with --workspace, the packet's file claims checked against that folder. Both are
+warnings: the verdict, the trust level and the exit code are the packet's alone.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +14,13 @@ from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import (
     add_trust_arguments,
+    advisories,
     fail,
     inspection_json,
     print_json,
     print_packet,
 )
+from zcf_inspector.core.claims.workspace import resolve_folder
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import PacketInspection, inspect_bytes
@@ -33,10 +40,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "every packet is VALID, 1 when any is REFUSED, 3 when none is refused but one is "
         "INTACT (a claim it makes could not be checked: a recipient MAC without destination "
         "keys, a recipient binding without a destination), 2 for a usage error or an "
-        "unreadable file.",
+        "unreadable file or a --workspace that is not a folder. Suspected credentials "
+        "(values hidden) and workspace mismatches are reported as warnings and never change "
+        "the exit code.",
     )
     parser.add_argument("packets", nargs="+", metavar="PACKET")
     parser.add_argument("--destination", metavar="FILE", help="destination file (profile §6)")
+    parser.add_argument(
+        "--workspace",
+        metavar="DIR",
+        help="check local evidence sources and changed files against this folder",
+    )
     parser.add_argument(
         "--json", action="store_true", help="print a JSON array, one object per packet"
     )
@@ -51,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
         from zcf_inspector.core.packet.destination import load_destination  # noqa: PLC0415
 
         destination = load_destination(args.destination)
+    # A folder that is not one is a usage error, whatever the packets turn out to be.
+    folder = None if args.workspace is None else resolve_folder(args.workspace)
     results: list[JsonValue] = []
     unreadable: UnreadableFileError | None = None
     codes: list[int] = []
@@ -65,10 +81,11 @@ def run(args: argparse.Namespace) -> int:
         inspection = inspect_bytes(data, destination)
         shown = packet.verdict(inspection, _admission(inspection, destination))
         codes.append(exitcodes.for_trust(shown.trust))
+        extra = advisories(inspection, folder)  # warnings: the exit code is the verdict's
         if args.json:
-            results.append(inspection_json(path, inspection, shown))
+            results.append(inspection_json(path, inspection, shown, extra))
         else:
-            print_packet(path, inspection, shown)
+            print_packet(path, inspection, shown, extra)
     if args.json:
         print_json(results)
     if unreadable is not None:
