@@ -17,7 +17,7 @@ from typing import TextIO
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field, json_text
 from zcf_inspector.core.atomic import TargetExistsError, write_atomic
-from zcf_inspector.core.briefing.build import _masked_workspace  # the briefing's one masking
+from zcf_inspector.core.briefing.build import masked_workspace  # the briefing's one masking
 from zcf_inspector.core.claims.workspace import ClaimStatus, WorkspaceCheck, check_workspace
 from zcf_inspector.core.file_trust import ALLOW_ENV, ALLOW_FLAG
 from zcf_inspector.core.files import shown_path
@@ -135,7 +135,7 @@ def advisories(inspection: PacketInspection, folder: Path | None = None) -> Advi
         hits: dict[str, list[SecretHit]] = {}
         for hit in scan.hits:
             hits.setdefault(hit.pointer, []).append(hit)
-        workspace = _masked_workspace(check_workspace(inspection.value, folder), hits)
+        workspace = masked_workspace(check_workspace(inspection.value, folder), hits)
     return Advisories(findings, omitted, workspace, folder is not None)
 
 

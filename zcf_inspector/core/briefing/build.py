@@ -88,9 +88,12 @@ class _Builder:
         )
 
 
-def _masked_workspace(
+def masked_workspace(
     workspace: WorkspaceCheck, hits: Mapping[str, Sequence[SecretHit]]
 ) -> WorkspaceCheck:
+    """``workspace`` with every locator that holds a suspected credential masked, as the
+    briefing shows it (a source's locator can carry a password): the one masking that
+    `brief`, `validate --workspace` and `review --workspace` print."""
     def masked(check: ClaimCheck, pointer: str) -> ClaimCheck:
         found = hits.get(pointer)
         return replace(check, locator=_masked(check.locator, found)) if found else check
@@ -138,7 +141,7 @@ def build_briefing(
     b = _Builder(_Integrity(inspection.manifest), secrets, {})
     if workspace is not None:
         # The workspace check repeats locators and paths from the packet: masked the same.
-        workspace = _masked_workspace(workspace, b.hits)
+        workspace = masked_workspace(workspace, b.hits)
         b.claims = {c.pointer: c for c in workspace.changed_files}
     identity = _obj(packet.get("packet"))
     content = _obj(packet.get("content"))
