@@ -94,6 +94,7 @@ def masked_workspace(
     """``workspace`` with every locator that holds a suspected credential masked, as the
     briefing shows it (a source's locator can carry a password): the one masking that
     `brief`, `validate --workspace` and `review --workspace` print."""
+
     def masked(check: ClaimCheck, pointer: str) -> ClaimCheck:
         found = hits.get(pointer)
         return replace(check, locator=_masked(check.locator, found)) if found else check
