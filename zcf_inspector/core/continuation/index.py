@@ -34,6 +34,7 @@ from zcf_inspector.core.continuation.models.session import (
     Tool,
 )
 from zcf_inspector.core.continuation.models.validation import validate_at
+from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.continuation.rules.contexts import SessionHistory
 from zcf_inspector.core.continuation.rules.resource_bytes import ResourceBytes
 from zcf_inspector.core.findings import Finding, error
@@ -76,6 +77,7 @@ def build_table(
 ) -> Table[T]:
     table: Table[T] = Table()
     for i, item in enumerate(items):
+        tick()
         where = pointer.child(base, i)
         ident = key(item)
         if ident in table.by_id:
@@ -179,6 +181,7 @@ def index_core(
         seen.add(pid)
     decisions: dict[str, Located[DecisionRequestData]] = {}
     for i, event in enumerate(session.events):
+        tick()
         if event.kind != "decision_request":
             continue
         where = f"/events/{i}/data"

@@ -33,6 +33,7 @@ from zcf_inspector.core.continuation.models.v0_5 import (
     DestinationReport03,
 )
 from zcf_inspector.core.continuation.models.validation import validate_at
+from zcf_inspector.core.continuation.pulse import pulsing
 from zcf_inspector.core.continuation.results import (
     DocumentKind,
     InspectionResult,
@@ -354,10 +355,33 @@ def inspect_continuation(
     ``data`` is the exact file bytes: a report binds them by SHA-256, so they are hashed
     as received and never re-serialised. ``findings_limit``: findings kept in full per
     document (see the module). ``monitor``: cancellation points between the checks and
-    inside the long ones (workspace trees, the plan loop). ``current_capabilities``: the
+    inside the long ones (workspace trees, the plan loop, and every `pulse.EVERY` items
+    of the schema checks and the rules' loops). ``current_capabilities``: the
     caller's current destination snapshot bytes, compared exactly with those an ASIF 0.5
     report binds (CAPABILITIES.md).
     """
+    with pulsing(monitor):  # the points inside the rules' and schemas' loops (pulse.py)
+        return _inspect(
+            data,
+            now=now,
+            plan_id=plan_id,
+            report=report,
+            findings_limit=findings_limit,
+            monitor=monitor,
+            current_capabilities=current_capabilities,
+        )
+
+
+def _inspect(
+    data: bytes,
+    *,
+    now: datetime,
+    plan_id: str | None,
+    report: bytes | None,
+    findings_limit: int,
+    monitor: Monitor,
+    current_capabilities: bytes | None,
+) -> InspectionResult:
     read = _read(data)
     findings = FindingBudget(findings_limit)
     findings.extend(read.findings)

@@ -25,6 +25,7 @@ from typing import cast
 
 from zcf_inspector.core import pointer
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.errors import FormatError
 from zcf_inspector.core.exact_numbers import is_integral, number_text
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, FindingBudget, Severity, error
@@ -327,8 +328,13 @@ class _Compiler:
                     return True
                 ok = True
                 if sink is None:
-                    return all(item(element, where, None) for element in value)
+                    for element in value:
+                        tick()  # a cancellation point every EVERY elements (pulse.py)
+                        if not item(element, where, None):
+                            return False
+                    return True
                 for i, element in enumerate(value):
+                    tick()
                     if not item(element, pointer.child(where, i), sink):
                         ok = False
                 return ok
@@ -450,6 +456,7 @@ class _Compiler:
             for name, member in value.items():
                 if name in known:
                     continue
+                tick()  # a map of many members (pulse.py)
                 at = pointer.child(where, name)
                 if closed:
                     ok = _fail(sink, at, partial("field {!r} is not allowed here".format, name))

@@ -25,6 +25,7 @@ from typing import cast
 
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.models.schema_check import json_key, short_json
+from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.continuation.rules.core_events import (
     external_descriptors,
     partial_tasks,
@@ -136,6 +137,7 @@ def _typed_inputs(ctx: JsonObject, where: str) -> list[Record]:
 
 def check_contexts(history: SessionHistory, findings: list[Finding]) -> None:
     for i, ctx in enumerate(history.contexts):
+        tick()
         at = f"/contexts/{i}"
         events = history.branch_events(cast(str, ctx["branch_id"]))
         boundary = ctx["at_event_id"]
@@ -152,6 +154,7 @@ def check_contexts(history: SessionHistory, findings: list[Finding]) -> None:
                 )
             bound = history.sequence(boundary)
         for j, item in enumerate(_objects(ctx["inputs"])):
+            tick()
             for k, source in enumerate(_objects(item["source_events"])):
                 if "capture_id" in source or bound is None:
                     continue

@@ -24,6 +24,7 @@ from typing import cast
 
 from zcf_inspector.core import pointer
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.continuation.rules.history import event_record, fold_history
 from zcf_inspector.core.continuation.rules.resource_bytes import ResourceBytes, decode_json
 from zcf_inspector.core.continuation.rules.tool_schemas import json_schema_problem
@@ -167,6 +168,7 @@ class CoreEvents:
         seen: dict[int, int] = {}
         previous: int | None = None
         for i, event in enumerate(self.events):
+            tick()
             sequence = cast(int, event["sequence"])
             where = f"/events/{i}/sequence"
             if sequence in seen:
@@ -291,6 +293,7 @@ class CoreEvents:
         task_revisions: set[tuple[str, int]] = set()
         features = set(cast(list[str], self.doc["required_features"]))
         for i, event in enumerate(self.events):
+            tick()
             at = f"/events/{i}"
             ident = cast(str, event["id"])
             sequence = cast(int, event["sequence"])
@@ -481,6 +484,7 @@ class CoreEvents:
         causes: dict[str, list[str]] = {}
         supersessions: dict[str, list[str]] = {}
         for event in self.events:
+            tick()
             ident = cast(str, event["id"])
             causes.setdefault(ident, [])
             supersessions.setdefault(ident, [])
@@ -508,6 +512,7 @@ class CoreEvents:
         tasks = {task for task, _ in task_revisions}
         gaps_allowed = partial_tasks(self.doc)
         for i, event in enumerate(self.events):
+            tick()
             data = cast(JsonObject, event["data"])
             at = f"/events/{i}/data"
             if event["kind"] == "task_update":
@@ -585,6 +590,7 @@ class CoreEvents:
     def _tools(self) -> None:
         patterns = PatternBudget()  # one per document: its regexes cost a bounded time
         for i, tool in enumerate(_objects(self.doc["tools"])):
+            tick()
             for name in ("input_schema", "output_schema"):
                 if name in tool:
                     problem = json_schema_problem(tool[name], patterns)
@@ -597,6 +603,7 @@ class CoreEvents:
 
     def _configurations(self) -> None:
         for i, config in enumerate(_objects(self.doc["configurations"])):
+            tick()
             at = f"/configurations/{i}"
             seen: set[str] = set()
             for j, secret in enumerate(_objects(config["secret_requirements"])):
@@ -616,6 +623,7 @@ class CoreEvents:
 
     def _executions(self) -> None:
         for i, execution in enumerate(_objects(self.doc["executions"])):
+            tick()
             at = f"/executions/{i}"
             self.exists(
                 "participants",
@@ -628,6 +636,7 @@ class CoreEvents:
 
     def _resources(self) -> None:
         for ident, record in self.resources.records.items():
+            tick()
             at = self.resources.pointers[ident]
             if record.get("purpose") == "session_memory" and "provenance" not in record:
                 self.add(
@@ -640,6 +649,7 @@ class CoreEvents:
 
     def _losses(self) -> None:
         for i, loss in enumerate(_objects(self.doc["losses"])):
+            tick()
             for j, ref in enumerate(_objects(loss.get("references"))):
                 table = _LOSS_TYPES.get(cast(str, ref["type"]))
                 if table is not None:

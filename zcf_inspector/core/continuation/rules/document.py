@@ -14,6 +14,7 @@ from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
 from zcf_inspector.core.continuation.models.profile import Operation
 from zcf_inspector.core.continuation.models.session import Part, Requirement
+from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.continuation.rules.git_state import check_git
 from zcf_inspector.core.continuation.rules.paths import link_target_problem, path_problem
 from zcf_inspector.core.continuation.walks import cycles
@@ -64,6 +65,7 @@ def _requirements(
 ) -> None:
     _duplicates((r.id for r in items), where, "id", findings)
     for i, item in enumerate(items):
+        tick()
         at = f"{where}/{i}"
         refs.one(core.resources, item.resource_id, at + "/resource_id", "resource")
         refs.one(core.environments, item.environment_id, at + "/environment_id", "environment")
@@ -74,6 +76,7 @@ def check_core(core: CoreIndex, findings: list[Finding]) -> None:
     refs = _Refs(findings)
     session = core.session
     for i, branch in enumerate(session.branches):
+        tick()
         refs.many(core.events, branch.event_ids, f"/branches/{i}/event_ids", "event")
         if branch.head_event_id is not None and branch.head_event_id not in branch.event_ids:
             findings.append(
@@ -84,6 +87,7 @@ def check_core(core: CoreIndex, findings: list[Finding]) -> None:
                 )
             )
     for i, ctx in enumerate(session.contexts):
+        tick()
         at = f"/contexts/{i}"
         refs.one(core.branches, ctx.branch_id, at + "/branch_id", "branch")
         refs.one(core.events, ctx.at_event_id, at + "/at_event_id", "event")
@@ -120,12 +124,14 @@ def check_core(core: CoreIndex, findings: list[Finding]) -> None:
             core.environments, config.environment_ids or [], at + "/environment_ids", "environment"
         )
     for i, tool in enumerate(session.tools):
+        tick()
         refs.many(core.resources, tool.resource_ids or [], f"/tools/{i}/resource_ids", "resource")
     for i, env in enumerate(session.environments):
         at = f"/environments/{i}"
         refs.many(core.resources, env.resource_ids, at + "/resource_ids", "resource")
         _requirements(refs, core, env.requirements, at + "/requirements", findings)
     for i, checkpoint in enumerate(session.checkpoints):
+        tick()
         at = f"/checkpoints/{i}"
         refs.one(core.branches, checkpoint.branch_id, at + "/branch_id", "branch")
         refs.one(core.events, checkpoint.at_event_id, at + "/at_event_id", "event")

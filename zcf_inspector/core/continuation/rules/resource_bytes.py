@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import cast
 
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.continuation.rules.paths import path_problem
 from zcf_inspector.core.findings import Finding, Severity, error
 from zcf_inspector.core.jsontypes import JsonObject, JsonValue
@@ -61,6 +62,7 @@ def resource_bytes(raw_resources: list[JsonValue], findings: list[Finding]) -> R
     total = 0
     folded_paths: dict[str, str] = {}
     for i, item in enumerate(raw_resources):
+        tick()
         resource = cast(JsonObject, item)
         ident = cast(str, resource["id"])
         where = f"/resources/{i}"

@@ -16,6 +16,7 @@ from typing import cast
 
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.models.schema_check import json_key
+from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.continuation.rules.resource_bytes import (
     MAX_RESOURCE,
     ResourceBytes,
@@ -33,6 +34,7 @@ def check_streams(doc: JsonObject, resources: ResourceBytes, findings: list[Find
     events = {cast(str, e["id"]): e for e in reversed(_objects(doc["events"]))}
     seen: set[str] = set()
     for i, stream in enumerate(_objects(doc.get("streams"))):
+        tick()
         at = f"/streams/{i}"
         problem = _stream(stream, at, events, resources, seen)
         if problem is not None:

@@ -19,6 +19,7 @@ from typing import NamedTuple, cast
 
 from zcf_inspector.core import pointer
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.exact_numbers import is_integral
 from zcf_inspector.core.jsontypes import JsonObject, JsonValue
 from zcf_inspector.core.regex_budget import PatternBudget
@@ -154,6 +155,7 @@ def json_schema_problem(schema: JsonValue, patterns: PatternBudget | None = None
             return Problem(where, "a schema is an object or a boolean")
         node = value
         for key, member in node.items():
+            tick()
             at = pointer.child(where, key)
             problem = _keyword_problem(key, member, patterns)
             if isinstance(problem, Problem):
