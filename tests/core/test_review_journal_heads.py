@@ -139,7 +139,6 @@ def _child(
     Path(out).write_text(_race(directory, barrier, ref), encoding="utf-8")
 
 
-@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork to race two processes")
 def test_two_processes_creating_one_journal_never_see_it_damaged(tmp_path: Path) -> None:
     context = multiprocessing.get_context("fork")
     outcomes: list[str] = []

@@ -37,9 +37,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help=help_of("validate"),
         description="Check ZCF v1 packets. Without --destination: profile §1-§4 and the key-free "
         "part of §5. With one: everything, MAC verification and policy included. Exit 0 when "
-        "every packet is VALID, 1 when any is REFUSED, 3 when none is refused but one is "
-        "INTACT (a claim it makes could not be checked: a recipient MAC without destination "
-        "keys, a recipient binding without a destination), 2 for a usage error or an "
+        "every packet is valid, 1 when any is refused, 3 when none is refused but a claim one "
+        "makes could not be checked (a recipient MAC without destination keys, a recipient "
+        "binding without a destination), 2 for a usage error or an "
         "unreadable file or a --workspace that is not a folder. Suspected credentials "
         "(values hidden) and workspace mismatches are reported as warnings and never change "
         "the exit code.",
