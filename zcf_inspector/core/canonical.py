@@ -40,7 +40,7 @@ from typing import Final
 
 from zcf_inspector.core import headroom
 from zcf_inspector.core.errors import FormatError
-from zcf_inspector.core.exact_numbers import exact_number_text
+from zcf_inspector.core.exact_numbers import ecmascript_layout, exact_number_text
 from zcf_inspector.core.jsontypes import MAX_SAFE_INTEGER, JsonValue
 
 __all__ = [
@@ -330,19 +330,7 @@ def es6_number(value: float) -> str:
     significant = digits.lstrip("0")
     # value = 0.<significant> * 10**point
     point = len(whole) + (int(exponent) if exponent else 0) - (len(digits) - len(significant))
-    significant = significant.rstrip("0")
-    count = len(significant)
-    if count <= point <= 21:
-        text = significant + "0" * (point - count)
-    elif 0 < point <= 21:
-        text = significant[:point] + "." + significant[point:]
-    elif -6 < point <= 0:
-        text = "0." + "0" * -point + significant
-    else:
-        power = point - 1
-        head = significant[0] + ("." + significant[1:] if count > 1 else "")
-        text = f"{head}e{'+' if power >= 0 else '-'}{abs(power)}"
-    return sign + text
+    return sign + ecmascript_layout(significant.rstrip("0"), point)
 
 
 # --- checking ---------------------------------------------------------------------------

@@ -92,19 +92,25 @@ def exact_number_text(value: Decimal) -> str:
     trailing = len(text) - len(text.rstrip("0"))
     text = text.rstrip("0")
     exponent += trailing
-    count = len(text)
-    point = count + exponent  # value = 0.<text> * 10**point
+    point = len(text) + exponent  # value = 0.<text> * 10**point
+    return ("-" if sign else "") + ecmascript_layout(text, point)
+
+
+def ecmascript_layout(significant: str, point: int) -> str:
+    """The digits ``significant`` (no leading or trailing zero) of the positive number
+    0.<significant> x 10**point laid out as ECMAScript's Number::toString lays them out
+    (plain between 1e-6 and 1e21, else ``d.ddde±N``): the one layout of the canonical
+    bytes of a double and of an exact number."""
+    count = len(significant)
     if count <= point <= 21:
-        out = text + "0" * (point - count)
-    elif 0 < point <= 21:
-        out = text[:point] + "." + text[point:]
-    elif -6 < point <= 0:
-        out = "0." + "0" * -point + text
-    else:
-        power = point - 1
-        head = text[0] + ("." + text[1:] if count > 1 else "")
-        out = f"{head}e{'+' if power >= 0 else '-'}{abs(power)}"
-    return ("-" if sign else "") + out
+        return significant + "0" * (point - count)
+    if 0 < point <= 21:
+        return significant[:point] + "." + significant[point:]
+    if -6 < point <= 0:
+        return "0." + "0" * -point + significant
+    power = point - 1
+    head = significant[0] + ("." + significant[1:] if count > 1 else "")
+    return f"{head}e{'+' if power >= 0 else '-'}{abs(power)}"
 
 
 def number_text(value: int | float | Decimal) -> str:
