@@ -12,13 +12,13 @@ from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from tests.gui.driving import DESTINATION
 from zcf_inspector.gui.full_value import FullValue, FullValueDialog
+from zcf_inspector.gui.messages import message_box
 from zcf_inspector.gui.review.dialogs import (
     KEY_FILE_HELP,
     KEY_FILE_LABEL,
     NoteDialog,
     ReviewerSettingsDialog,
     SupersedeDialog,
-    message_box,
 )
 from zcf_inspector.gui.review.settings import load_identity
 from zcf_inspector.gui.settings_dialog import SettingsDialog

@@ -60,8 +60,8 @@ def run(count: int, home: Path) -> int:
     from zcf_inspector.gui.briefing_work import BriefingInput, make_briefing
     from zcf_inspector.gui.documents import PacketDocument
     from zcf_inspector.gui.garbage_collector import UiThreadGarbageCollector
-    from zcf_inspector.gui.load_worker import TaskRunner
     from zcf_inspector.gui.main_window import MainWindow
+    from zcf_inspector.gui.task_runner import TaskRunner
 
     data = many_beliefs_bytes(count)
     inspection = inspect_bytes(data)

@@ -58,9 +58,9 @@ from zcf_inspector.gui.briefing_work import (
 )
 from zcf_inspector.gui.documents import PacketDocument
 from zcf_inspector.gui.flow_layout import FlowLayout
-from zcf_inspector.gui.load_worker import TaskRunner
 from zcf_inspector.gui.plain_text import ElidedLabel, plain_label, set_tooltip
 from zcf_inspector.gui.settings import settings_store
+from zcf_inspector.gui.task_runner import TaskRunner
 from zcf_inspector.gui.theme import Tone, tone_colour
 
 REVEAL_KEYS: Final = "Ctrl+Shift+V"

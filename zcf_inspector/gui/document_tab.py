@@ -43,7 +43,6 @@ from zcf_inspector.gui.documents import (
 from zcf_inspector.gui.find_bar import FindBar
 from zcf_inspector.gui.findings_pane import FindingsPane, finding_line
 from zcf_inspector.gui.full_value import FullValue, FullValueDialog, full_value
-from zcf_inspector.gui.load_worker import TaskRunner, Work
 from zcf_inspector.gui.manifest_pane import ManifestPane
 from zcf_inspector.gui.packet_tree_model import (
     JsonNode,
@@ -58,6 +57,7 @@ from zcf_inspector.gui.review.pane import OpenFiles, ReviewPane, no_open_files
 from zcf_inspector.gui.review.previous_dialog import OpenFile
 from zcf_inspector.gui.roles import POINTER_ROLE
 from zcf_inspector.gui.settings import settings_store
+from zcf_inspector.gui.task_runner import TaskRunner, Work
 from zcf_inspector.gui.tree_annotations import TreeAnnotations
 from zcf_inspector.gui.tree_columns import TreeColumns
 from zcf_inspector.gui.tree_search import FindMode, FindQuery, find, is_pointer_query

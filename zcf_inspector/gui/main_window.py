@@ -38,7 +38,6 @@ from zcf_inspector.core.review.decisions import ReviewTarget
 from zcf_inspector.gui.clipboard import CopyKind, shortcut
 from zcf_inspector.gui.compare_view import CompareView
 from zcf_inspector.gui.compare_work import ComparedPackets, CompareRequest, compare_with
-from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.document_tab import (
     PANE_BRIEFING,
     PANE_CANONICAL,
@@ -59,7 +58,7 @@ from zcf_inspector.gui.documents import (
 )
 from zcf_inspector.gui.garbage_collector import UiThreadGarbageCollector
 from zcf_inspector.gui.icons import IconName, example_packet_path, icon
-from zcf_inspector.gui.load_worker import TaskRunner
+from zcf_inspector.gui.messages import message_box
 from zcf_inspector.gui.plain_text import (
     plain_label,
     set_tab_tooltip,
@@ -79,6 +78,7 @@ from zcf_inspector.gui.settings import AppSettings, settings_store
 from zcf_inspector.gui.settings_dialog import SettingsDialog, clock_text
 from zcf_inspector.gui.shortcuts import ShortcutsDialog, shortcut_entries
 from zcf_inspector.gui.start_page import StartPage
+from zcf_inspector.gui.task_runner import TaskRunner
 from zcf_inspector.gui.theme import Theme, ThemeController
 from zcf_inspector.gui.verdict_header import level_icon
 
@@ -93,21 +93,6 @@ COMPARE_DROP_MODIFIERS = Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.C
 
 
 CANCELLING = "Cancelling… (the work in progress stops at its next check)"
-
-
-def message_box(
-    parent: QWidget, icon_kind: QMessageBox.Icon, title: str, text: str, details: str = ""
-) -> QMessageBox:
-    """A message box that shows its text as plain text (it may hold file names, reasons)."""
-    box = QMessageBox(parent)
-    box.setIcon(icon_kind)
-    box.setWindowTitle(visible(title))
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(visible_lines(text))
-    if details:
-        box.setDetailedText(visible_lines(details))
-    add_submit_keys(box)
-    return box
 
 
 class MainWindow(QMainWindow):
@@ -759,7 +744,7 @@ class MainWindow(QMainWindow):
             QMessageBox.Icon.Critical,
             "Internal error",
             f"{label} failed: {last_line}",
-            details,
+            details=details,
         )
         self.message.open()
 

@@ -33,8 +33,8 @@ from zcf_inspector.core.packet.receipt_keys import key_file_bytes, public_key_fi
 from zcf_inspector.gui.clipboard import set_clipboard
 from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.file_names import free_name, safe_part
+from zcf_inspector.gui.messages import confirm
 from zcf_inspector.gui.plain_text import plain_label, set_tooltip, visible, visible_lines
-from zcf_inspector.gui.questions import confirm
 
 
 def clock_text(moment: datetime) -> str:

@@ -43,8 +43,8 @@ from zcf_inspector.core.continuation.reach import Reach
 from zcf_inspector.core.continuation.results import InspectionResult, PlanResult
 from zcf_inspector.core.continuation.why import entry_path
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.file_names import free_name, safe_part
+from zcf_inspector.gui.messages import confirm, message_box
 from zcf_inspector.gui.plain_text import set_tooltip, visible
 from zcf_inspector.gui.plangraph import export
 from zcf_inspector.gui.plangraph.detail_pane import NodeDetailPane
@@ -61,7 +61,6 @@ from zcf_inspector.gui.plangraph.plan_scene import PlanScene
 from zcf_inspector.gui.plangraph.relations import edge_text, requirement_line, why_line
 from zcf_inspector.gui.plangraph.snapshot_chip import SnapshotChip, chip_state
 from zcf_inspector.gui.plangraph.summary import plan_summary, summary_line
-from zcf_inspector.gui.questions import confirm
 from zcf_inspector.present.asif_listing import NodeFacts, PlanFacts, plan_facts
 
 _EMPTY, _BUSY, _GRAPH = 0, 1, 2
@@ -717,10 +716,11 @@ class PlanGraphPane(QWidget):
         try:
             writers[kind](Path(name))
         except export.ExportError as exc:
-            box = QMessageBox(QMessageBox.Icon.Warning, "Export failed", str(exc), parent=self)
-            box.setTextFormat(Qt.TextFormat.PlainText)
-            add_submit_keys(box)
-            box.exec()
+            box = message_box(self, QMessageBox.Icon.Warning, "Export failed", str(exc))
+            try:
+                box.exec()
+            finally:
+                box.deleteLater()
             return None
         self.exported.emit(name)
         return name

@@ -28,7 +28,8 @@ from PySide6.QtWidgets import (
 
 from zcf_inspector.core.formats import is_id
 from zcf_inspector.gui.dialog_keys import add_submit_keys
-from zcf_inspector.gui.plain_text import one_line, plain_label, visible, visible_lines
+from zcf_inspector.gui.messages import message_box
+from zcf_inspector.gui.plain_text import one_line, plain_label, visible_lines
 from zcf_inspector.gui.review.previous_dialog import OpenFile, PreviousGenerationDialog
 from zcf_inspector.gui.review.settings import load_identity, save_identity
 
@@ -226,22 +227,6 @@ class ReviewerSettingsDialog(QDialog):
     def _save(self) -> None:
         save_identity(self.settings, self.name.text(), self.key_file.text().strip())
         self.accept()
-
-
-def message_box(
-    parent: QWidget | None, icon: QMessageBox.Icon, title: str, text: str, *, question: bool
-) -> QMessageBox:
-    box = QMessageBox(parent)
-    box.setIcon(icon)
-    # Titles and texts may quote refs, paths and reasons from a packet or a file name.
-    box.setWindowTitle(visible(title))
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.setText(visible_lines(text))
-    if question:
-        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
-        box.setDefaultButton(QMessageBox.StandardButton.No)
-    add_submit_keys(box)  # Ctrl+Enter: Yes (or OK); Esc: No
-    return box
 
 
 class Prompter:

@@ -82,7 +82,6 @@ from zcf_inspector.core.review.table import (
 )
 from zcf_inspector.gui.documents import FAST_READ_MAX_BYTES
 from zcf_inspector.gui.header_drag import UserResizes
-from zcf_inspector.gui.load_worker import TaskRunner
 from zcf_inspector.gui.plain_text import set_tooltip, visible, visible_lines
 from zcf_inspector.gui.review.detail import SincePrevious
 from zcf_inspector.gui.review.dialogs import Prompter
@@ -108,6 +107,7 @@ from zcf_inspector.gui.review.row_filter import ROW_BY_ROW, SYNC_ROWS, RowFilter
 from zcf_inspector.gui.review.settings import ReviewerIdentity, load_identity
 from zcf_inspector.gui.review.table_model import REF_ROLE
 from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION
+from zcf_inspector.gui.task_runner import TaskRunner
 
 JOURNAL_FOLDER = "review-journals"
 # Refusals of a journal that say nothing against its rows: it is not offered to be set aside.

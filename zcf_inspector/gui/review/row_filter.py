@@ -16,8 +16,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.review.table import Filters, TableFacts, shown_rows, shows
-from zcf_inspector.gui.load_worker import TaskRunner
 from zcf_inspector.gui.review.table_model import ReviewRows, ReviewTableModel
+from zcf_inspector.gui.task_runner import TaskRunner
 
 # Tables up to this many rows are filtered on the UI thread: a few milliseconds.
 SYNC_ROWS = 5_000
