@@ -23,12 +23,10 @@ from pathlib import Path
 
 from PySide6.QtCore import (
     QByteArray,
-    QCoreApplication,
     QItemSelection,
     QItemSelectionModel,
     QModelIndex,
     QSettings,
-    QStandardPaths,
     Qt,
     QTimer,
     Signal,
@@ -67,7 +65,6 @@ from zcf_inspector.core.review.journal import (
     journal_path,
     set_aside,
 )
-from zcf_inspector.core.review.journal_move import JournalMove, move_journals
 from zcf_inspector.core.review.previous import (
     PreviousGeneration,
     RepeatCounts,
@@ -105,14 +102,12 @@ from zcf_inspector.gui.review.receipts import (
 )
 from zcf_inspector.gui.review.row_filter import ROW_BY_ROW, SYNC_ROWS, RowFilter, facts_of
 from zcf_inspector.gui.review.settings import ReviewerIdentity, load_identity
+from zcf_inspector.gui.review.storage import default_data_dir, default_key_dir
 from zcf_inspector.gui.review.table_model import REF_ROLE
-from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION
 from zcf_inspector.gui.task_runner import TaskRunner
 
-JOURNAL_FOLDER = "review-journals"
 # Refusals of a journal that say nothing against its rows: it is not offered to be set aside.
 SOUND_JOURNAL = frozenset({ReviewCode.JOURNAL_CONFLICT, ReviewCode.JOURNAL_UNAVAILABLE})
-KEY_FOLDER = "review-journal-keys"
 DECISION_KEYS = {
     ReviewState.CONFIRMED: ("Confirm", "C"),
     ReviewState.REJECTED: ("Reject…", "R"),
@@ -137,46 +132,6 @@ OpenFiles = Callable[[], tuple[list[OpenFile], list[OpenFile]]]
 
 def no_open_files() -> tuple[list[OpenFile], list[OpenFile]]:
     return [], []
-
-
-def default_data_dir() -> Path:
-    """``<user data>/zcf-inspector/review-journals`` (e.g. ~/.local/share/zcf-inspector/…)."""
-    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
-    return Path(location) / APPLICATION / JOURNAL_FOLDER
-
-
-def old_data_dirs() -> list[Path]:
-    """Where journals were kept before: QStandardPaths' application folder, which named
-    zcf-inspector twice (organisation and application)."""
-    generic = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.GenericDataLocation)
-    folders = [Path(generic) / ORGANIZATION / APPLICATION / JOURNAL_FOLDER]
-    app = QCoreApplication.instance()
-    if app is not None and (app.organizationName(), app.applicationName()) == (
-        ORGANIZATION,
-        APPLICATION,
-    ):  # where the platform put it (Windows: the roaming folder)
-        location = QStandardPaths.StandardLocation.AppDataLocation
-        folders.append(Path(QStandardPaths.writableLocation(location)) / JOURNAL_FOLDER)
-    return list(dict.fromkeys(folders))
-
-
-def move_old_journals() -> JournalMove:
-    """Bring journals from the old folder(s) to `default_data_dir` (nothing is lost)."""
-    new = default_data_dir()
-    moves = [move_journals(old, new) for old in old_data_dirs()]
-    return JournalMove(
-        tuple(n for m in moves for n in m.moved), tuple(k for m in moves for k in m.kept)
-    )
-
-
-def default_key_dir(settings: QSettings) -> Path:
-    """Where the journals' keys live: beside the user's settings file, so never in the
-    journal folder (a key kept with what it protects protects nothing)."""
-    name = settings.fileName()
-    if name and Path(name).is_absolute():
-        return Path(name).parent / KEY_FOLDER
-    location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppConfigLocation)
-    return Path(location) / KEY_FOLDER
 
 
 class ReviewPane(QWidget):
