@@ -86,25 +86,24 @@ from zcf_inspector.gui.review.dropped import DroppedBeliefsDialog
 from zcf_inspector.gui.review.layout import PaneWidgets, build_widgets
 from zcf_inspector.gui.review.opening import OpenedReview, ReviewOpen, ReviewView, open_review
 from zcf_inspector.gui.review.previous_dialog import OpenFile
-from zcf_inspector.gui.review.previous_texts import (
-    nothing_to_repeat,
-    previous_text,
-    refusal_text,
-    repeat_prompt,
-    untrusted_prompt,
-)
 from zcf_inspector.gui.review.receipts import (
     ReceiptCheck,
     check_receipt_file,
-    export_summary_text,
     suggested_receipt_path,
-    summary_text,
 )
 from zcf_inspector.gui.review.row_filter import ROW_BY_ROW, SYNC_ROWS, RowFilter, facts_of
 from zcf_inspector.gui.review.settings import ReviewerIdentity, load_identity
 from zcf_inspector.gui.review.storage import default_data_dir, default_key_dir
 from zcf_inspector.gui.review.table_model import REF_ROLE
 from zcf_inspector.gui.task_runner import TaskRunner
+from zcf_inspector.present.review.export import export_summary_text, summary_text
+from zcf_inspector.present.review.previous_texts import (
+    nothing_to_repeat,
+    previous_text,
+    refusal_text,
+    repeat_prompt,
+    untrusted_prompt,
+)
 
 # Refusals of a journal that say nothing against its rows: it is not offered to be set aside.
 SOUND_JOURNAL = frozenset({ReviewCode.JOURNAL_CONFLICT, ReviewCode.JOURNAL_UNAVAILABLE})
