@@ -219,7 +219,7 @@ def test_restored_decisions_are_counted(tmp_path: Path) -> None:
 
 def test_admission_words_and_the_dropped_beliefs(tmp_path: Path) -> None:
     whole = reviewing(tmp_path / "whole")
-    assert whole.admission_text() == ""
+    assert whole.admission_text() is None
     assert whole.dropped_count == 0
     assert whole.dropped_text() is None
     cut = reviewing(tmp_path / "cut", dest=destination(maxBeliefs=1))

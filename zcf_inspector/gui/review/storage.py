@@ -4,7 +4,8 @@ The journals are kept in ``<user data>/zcf-inspector/review-journals``; earlier 
 kept them in QStandardPaths' application folder (which named zcf-inspector twice), and
 the window moves them once at start (`move_old_journals`; nothing is lost: a journal
 already at the new place is kept where it was). The keys that chain each journal live
-beside the user's settings, never in the journal folder.
+beside the user's settings, never in the journal folder. A refused journal is set aside
+(renamed with its key, never deleted) so a new review of its packet can start.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QSettings, QStandardPaths
 
+from zcf_inspector.core.review.journal import JournalKeys, journal_path, set_aside
 from zcf_inspector.core.review.journal_move import JournalMove, move_journals
 from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION
 
@@ -58,3 +60,13 @@ def default_key_dir(settings: QSettings) -> Path:
         return Path(name).parent / KEY_FOLDER
     location = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppConfigLocation)
     return Path(location) / KEY_FOLDER
+
+
+def set_aside_journal(data_dir: Path, key_dir: Path, correlation_id: str) -> Path | str:
+    """Rename the journal of ``correlation_id`` (and its key) out of the way, keeping it:
+    the name it is kept under, or why it could not be renamed."""
+    path = journal_path(data_dir, correlation_id)
+    try:
+        return set_aside(path, JournalKeys(key_dir))
+    except OSError as exc:
+        return f"{path} could not be renamed: {exc}"

@@ -211,10 +211,10 @@ class ReviewController:
             "receipt on disk does not have them.\n\nClose without exporting again?"
         )
 
-    def admission_text(self) -> str:
-        """What admission changed, above the table ("" when it changed nothing)."""
+    def admission_text(self) -> str | None:
+        """What admission changed, above the table (None when it changed nothing)."""
         notice = self.target.notice if self.target is not None else None
-        return notice.text if notice is not None and notice.changed else ""
+        return notice.text if notice is not None and notice.changed else None
 
     @property
     def dropped_count(self) -> int:
