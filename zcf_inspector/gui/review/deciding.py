@@ -110,10 +110,12 @@ class Decider:
         if reviewer is None:
             return
         typed = self.note_field.text()
-        answer = confirm_bulk(self.prompter, self.context.parent, state, asked, refs, typed=typed)
-        if answer is None or review is not self.controller.review:
+        confirmed, note = confirm_bulk(
+            self.prompter, self.context.parent, state, asked, refs, typed=typed
+        )
+        if not confirmed or review is not self.controller.review:
             return  # not confirmed, or another packet came while the question was open
-        written = answer[0] or self.note_field.text() or None
+        written = note or self.note_field.text() or None
 
         def requests(monitor: Monitor) -> list[DecisionRequest]:
             return [DecisionRequest(ref, state, written) for ref in refs]

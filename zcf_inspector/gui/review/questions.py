@@ -53,9 +53,9 @@ def confirm_bulk(
     refs: Sequence[str],
     *,
     typed: str,
-) -> tuple[str | None] | None:
-    """Whether to mark ``refs`` (of ``asked`` rows) ``state``: the note a rejection needs
-    (else None), or None when the reviewer said no."""
+) -> tuple[bool, str | None]:
+    """Whether to mark ``refs`` (of ``asked`` rows) ``state``, and the note a rejection
+    needs (None for the other states)."""
     note: str | None = None
     if state is ReviewState.REJECTED:
         note = prompter.ask_note(
@@ -66,11 +66,9 @@ def confirm_bulk(
             required=True,
         )
         if note is None:
-            return None
+            return False, None
     question = ReviewController.bulk_question(state, asked, refs)
-    if not prompter.confirm(parent, f"Bulk decision: {state}", question):
-        return None
-    return (note,)
+    return prompter.confirm(parent, f"Bulk decision: {state}", question), note
 
 
 def ask_carry_over(
