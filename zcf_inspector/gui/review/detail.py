@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
 from zcf_inspector.core.review.previous import BeliefChange
-from zcf_inspector.core.review.table import evidence_counts
 from zcf_inspector.gui.clipboard import set_clipboard
 from zcf_inspector.gui.plain_text import one_line, plain_label, set_tooltip, visible_lines
+from zcf_inspector.present.review_table import evidence_counts
 
 CONTENT_LIMIT = 1_000_000  # characters of a belief's content shown (admission cuts it far shorter)
 

@@ -23,12 +23,12 @@ from PySide6.QtWidgets import (
 
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.review.previous import BeliefChange
-from zcf_inspector.core.review.table import Filters
 from zcf_inspector.gui.plain_text import plain_label, set_tooltip
 from zcf_inspector.gui.review.detail import BeliefDetail
 from zcf_inspector.gui.review.table_model import Column, ReviewRows, ReviewTableModel
 from zcf_inspector.gui.review.table_view import ReviewTable
 from zcf_inspector.gui.theme import Tone, ToneLabel
+from zcf_inspector.present.review_table import Filters
 
 ANY = "any"
 # The filter against the previous generation's receipt (shown while comparing with it).

@@ -23,7 +23,9 @@ from zcf_inspector.core.reading import fast_path_limit
 from zcf_inspector.core.review.decisions import ReviewError, ReviewPreparation, prepare_review
 from zcf_inspector.core.review.journal import JournaledReview
 from zcf_inspector.core.review.previous import PreviousGeneration, load_previous
-from zcf_inspector.core.review.table import (
+from zcf_inspector.gui.documents import FAST_READ_MAX_BYTES
+from zcf_inspector.gui.review.detail import DetailIndex, detail_index
+from zcf_inspector.present.review_table import (
     Filters,
     TableFacts,
     evidence_counts,
@@ -31,8 +33,6 @@ from zcf_inspector.core.review.table import (
     position,
     shown_rows,
 )
-from zcf_inspector.gui.documents import FAST_READ_MAX_BYTES
-from zcf_inspector.gui.review.detail import DetailIndex, detail_index
 
 
 @dataclass(frozen=True, slots=True)

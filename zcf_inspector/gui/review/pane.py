@@ -75,11 +75,6 @@ from zcf_inspector.core.review.previous import (
     plan_carry_over,
     repeat_counts,
 )
-from zcf_inspector.core.review.table import (
-    TableFacts,
-    next_unreviewed,
-    not_yet,
-)
 from zcf_inspector.gui.documents import FAST_READ_MAX_BYTES
 from zcf_inspector.gui.header_drag import UserResizes
 from zcf_inspector.gui.plain_text import set_tooltip, visible, visible_lines
@@ -108,6 +103,11 @@ from zcf_inspector.gui.review.settings import ReviewerIdentity, load_identity
 from zcf_inspector.gui.review.table_model import REF_ROLE
 from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION
 from zcf_inspector.gui.task_runner import TaskRunner
+from zcf_inspector.present.review_table import (
+    TableFacts,
+    next_unreviewed,
+    not_yet,
+)
 
 JOURNAL_FOLDER = "review-journals"
 # Refusals of a journal that say nothing against its rows: it is not offered to be set aside.

@@ -200,7 +200,7 @@ class ReviewTableModel(QAbstractTableModel):
 
 
 class ReviewRows(QAbstractProxyModel):
-    """The rows the filters let through, as the core computed them (`core.review.table`):
+    """The rows the filters let through, as the core computed them (`present.review_table`):
     source rows in ascending order, swapped in whole (`set_rows`) or changed one at a
     time after a small step (`drop`, `admit`). It computes nothing itself: filtering
     200,000 rows in a proxy's ``filterAcceptsRow`` held the window for over a second.
