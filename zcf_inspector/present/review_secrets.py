@@ -95,13 +95,23 @@ def from_scan(scan: SecretScan, beliefs: Sequence[AdmittedBelief]) -> ReviewSecr
     for hit in scan.hits:
         by_pointer.setdefault(hit.pointer, []).append(hit)
     by_ref: dict[str, tuple[SecretHit, ...]] = {}
-    for row, belief in enumerate(beliefs):
-        hits = by_pointer.get(join("content", "beliefs", row, "content"))
-        if hits:
-            by_ref.setdefault(belief.portable_ref, tuple(hits))
+    # From the hits (a few), not from every belief (200,000 pointers made for nothing).
+    for pointer, hits in by_pointer.items():
+        row = _belief_row(pointer)
+        if row is not None and row < len(beliefs):
+            by_ref.setdefault(beliefs[row].portable_ref, tuple(hits))
     return ReviewSecrets(
         {k: tuple(v) for k, v in by_pointer.items()}, by_ref, scan.texts, frozenset(by_ref)
     )
+
+
+def _belief_row(pointer: str) -> int | None:
+    """N of ``/content/beliefs/N/content`` (the pointers `review_texts` gives them)."""
+    head, tail = "/content/beliefs/", "/content"
+    if not (pointer.startswith(head) and pointer.endswith(tail)):
+        return None
+    middle = pointer[len(head) : -len(tail)]
+    return int(middle) if middle.isdigit() else None
 
 
 def masked(text: str, hits: Sequence[SecretHit]) -> str:

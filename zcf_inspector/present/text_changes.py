@@ -18,14 +18,18 @@ on each side. Spaces between two changed words are marked with them: one span a 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Final
 
 from zcf_inspector.core.visible_text import visible_lines
 
-# Tokens of each middle compared: their product bounds the matcher's (quadratic) work.
-TOKEN_DIFF_LIMIT: Final = 4_000_000
+# Tokens of each middle compared: their product bounds the matcher's work. Its worst cases
+# grow faster than the product (repeated tokens make `find_longest_match` rescan): 1,000
+# random words of a 150-word vocabulary a side took 25-90 ms, 199 alternating tokens a
+# side 77 ms (`tests/perf/bench_review_evidence`); past this the middle is one span.
+TOKEN_DIFF_LIMIT: Final = 1_000_000
 # What is compared between the common prefix and suffix: words, runs of spaces, and each
 # other character on its own — a changed word is marked whole, which reads better than
 # the scattered letters a character diff leaves ("int" → "float" keeps no "n" or "t").
@@ -88,6 +92,17 @@ class _Builder:
         return ShownText("".join(self.parts), tuple(self.spans))
 
 
+def _opcodes(old: list[str], new: list[str]) -> Sequence[tuple[str, int, int, int, int]]:
+    """`SequenceMatcher`'s opcodes of ``old`` → ``new``, the longer side given as its
+    second sequence: that is the side whose popular tokens (spaces, "the") autojunk sets
+    aside, which keeps repeated tokens from making the match search rescan them."""
+    if len(new) >= len(old):
+        return SequenceMatcher(None, old, new, autojunk=True).get_opcodes()
+    swapped = SequenceMatcher(None, new, old, autojunk=True).get_opcodes()
+    inverse = {"insert": "delete", "delete": "insert"}
+    return [(inverse.get(tag, tag), i1, i2, j1, j2) for tag, j1, j2, i1, i2 in swapped]
+
+
 def text_change(earlier: str, now: str) -> TextChange:
     """The two texts as shown, with what was removed from ``earlier`` and what was
     inserted into ``now`` marked."""
@@ -114,7 +129,7 @@ def text_change(earlier: str, now: str) -> TextChange:
     new.add(now[:prefix], changed=False)
     old_tokens, new_tokens = _TOKENS.findall(old_middle), _TOKENS.findall(new_middle)
     if old_tokens and new_tokens and len(old_tokens) * len(new_tokens) <= TOKEN_DIFF_LIMIT:
-        codes = SequenceMatcher(None, old_tokens, new_tokens, autojunk=False).get_opcodes()
+        codes = _opcodes(old_tokens, new_tokens)
         for k, (tag, i1, i2, j1, j2) in enumerate(codes):
             kept = "".join(old_tokens[i1:i2])
             # Spaces between two changes are marked with them: one span per changed phrase.
