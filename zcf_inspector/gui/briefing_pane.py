@@ -109,6 +109,9 @@ class BriefingView(QPlainTextEdit):
         # cursor would make the whole new text bold.
         self.setCurrentCharFormat(QTextCharFormat())
         self.setPlainText(text)
+        # setPlainText clears the document first and may repaint it empty meanwhile: a
+        # block painted then got a format one character long. Painted again, in full.
+        self._painted = set()
         self._paint_visible()
 
     def restyle(self) -> None:

@@ -41,6 +41,7 @@ from zcf_inspector.gui.theme import Tone, tone_background
 from zcf_inspector.present.review_evidence import (
     DetailIndex,
     EvidenceLine,
+    LineStyle,
     WorkspaceFacts,
     evidence_lines,
     workspace_facts,
@@ -59,6 +60,15 @@ DETAIL_KEYS: Final = (
 )
 
 __all__ = ["DETAIL_KEYS", "BeliefDetail", "SincePrevious"]
+# The evidence's styles painted as the Briefing's: an entry's first line bold.
+_STYLES: Final = {
+    LineStyle.PLAIN: Style.PLAIN,
+    LineStyle.HEADING: Style.HEADING,
+    LineStyle.ITEM: Style.HEADING,
+    LineStyle.DETAIL: Style.DETAIL,
+    LineStyle.GOOD: Style.GOOD,
+    LineStyle.CAUTION: Style.CAUTION,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -283,7 +293,8 @@ class BeliefDetail(QWidget):
         lines = evidence_lines(self._index, ref, self._workspace) if ref is not None else ()
         self.evidence_lines = lines
         self.evidence.set_lines(
-            "\n".join(line.text for line in lines), tuple(Style(line.style) for line in lines)
+            "\n".join(line.text for line in lines),
+            tuple(_STYLES.get(line.style, Style.PLAIN) for line in lines),
         )
         count = len(self._index.anchors.get(ref, ())) if ref is not None else 0
         self.side.setTabText(0, f"Evidence ({count})")
