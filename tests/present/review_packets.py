@@ -12,6 +12,7 @@ from typing import Any
 from goldens import generate as g
 
 AWS_KEY = "AKIAIOSFODNN7EXAMPLE"
+SECRET_KEY = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 HOSTILE = "zero\u200bwidth and \u202eevil"
 SPEC = b"the spec\n"
 PATCH = b"--- a/zcf/reading.py\n+++ b/zcf/reading.py\n"
@@ -50,6 +51,11 @@ def evidence_packet() -> dict[str, Any]:
     c["verification"] = [
         {"id": "v-1", "kind": "pytest", "status": "passed", "summary": "412 passed",
          "receiptRef": "r-patch"},
+    ]  # fmt: skip
+    c["reviewEvents"] = [
+        {"id": "ev-1", "beliefRef": "b-spec", "reviewer": "alice", "fromState": "unreviewed",
+         "toState": "unreviewed", "at": "2026-09-30T09:59:00Z",
+         "note": f"checked with aws_secret_access_key = {SECRET_KEY}"},
     ]  # fmt: skip
     return g.unsigned(packet)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.core.helpers import destination, golden_bytes, to_bytes
-from tests.present.review_packets import AWS_KEY, evidence_packet, make_workspace
+from tests.present.review_packets import AWS_KEY, SECRET_KEY, evidence_packet, make_workspace
 from zcf_inspector.core.claims.workspace import check_workspace
 from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.review.decisions import ReviewTarget
@@ -18,6 +18,7 @@ from zcf_inspector.present.review_evidence import (
     NO_WORKSPACE,
     LineStyle,
     detail_index,
+    event_note,
     evidence_lines,
     workspace_facts,
 )
@@ -140,6 +141,11 @@ def test_the_scan_flags_the_admitted_content_and_the_row_masks_it(target: Review
     assert AWS_KEY not in cell
     assert AWS_KEY[4:] not in masked(belief.content, hits)
     assert content_cell(target.beliefs[0]) == "The spec says keys sort by code point."
+    # A note of the packet's history is masked too (the belief itself is not flagged).
+    (event,) = index.events["b-spec"]
+    assert SECRET_KEY not in event_note(index, event)
+    assert event_note(index, event).startswith("checked with aws_secret_access_key = ")
+    assert "b-spec" not in secrets.flagged
     # Without the scan (an index made for the detail alone) nothing is flagged.
     assert detail_index(target.packet).secrets.flagged == frozenset()
 

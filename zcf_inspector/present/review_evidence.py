@@ -82,7 +82,7 @@ class DetailIndex:
 
     sources: Mapping[str, Located] = field(default_factory=dict)
     anchors: Mapping[str, Sequence[Located]] = field(default_factory=dict)
-    events: Mapping[str, Sequence[Mapping[str, JsonValue]]] = field(default_factory=dict)
+    events: Mapping[str, Sequence[Located]] = field(default_factory=dict)  # reviewEvents
     receipts: Mapping[str, Sequence[Located]] = field(default_factory=dict)  # by digest
     verification: Mapping[str, Sequence[Located]] = field(default_factory=dict)  # by receipt
     secrets: ReviewSecrets = NO_SECRETS
@@ -121,14 +121,10 @@ def detail_index(
         sid = entry.item.get("id")
         if isinstance(sid, str):
             sources[sid] = entry  # the last of a repeated id (the packet is refused then)
-    events = {
-        ref: [e.item for e in found]
-        for ref, found in _by(_located(packet, "reviewEvents"), "beliefRef").items()
-    }
     return DetailIndex(
         sources,
         _by(_located(packet, "evidenceAnchors"), "beliefRef"),
-        events,
+        _by(_located(packet, "reviewEvents"), "beliefRef"),
         _by(_located(packet, "receipts"), "digest"),
         _by(_located(packet, "verification"), "receiptRef"),
         scan_review(packet, beliefs, monitor) if beliefs is not None else NO_SECRETS,
@@ -210,6 +206,14 @@ class _Lines:
         style = LineStyle.CAUTION if hits else LineStyle.PLAIN
         mark = " (suspected credential, masked)" if hits else ""
         self.add(f"{label}: {shown}{mark}", pointer, style)
+
+
+def event_note(index: DetailIndex, event: Located) -> str:
+    """A review event's note for the history, masked where the scan flags it."""
+    note = event.item.get("note")
+    if not isinstance(note, str):
+        return ""
+    return visible(clip(masked(note, index.secrets.of(join_field(event.pointer, "note"))), 400))
 
 
 def join_field(pointer: str, name: str) -> str:

@@ -6,9 +6,10 @@ The scan is the core's (`core.secrets.scan.scan_texts`) over what the reviewer d
 on: each belief's content *as admitted* (cut at ``maxBeliefBytes``, which is what a
 destination agent will act on), and the evidence texts the detail shows beside it —
 anchors' locators and excerpts, sources' locators, receipts' and verification entries'
-summaries. Run once per open, on the runner. A hit holds no value (only where it is and a
-masked form), so nothing here can carry a credential on: a receipt records decisions,
-never content, and the words below never quote a text.
+summaries, and the packet's review events' notes (its history). Run once per open, on
+the runner. A hit holds no value (only where it is and a masked form), so nothing here
+can carry a credential on: a receipt records decisions, never content, and the words
+below never quote a text.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ EVIDENCE_FIELDS: Final = (
     ("evidenceAnchors", ("locator", "excerpt")),
     ("receipts", ("summary",)),
     ("verification", ("summary",)),
+    ("reviewEvents", ("note",)),  # the detail's history shows them
 )
 ROW_MARK: Final = "suspected credential, masked"
 

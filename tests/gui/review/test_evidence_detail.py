@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QPlainTextEdit
 from tests.core.generations import earlier_receipt, gen2_beliefs, generation_1, generation_2
 from tests.core.helpers import destination, to_bytes
 from tests.gui.review.conftest import OFFSCREEN_NOISE, ScriptedPrompter, focus_table, wait_open
-from tests.present.review_packets import AWS_KEY, evidence_packet
+from tests.present.review_packets import AWS_KEY, SECRET_KEY, evidence_packet
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.core.packet.receipt import receipt_bytes
@@ -117,7 +117,14 @@ def test_a_flagged_belief_is_masked_until_the_reviewer_reveals_it(
     assert AWS_KEY not in detail.content.toPlainText()
     qtbot.mouseClick(detail.reveal_button, Qt.MouseButton.LeftButton)
     assert AWS_KEY in detail.content.toPlainText()
-    # … and another belief, then back, is masked again.
+    # … and another belief, then back, is masked again. The history's notes are masked.
+    go_to(qtbot, pane, "b-spec")
+    history = detail.history.topLevelItem(0)
+    assert history is not None
+    assert history.text(4).startswith("checked with aws_secret_access_key = ")
+    assert SECRET_KEY not in history.text(4)
+    go_to(qtbot, pane, "b-key")
+    QTest.keyClick(pane.table, Qt.Key.Key_V, CTRL_SHIFT)
     focus_table(qtbot, pane)
     QTest.keyClick(pane.table, Qt.Key.Key_K)
     assert pane.current_ref() == "b-reader"

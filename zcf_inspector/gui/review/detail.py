@@ -43,6 +43,7 @@ from zcf_inspector.present.review_evidence import (
     EvidenceLine,
     LineStyle,
     WorkspaceFacts,
+    event_note,
     evidence_lines,
     workspace_facts,
 )
@@ -231,14 +232,15 @@ class BeliefDetail(QWidget):
         self._raw = belief.content
         self.copy_raw_button.setEnabled(True)
         for event in self._index.events.get(ref, ()):
+            item = event.item
             self.history.addTopLevelItem(
                 QTreeWidgetItem(
                     [
-                        _s(event.get("at")),
-                        _s(event.get("reviewer")),
-                        _s(event.get("fromState")),
-                        _s(event.get("toState")),
-                        _s(event.get("note")),
+                        _s(item.get("at")),
+                        _s(item.get("reviewer")),
+                        _s(item.get("fromState")),
+                        _s(item.get("toState")),
+                        event_note(self._index, event),
                         "packet",
                     ]
                 )
