@@ -15,10 +15,10 @@ from PySide6.QtCore import QItemSelection, QItemSelectionModel
 from PySide6.QtWidgets import QAbstractItemView, QTableView
 
 from zcf_inspector.core.review.decisions import Decision
-from zcf_inspector.core.review.table import Filters, TableFacts, next_unreviewed
 from zcf_inspector.gui.review.opening import OpenedReview, ReviewView
 from zcf_inspector.gui.review.row_filter import RowFilter, facts_of
 from zcf_inspector.gui.review.table_model import REF_ROLE, ReviewRows, ReviewTableModel
+from zcf_inspector.present.review_table import Filters, TableFacts, next_unreviewed
 
 
 class TableCursor:

@@ -14,12 +14,13 @@ from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.review.decisions import DecisionRequest
 from zcf_inspector.core.review.journal import JournaledReview
-from zcf_inspector.core.review.table import not_yet
 from zcf_inspector.gui.review.context import PaneContext
 from zcf_inspector.gui.review.cursor import TableCursor
 from zcf_inspector.gui.review.questions import ask_request, confirm_bulk
 from zcf_inspector.gui.review.row_filter import SYNC_ROWS
+from zcf_inspector.gui.review.secret_question import confirm_flagged
 from zcf_inspector.gui.review.steps import StepRunner
+from zcf_inspector.present.review_table import not_yet
 
 
 class Decider:
@@ -113,8 +114,15 @@ class Decider:
         confirmed, note = confirm_bulk(
             self.prompter, self.context.parent, state, asked, refs, typed=typed
         )
-        if not confirmed or review is not self.controller.review:
-            return  # not confirmed, or another packet came while the question was open
+        if not confirmed:
+            return
+        # issue 20: beliefs that may hold a credential are confirmed only if asked apart.
+        flagged = self.context.ui.model.flagged
+        refs = confirm_flagged(self.prompter, self.context.parent, state, refs, flagged)
+        if not refs:
+            return
+        if review is not self.controller.review:
+            return  # another packet came while the question was open
         written = note or self.note_field.text() or None
 
         def requests(monitor: Monitor) -> list[DecisionRequest]:

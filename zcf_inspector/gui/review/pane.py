@@ -41,7 +41,6 @@ from zcf_inspector.core.review.decisions import (
 )
 from zcf_inspector.core.review.journal import JournaledReview
 from zcf_inspector.core.review.previous import PreviousGeneration
-from zcf_inspector.core.review.table import TableFacts
 from zcf_inspector.gui.header_drag import UserResizes
 from zcf_inspector.gui.plain_text import visible, visible_lines
 from zcf_inspector.gui.review import layout, render
@@ -68,6 +67,7 @@ from zcf_inspector.present.review.controller import (
     NO_DESTINATION,
     ReviewController,
 )
+from zcf_inspector.present.review_table import TableFacts
 
 SAVE_DELAY_MS = 400
 # The packets and receipts open in the window's other tabs, offered as the previous
@@ -236,6 +236,7 @@ class ReviewPane(QWidget):
         self._show_admission()
         self.model.reset(target.beliefs, opened.evidence, {}, target.rows)
         self.detail.set_packet(target.packet, opened.detail)
+        self.model.set_secrets(self.detail.secrets)  # issue 20: the rows the scan flags
         self._show_journal(opened.review)
         self._show_identity()
         refused = self.comparing.made_again(opened.previous, view)

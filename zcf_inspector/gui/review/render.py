@@ -82,7 +82,12 @@ def show_current(ui: PaneWidgets, controller: ReviewController) -> None:
         ref = belief.portable_ref
         change = previous.classification.changes.get(ref)
         if change is not None:
-            since = SincePrevious(change, previous.earlier.get(ref), previous.packet_id)
+            since = SincePrevious(
+                change,
+                previous.earlier.get(ref),
+                previous.packet_id,
+                previous.earlier_content.get(ref),  # issue 20: old text beside new
+            )
     ui.detail.show_belief(belief, history, since)
 
 
