@@ -43,6 +43,16 @@ def content_cell(belief: AdmittedBelief, hits: Sequence[SecretHit] = ()) -> str:
     return "\n".join((*marks, content))
 
 
+def choice_text(belief: AdmittedBelief, hits: Sequence[SecretHit] = ()) -> str:
+    """A belief offered as a choice (the Supersede dialog's list): its content as the row
+    shows it, a suspected credential masked and said first — the list is cut at a few
+    dozen characters, so the mark comes before the text (not yet escaped: the dialog
+    shows it by the one rule)."""
+    if not hits:
+        return belief.content
+    return f"[{ROW_MARK}] {masked(belief.content, hits)}"
+
+
 def arrived_cell(belief: AdmittedBelief, change: BeliefChange | None) -> str:
     arrived = shown(belief.incoming_state, ONE_LINE_CHARS)
     arrived = f"{arrived}, demoted" if belief.demoted else arrived

@@ -67,7 +67,10 @@ class Decider:
         if reviewer is None:
             return
         typed = self.note_field.text()
-        request = ask_request(self.prompter, self.context.parent, c, ref, state, typed=typed)
+        secrets = self.context.ui.model.secrets  # the Supersede dialog's choices, masked
+        request = ask_request(
+            self.prompter, self.context.parent, c, ref, state, typed=typed, secrets=secrets
+        )
         if request is None:
             return
         if c.unchanged(request) or self.steps.record([request], reviewer):
