@@ -26,7 +26,7 @@ from zcf_inspector.gui.review.questions import ask_carry_over
 from zcf_inspector.gui.review.secret_question import repeat_flagged
 from zcf_inspector.gui.review.steps import StepRunner
 from zcf_inspector.present.review.previous_texts import nothing_to_repeat, refusal_text
-from zcf_inspector.present.review_secrets import flagged_repeats
+from zcf_inspector.present.review.secrets import flagged_repeats
 
 
 class Comparing:

@@ -20,7 +20,7 @@ from zcf_inspector.gui.review.questions import ask_request, confirm_bulk
 from zcf_inspector.gui.review.row_filter import SYNC_ROWS
 from zcf_inspector.gui.review.secret_question import confirm_flagged
 from zcf_inspector.gui.review.steps import StepRunner
-from zcf_inspector.present.review_table import not_yet
+from zcf_inspector.present.review.table import not_yet
 
 
 class Decider:

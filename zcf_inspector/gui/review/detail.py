@@ -1,10 +1,10 @@
 """The selected belief in full: content, evidence anchors with their sources, and history.
 
 Everything shown is computed by the presentation layer: the evidence lines
-(`present.review_evidence`), the masked content of a belief the secret scan flags
-(`present.review_secrets`) and, for a belief changed since the previous generation, the
+(`present.review.evidence`), the masked content of a belief the secret scan flags
+(`present.review.secrets`) and, for a belief changed since the previous generation, the
 earlier admitted text beside the new one with the changed words marked
-(`present.text_changes`). The widgets only set that plain text and paint those spans
+(`present.review.text_changes`). The widgets only set that plain text and paint those spans
 (extra selections over a read-only `QPlainTextEdit`: never rich text).
 """
 
@@ -38,7 +38,7 @@ from zcf_inspector.gui.briefing_pane import BriefingView
 from zcf_inspector.gui.clipboard import set_clipboard
 from zcf_inspector.gui.plain_text import one_line, plain_label, set_tooltip, visible_lines
 from zcf_inspector.gui.theme import Tone, tone_background
-from zcf_inspector.present.review_evidence import (
+from zcf_inspector.present.review.evidence import (
     DetailIndex,
     EvidenceLine,
     LineStyle,
@@ -47,9 +47,9 @@ from zcf_inspector.present.review_evidence import (
     evidence_lines,
     workspace_facts,
 )
-from zcf_inspector.present.review_rows import ONE_LINE_CHARS, note_text
-from zcf_inspector.present.review_secrets import ReviewSecrets, hit_words, masked, scan_text
-from zcf_inspector.present.text_changes import ShownText, text_change
+from zcf_inspector.present.review.rows import ONE_LINE_CHARS, note_text
+from zcf_inspector.present.review.secrets import ReviewSecrets, hit_words, masked, scan_text
+from zcf_inspector.present.review.text_changes import ShownText, text_change
 
 CONTENT_LIMIT = 1_000_000  # characters of a belief's content shown (admission cuts it far shorter)
 EVIDENCE_KEYS: Final = "E"  # from the table: the keyboard goes to the evidence

@@ -24,8 +24,8 @@ from zcf_inspector.core.review.decisions import ReviewError, ReviewPreparation, 
 from zcf_inspector.core.review.journal import JournaledReview
 from zcf_inspector.core.review.previous import PreviousGeneration, load_previous
 from zcf_inspector.gui.documents import FAST_READ_MAX_BYTES
-from zcf_inspector.present.review_evidence import DetailIndex, detail_index
-from zcf_inspector.present.review_table import (
+from zcf_inspector.present.review.evidence import DetailIndex, detail_index
+from zcf_inspector.present.review.table import (
     Filters,
     TableFacts,
     evidence_counts,

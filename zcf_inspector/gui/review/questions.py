@@ -17,7 +17,7 @@ from zcf_inspector.core.review.previous import PreviousGeneration, RepeatCounts
 from zcf_inspector.gui.review.dialogs import Prompter
 from zcf_inspector.present.review.controller import ReviewController
 from zcf_inspector.present.review.previous_texts import repeat_prompt, untrusted_prompt
-from zcf_inspector.present.review_secrets import NO_SECRETS, ReviewSecrets
+from zcf_inspector.present.review.secrets import NO_SECRETS, ReviewSecrets
 
 
 def ask_request(

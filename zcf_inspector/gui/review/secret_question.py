@@ -3,7 +3,7 @@ when the reviewer says so apart from the others (issue 20, point 4).
 
 Called by the pane once the reviewer has agreed to the bulk step, and before repeating
 earlier decisions (a carry-over confirms too); the words are the presentation layer's
-(`present.review_secrets`).
+(`present.review.secrets`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QWidget
 
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.gui.review.dialogs import Prompter
-from zcf_inspector.present.review_secrets import (
+from zcf_inspector.present.review.secrets import (
     confirm_flagged_question,
     flagged_among,
     repeat_flagged_question,

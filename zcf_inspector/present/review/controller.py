@@ -40,8 +40,8 @@ from zcf_inspector.core.review.previous import (
 from zcf_inspector.core.visible_text import visible
 from zcf_inspector.present.review.export import ExportPlan, summary_text
 from zcf_inspector.present.review.previous_texts import previous_text
-from zcf_inspector.present.review_rows import choice_text
-from zcf_inspector.present.review_secrets import NO_SECRETS, ReviewSecrets
+from zcf_inspector.present.review.rows import choice_text
+from zcf_inspector.present.review.secrets import NO_SECRETS, ReviewSecrets
 
 # Steps of up to this many decisions are made on the UI thread (a few milliseconds);
 # larger ones on the runner.

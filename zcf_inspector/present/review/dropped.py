@@ -13,7 +13,7 @@ from typing import Final
 
 from zcf_inspector.core.packet.admission import DroppedBelief
 from zcf_inspector.core.visible_text import shown, visible, visible_lines
-from zcf_inspector.present.review_secrets import ROW_MARK, hit_words, masked, scan_text
+from zcf_inspector.present.review.secrets import ROW_MARK, hit_words, masked, scan_text
 
 CELL_CHARS: Final = 200
 # A cell scans this much of the content: what it shows and past it, so a credential that

@@ -16,8 +16,8 @@ from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
 from zcf_inspector.core.review.previous import BeliefChange
 from zcf_inspector.core.secrets.scan import SecretHit
 from zcf_inspector.core.visible_text import shown
-from zcf_inspector.present.review_evidence import evidence_count_words
-from zcf_inspector.present.review_secrets import ROW_MARK, masked, scan_text
+from zcf_inspector.present.review.evidence import evidence_count_words
+from zcf_inspector.present.review.secrets import ROW_MARK, masked, scan_text
 
 # A cell shows this much of a belief's content, wrapped over the row's lines; the detail
 # below the table shows all of it.
