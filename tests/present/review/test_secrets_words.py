@@ -23,6 +23,7 @@ from zcf_inspector.present.review.secrets import (
     repeat_flagged_question,
     scan_review,
 )
+from zcf_inspector.present.review.table import Filters, TableFacts, shown_rows
 
 MASKED = "AKIA…(20 characters, hidden)"
 
@@ -107,3 +108,14 @@ def test_a_dropped_belief_is_masked_in_its_cell_and_in_full() -> None:
     plain = DroppedBelief(10, "b-7", "mem-1", "unreviewed", "Belief number 7.")
     assert dropped_cell(plain) == "Belief number 7."
     assert dropped_detail(plain).endswith("arrived unreviewed\n\nBelief number 7.")
+
+
+def test_the_text_filter_reads_flagged_content_masked() -> None:
+    target = target_of(evidence_packet())
+    secrets = scan_review(target.packet, target.beliefs)
+    facts = TableFacts(target.beliefs, {}, {}, None, secrets.flagged, secrets.by_ref)
+    row = [b.portable_ref for b in target.beliefs].index("b-key")
+    assert shown_rows(facts, Filters(text=AWS_KEY[6:])) == ()
+    assert shown_rows(facts, Filters(text="from the VAULT")) == (row,)
+    unscanned = TableFacts(target.beliefs, {}, {})  # no scan: as admitted
+    assert shown_rows(unscanned, Filters(text=AWS_KEY[6:])) == (row,)

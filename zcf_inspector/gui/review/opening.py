@@ -110,7 +110,8 @@ def open_review(request: ReviewOpen, monitor: Monitor) -> OpenedReview:
     filters = request.filters if comparing else replace(request.filters, since=None)
     last = review.session.last_decisions()
     changes = previous.classification.changes if isinstance(previous, PreviousGeneration) else None
-    facts = TableFacts(target.beliefs, last, evidence, changes, detail.secrets.flagged)
+    secrets = detail.secrets
+    facts = TableFacts(target.beliefs, last, evidence, changes, secrets.flagged, secrets.by_ref)
     rows = shown_rows(facts, filters, monitor)
     decided = review.session.last_decision
     after = None

@@ -154,4 +154,7 @@ class RowFilter(QObject):
 def facts_of(model: ReviewTableModel) -> TableFacts:
     """What the core's filters read: the model's beliefs and the review's decisions as
     they are now (replaced whole, never changed in place, by a step made on the runner)."""
-    return TableFacts(model.beliefs, model.last, model.evidence, model.changes, model.flagged)
+    hidden = model.secrets.by_ref  # the text filter reads flagged content masked
+    return TableFacts(
+        model.beliefs, model.last, model.evidence, model.changes, model.flagged, hidden
+    )
