@@ -117,6 +117,9 @@ class OpenRequest:
     # session path -> (path, bytes) of the destination's current capability snapshot, for
     # an ASIF 0.5 report to be compared with byte for byte (CAPABILITIES.md).
     current_for: Mapping[str, tuple[str, bytes]] | None = None
+    # Prepare the review of a packet (a destination given): not for side A of a
+    # comparison checked again, which shows no review.
+    review: bool = True
 
 
 @dataclass
@@ -208,7 +211,15 @@ def _open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
             try:
                 current = (request.current_for or {}).get(item.path)
                 documents.append(
-                    _check(item, report, request.destination, share, request.now, current=current)
+                    _check(
+                        item,
+                        report,
+                        request.destination,
+                        share,
+                        request.now,
+                        current=current,
+                        review=request.review,
+                    )
                 )
             except Cancelled:
                 raise
@@ -321,14 +332,17 @@ def _check(
     now: datetime | None = None,
     *,
     current: tuple[str, bytes] | None = None,
+    review: bool = True,
 ) -> Document:
     kind = _kind(item.value)
     if kind == "packet":
         monitor = share.as_monitor()
         # Refused at the byte stage, or not an object: the read already says why.
         inspection = inspect_read(item.read, item.data, destination, monitor=monitor)
-        review = None if destination is None else prepare_review(item.data, inspection, destination)
-        return PacketDocument(item.path, item.data, inspection, review)
+        prepared = None
+        if destination is not None and review:
+            prepared = prepare_review(item.data, inspection, destination)
+        return PacketDocument(item.path, item.data, inspection, prepared)
     share.step(f"checking {Path(item.path).name}", 0.5)
     if kind == "receipt":
         return ReceiptDocument(
