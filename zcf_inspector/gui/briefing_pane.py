@@ -40,6 +40,7 @@ from zcf_inspector.core.claims.workspace import ClaimCheck, WorkspaceError
 from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.pointer import resolve
+from zcf_inspector.core.secrets.scan import SecretScan
 from zcf_inspector.core.visible_text import visible
 from zcf_inspector.gui.briefing_lines import BriefingText, Line, ReceiptRef, revealed_text
 from zcf_inspector.gui.briefing_view import BriefingView
@@ -139,6 +140,7 @@ class BriefingPane(QWidget):
         layout.addWidget(self.view, 1)
         self.source: BriefingInput | None = None
         self._scan_of: BriefingInput | None = None  # the packet ``result.scan`` is of
+        self._scan: SecretScan | None = None
         self.path = ""
         self.result: BriefingResult | None = None
         self.text: BriefingText | None = None
@@ -155,6 +157,7 @@ class BriefingPane(QWidget):
         """Brief ``document`` (a first load, a reload or a re-verification): the scan, and
         the remembered workspace's check, run on the runner."""
         self.source = BriefingInput(document.inspection, destination)
+        self._scan = document.secrets  # the open scanned the packet: not scanned again
         self.path = document.path
         self.receipt_checks = {}
         self.folder = remembered_workspace(self.store, document.path)
@@ -164,8 +167,11 @@ class BriefingPane(QWidget):
         source, folder = self.source, self.folder
         if source is None:
             return
-        # The scan of this packet is kept: a workspace check does not scan again.
-        scan = self.result.scan if self.result is not None and self._scan_of is source else None
+        # The open's scan of this packet (or the one made here before): a workspace check
+        # does not scan again.
+        scan = self._scan
+        if scan is None and self.result is not None and self._scan_of is source:
+            scan = self.result.scan
         checks = dict(self.receipt_checks)
         # Started now (the runner is busy from the load on), but the work waits until the
         # UI thread is calm: the new tab's first paints come first (see `_when_calm`).

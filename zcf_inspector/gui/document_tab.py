@@ -248,7 +248,7 @@ class DocumentTab(QWidget):
             admission=what.admission,
         )
         old = self.model
-        self.model = PacketTreeModel(what.value, annotations, self, run=self._run)
+        self.model = PacketTreeModel(what.value, annotations, self, run=self._run, masks=what.masks)
         self.tree.setModel(self.model)
         old.digests.close()
         old.deleteLater()

@@ -3,7 +3,8 @@
 Runs on a worker thread: every function here may take long and reports through the
 `Monitor` (which raises `Cancelled` when the user cancels).
 
-- a ZCF packet → `inspect_read` over the one read of the file (exactly what `validate` runs);
+- a ZCF packet → `inspect_read` over the one read of the file (exactly what `validate` runs),
+  its review prepared (a destination given) and its texts scanned for credentials;
 - a transfer receipt (``format: zephr-continuity-receipt``) → `verify_receipt`;
 - an ASIF session, a bare continuation profile or a destination report →
   `inspect_continuation` (a report dropped together with its session is checked
@@ -46,6 +47,7 @@ from zcf_inspector.core.reading import (
     read_document,
 )
 from zcf_inspector.core.review.decisions import ReviewPreparation, prepare_review
+from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
 from zcf_inspector.gui.file_checks import content_problem, unreadable_message
 from zcf_inspector.present.recognise import CONTINUATION_KINDS, recognise
 from zcf_inspector.present.vocabulary import DocumentKind
@@ -64,6 +66,10 @@ class PacketDocument:
     # What the review pane shows, prepared on the worker: ingest and the review target
     # of 10,000 admitted beliefs take about 0.2 s, too long for the UI thread.
     review: ReviewPreparation | None = None
+    # The secret scan of its texts (None: the bytes were refused), made by the open on the
+    # worker: the header's admission chip, the findings and the tree's masks come from it,
+    # and the Briefing does not scan again.
+    secrets: SecretScan | None = None
 
 
 @dataclass(frozen=True)
@@ -342,7 +348,9 @@ def _check(
         prepared = None
         if destination is not None and review:
             prepared = prepare_review(item.data, inspection, destination)
-        return PacketDocument(item.path, item.data, inspection, prepared)
+        value = inspection.value
+        secrets = None if value is None else scan_packet(value, monitor)
+        return PacketDocument(item.path, item.data, inspection, prepared, secrets)
     share.step(f"checking {Path(item.path).name}", 0.5)
     if kind == "receipt":
         return ReceiptDocument(

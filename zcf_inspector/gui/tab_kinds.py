@@ -21,11 +21,12 @@ from PySide6.QtWidgets import QWidget
 
 from zcf_inspector.core.continuation.results import DocumentKind
 from zcf_inspector.core.continuation.timestamps import parse_datetime
-from zcf_inspector.core.findings import Finding, OmittedFindings, merge_omitted
+from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings, merge_omitted
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.ingest import Admission
 from zcf_inspector.core.packet.manifest import ManifestReport
+from zcf_inspector.core.secrets.scan import SecretHit
 from zcf_inspector.gui.briefing_pane import BriefingPane
 from zcf_inspector.gui.byte_refusal_pane import ByteRefusalPane
 from zcf_inspector.gui.canonical_pane import CanonicalPane
@@ -88,6 +89,7 @@ class Shown:
     manifest: ManifestReport | None = None  # a packet's: the tree's digest marks
     admission: Admission | None = None  # what the destination admitted: cut and dropped
     changed_section: str | None = None  # the first section whose bytes changed
+    masks: Mapping[str, tuple[SecretHit, ...]] | None = None  # flagged texts, by pointer
 
 
 def _plain(findings: tuple[Finding, ...]) -> tuple[str, ...]:
@@ -118,10 +120,17 @@ class TabKind(ABC, Generic[D]):
 class PacketKind(TabKind[PacketDocument]):
     def shown(self, document: PacketDocument) -> Shown:
         inspection = document.inspection
-        findings = inspection.findings
+        findings, omitted = inspection.findings, inspection.omitted
+        scan = document.secrets
+        if scan is not None and scan.hits:
+            # The scan's warnings, in what the inspection's own findings left of the one
+            # budget of a document (as `validate` lists them).
+            flagged, past = scan.findings(limit=max(0, FINDINGS_LIMIT - len(findings)))
+            findings, omitted = (*findings, *flagged), merge_omitted(omitted, past)
         target = document.review.target if document.review is not None else None
-        # what admission changed is a chip of its own: never hidden
-        verdict = packet_verdict(inspection, target.notice if target is not None else None)
+        # what admission changed, and what the scan flagged, are a chip: never hidden
+        notice = target.notice if target is not None else None
+        verdict = packet_verdict(inspection, notice, scan)
         manifest = inspection.manifest
         changed = [s for s in manifest.sections if not s.match and s.pointer] if manifest else []
         return Shown(
@@ -129,11 +138,12 @@ class PacketKind(TabKind[PacketDocument]):
             findings,
             _plain(findings),
             verdict,
-            inspection.omitted,
-            inspection.omitted,
+            omitted,
+            omitted,
             manifest,
             target.admission if target is not None else None,
             changed[0].pointer if changed else None,
+            scan.by_pointer() if scan is not None and scan.hits else None,
         )
 
     def panes(self, tab: PaneHost, document: PacketDocument) -> tuple[Panes, str]:
