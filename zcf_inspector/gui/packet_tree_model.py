@@ -97,6 +97,19 @@ class JsonNode:
         self._positions: dict[str, int] | None = None  # key -> index, for wide objects
         self._pointer: str | None = None
 
+    def forget(self) -> None:
+        """Let go of the value of this node and of every node made under it: they refer to
+        each other (parent and children), and a range node holds a slice of its array, so
+        without this the document would live until a cycle collection."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            stack.extend(node._children.values())
+            node._children = {}
+            node.parent = None
+            node.value = None
+            node._keys = node._positions = None
+
     def _step(self) -> int:
         """How many members each child covers: 1, or RANGE_LIMIT^k for range children."""
         count = len(self.value) if isinstance(self.value, list | dict) else 0
@@ -217,6 +230,19 @@ class PacketTreeModel(QAbstractItemModel):
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self._bold = QFont()
         self._bold.setBold(True)
+
+    def close(self) -> JsonValue:
+        """No view shows this model any more: drop digests still on their way, and let go
+        of the document (returned, for `release.Releaser`), which Qt would keep until the
+        model is deleted (a deferred delete, after the event loop's turn)."""
+        self.digests.close()
+        old = self._root
+        document = old.value
+        self.beginResetModel()
+        self._root = JsonNode(None, "", {}, 0)
+        self.endResetModel()
+        old.forget()
+        return document
 
     # --- Qt model API -------------------------------------------------------------
 
