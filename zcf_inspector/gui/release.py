@@ -69,6 +69,7 @@ class Releaser:
 
     @property
     def pending(self) -> int:
+        """Values taken and not yet freed (or let go of)."""
         with self._lock:
             return len(self._pending)
 
@@ -80,11 +81,12 @@ class Releaser:
                     return
                 deadline, value = self._pending[0]
             # ``value``, the list's entry: two references held here.
-            if _alone(value, 2) or time.monotonic() > deadline:
-                with self._lock:
-                    self._pending.pop(0)
-                if _alone(value, 1):
+            alone = _alone(value, 2)
+            if alone or time.monotonic() > deadline:
+                if alone:
                     release_in_slices(value, _breathe)
+                with self._lock:
+                    self._pending.pop(0)  # `pending` counts it until it is freed
                 del value
             else:
                 del value
