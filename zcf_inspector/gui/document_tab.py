@@ -56,6 +56,7 @@ from zcf_inspector.gui.tab_kinds import (
     kind_of,
 )
 from zcf_inspector.gui.tab_lookup import NodeLookup
+from zcf_inspector.gui.tab_split import TabSplit
 from zcf_inspector.gui.task_runner import TaskRunner, Work
 from zcf_inspector.gui.tree_annotations import TreeAnnotations
 from zcf_inspector.gui.tree_columns import TreeColumns
@@ -87,18 +88,6 @@ def document_title(document: ShownDocument) -> str:
 
 TITLE_NAME_CHARS = 80  # of each file name in a tab or window title
 STATUS_CHARS = 120  # of a copied text, echoed in the status bar
-# The share of the tab's width given to the panes that need room: the plan graph the
-# most (its canvas and its side pane both; the tree keeps enough for key and value).
-WIDE_PANES = {PANE_REVIEW: 0.62, PANE_PLAN_GRAPH: 0.78}
-SPLIT_KEY = "layout/documentSplit"  # the tree's share of the tab, as the user left it
-
-
-def _fraction(value: object) -> float | None:
-    try:
-        fraction = float(value) if isinstance(value, str | float | int) else None
-    except ValueError:
-        return None
-    return fraction if fraction is not None and 0.05 <= fraction <= 0.95 else None
 
 
 def make_review_pane(runner: TaskRunner | None = None) -> ReviewPane:
@@ -184,9 +173,7 @@ class DocumentTab(QWidget):
         self.layout_store = settings_store()
         self.layout_store.setParent(self)
         self.tree_columns = TreeColumns(self.tree, self.layout_store)
-        self._split = _fraction(self.layout_store.value(SPLIT_KEY))
-        self._widened = self._split is not None  # a remembered split wins over widening
-        self.splitter.splitterMoved.connect(self._split_moved)
+        self.split = TabSplit(self.splitter, self.layout_store)
         self.panes.currentChanged.connect(self._pane_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -305,18 +292,7 @@ class DocumentTab(QWidget):
         self.show_pane(current if current else first)
 
     def _pane_changed(self, _index: int) -> None:
-        """The review table and the plan graph need room the tree can spare: the first
-        time one of them is shown, the panes get most of the width (once, so a width the
-        user chose afterwards is kept)."""
-        share = WIDE_PANES.get(self.panes.tabText(self.panes.currentIndex()))
-        if self._widened or share is None:
-            return
-        self._widened = True
-        total = sum(self.splitter.sizes())
-        if total > 0 and self.splitter.sizes()[1] < total * share:
-            left = int(total * (1 - share))
-            self.splitter.setSizes([left, total - left])
-            self._split = left / total  # kept as the window is resized (not remembered)
+        self.split.pane_shown(self.panes.tabText(self.panes.currentIndex()))
 
     def _plan_node_selected(self, node_id: str) -> None:
         if node_id:
@@ -404,19 +380,9 @@ class DocumentTab(QWidget):
     def _size_columns(self) -> None:
         self.tree_columns.apply()
 
-    def _split_moved(self, _position: int, _index: int) -> None:
-        sizes = self.splitter.sizes()
-        if sum(sizes) > 0:
-            self._split = sizes[0] / sum(sizes)
-            self.layout_store.setValue(SPLIT_KEY, f"{self._split:.4f}")
-
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
-        """The tree keeps its share of the tab (the user's, or the one it was given)."""
         super().resizeEvent(event)
-        total = sum(self.splitter.sizes())
-        if self._split is not None and total > 0:
-            left = round(total * self._split)
-            self.splitter.setSizes([left, total - left])
+        self.split.resized()
 
     def _initial_selection(self, what: Shown) -> None:
         content = self.model.index_for_pointer("/content", nearest=False)

@@ -2,8 +2,10 @@
 target, and the settings in force.
 
 Its parts live beside it: the actions and menus (`window_actions`, one table), the status
-bar (`window_status`), comparing (`window_compare`) and receipts matched to the open
-packets (`receipt_controller`).
+bar (`window_status`), comparing (`window_compare`), the files watched and recent
+(`window_files`) and receipts matched to the open packets (`receipt_controller`). A little
+over 500 lines: what is left is the one job of keeping the tabs and the settings in force,
+and the Qt overrides and slots that tie the parts together.
 """
 
 from __future__ import annotations
