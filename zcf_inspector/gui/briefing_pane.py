@@ -22,19 +22,14 @@ from PySide6.QtGui import (
     QAction,
     QColor,
     QContextMenuEvent,
-    QFont,
-    QKeyEvent,
     QKeySequence,
-    QMouseEvent,
     QTextCharFormat,
     QTextCursor,
     QTextFormat,
-    QTextLayout,
 )
 from PySide6.QtWidgets import (
     QFileDialog,
     QMenu,
-    QPlainTextEdit,
     QPushButton,
     QTextEdit,
     QVBoxLayout,
@@ -45,8 +40,10 @@ from zcf_inspector.core.claims.workspace import ClaimCheck, WorkspaceError
 from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.pointer import resolve
+from zcf_inspector.core.secrets.scan import SecretScan
 from zcf_inspector.core.visible_text import visible
-from zcf_inspector.gui.briefing_lines import BriefingText, Line, ReceiptRef, Style, revealed_text
+from zcf_inspector.gui.briefing_lines import BriefingText, Line, ReceiptRef, revealed_text
+from zcf_inspector.gui.briefing_view import BriefingView
 from zcf_inspector.gui.briefing_work import (
     BriefingInput,
     BriefingResult,
@@ -61,7 +58,6 @@ from zcf_inspector.gui.flow_layout import FlowLayout
 from zcf_inspector.gui.plain_text import ElidedLabel, plain_label, set_tooltip
 from zcf_inspector.gui.settings import settings_store
 from zcf_inspector.gui.task_runner import TaskRunner
-from zcf_inspector.gui.theme import Tone, tone_colour
 
 REVEAL_KEYS: Final = "Ctrl+Shift+V"
 CALM_POLL_MS: Final = 10  # the UI thread is calm when it answers these polls on time…
@@ -75,116 +71,6 @@ BRIEFING_KEYS: Final = (
 )
 
 Chooser = Callable[[], str | None]
-
-_TONES: Final = {Style.GOOD: Tone.GOOD, Style.CAUTION: Tone.CAUTION, Style.BAD: Tone.BAD}
-
-
-class BriefingView(QPlainTextEdit):
-    """The briefing's lines: read-only, wrapped, selectable by mouse and keyboard."""
-
-    activated = Signal(int)  # a line (block) number: Enter or a double-click
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setReadOnly(True)
-        self.setTextInteractionFlags(
-            Qt.TextInteractionFlag.TextSelectableByMouse
-            | Qt.TextInteractionFlag.TextSelectableByKeyboard
-        )
-        self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.setUndoRedoEnabled(False)
-        self.setAccessibleName("Briefing")
-        self.setTabChangesFocus(True)
-        self.styles: tuple[Style, ...] = ()  # per line (block)
-        self._formats: dict[Style, QTextCharFormat] = {}
-        self._painted: set[int] = set()  # blocks whose formats are set
-        self.updateRequest.connect(self._paint_visible)
-
-    def set_lines(self, text: str, styles: tuple[Style, ...]) -> None:
-        """Show ``text`` (one block per line), each block in its style."""
-        self.styles = styles
-        self._painted = set()
-        self._formats = self._make_formats()
-        # setPlainText writes with the cursor's current format: a bold heading under the
-        # cursor would make the whole new text bold.
-        self.setCurrentCharFormat(QTextCharFormat())
-        self.setPlainText(text)
-        # setPlainText clears the document first and may repaint it empty meanwhile: a
-        # block painted then got a format one character long. Painted again, in full.
-        self._painted = set()
-        self._paint_visible()
-
-    def restyle(self) -> None:
-        """The palette changed: the tones' colours are the theme's."""
-        document = self.document()
-        for number in self._painted:
-            document.findBlockByNumber(number).layout().clearFormats()
-        if self._painted:
-            document.markContentsDirty(0, document.characterCount())
-        self._painted = set()
-        self._formats = self._make_formats()
-        self._paint_visible()
-
-    def block_changed(self, number: int) -> None:
-        """A block's text was replaced (a reveal): its format is set again."""
-        self._painted.discard(number)
-        self._paint_visible()
-
-    def _make_formats(self) -> dict[Style, QTextCharFormat]:
-        palette = self.palette()
-        bold, title = QTextCharFormat(), QTextCharFormat()
-        bold.setFontWeight(QFont.Weight.Bold)
-        title.setFontWeight(QFont.Weight.Bold)
-        title.setFontPointSize(self.font().pointSizeF() * 1.1)
-        formats: dict[Style, QTextCharFormat] = {Style.HEADING: bold, Style.TITLE: title}
-        for style, tone in _TONES.items():
-            formats[style] = QTextCharFormat()
-            formats[style].setForeground(tone_colour(tone, palette))
-        formats[Style.DETAIL] = QTextCharFormat()
-        formats[Style.DETAIL].setForeground(palette.color(palette.ColorRole.PlaceholderText))
-        return formats
-
-    def _paint_visible(self, *_: object) -> None:
-        """Format the blocks in view that are not yet: as a syntax highlighter would, but
-        only where the reviewer looks, so a briefing of thousands of lines costs what a
-        screenful does (formatting every block took 0.75 s for 7,000 lines)."""
-        if not self.styles:
-            return
-        document = self.document()
-        offset = self.contentOffset()
-        bottom = self.viewport().height()
-        block = self.firstVisibleBlock()
-        dirty = []
-        while block.isValid():
-            number = block.blockNumber()
-            if number not in self._painted:
-                self._painted.add(number)
-                style = self.styles[number] if number < len(self.styles) else Style.PLAIN
-                fmt = self._formats.get(style)
-                if fmt is not None:
-                    whole = QTextLayout.FormatRange()
-                    whole.start, whole.length, whole.format = 0, block.length(), fmt
-                    block.layout().setFormats([whole])
-                    dirty.append(block)
-            if self.blockBoundingGeometry(block).translated(offset).top() > bottom:
-                break
-            block = block.next()
-        if dirty:  # one relayout for the screenful, not one per block
-            start = dirty[0].position()
-            document.markContentsDirty(start, dirty[-1].position() + dirty[-1].length() - start)
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
-        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and not event.modifiers() & (
-            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
-        ):
-            self.activated.emit(self.textCursor().blockNumber())
-            event.accept()
-            return
-        super().keyPressEvent(event)
-
-    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
-        super().mouseDoubleClickEvent(event)
-        self.activated.emit(self.cursorForPosition(event.position().toPoint()).blockNumber())
 
 
 class BriefingPane(QWidget):
@@ -257,6 +143,7 @@ class BriefingPane(QWidget):
         layout.addWidget(self.view, 1)
         self.source: BriefingInput | None = None
         self._scan_of: BriefingInput | None = None  # the packet ``result.scan`` is of
+        self._scan: SecretScan | None = None
         self.path = ""
         self.result: BriefingResult | None = None
         self.text: BriefingText | None = None
@@ -273,6 +160,7 @@ class BriefingPane(QWidget):
         """Brief ``document`` (a first load, a reload or a re-verification): the scan, and
         the remembered workspace's check, run on the runner."""
         self.source = BriefingInput(document.inspection, destination)
+        self._scan = document.secrets  # the open scanned the packet: not scanned again
         self.path = document.path
         self.receipt_checks = {}
         self.folder = remembered_workspace(self.store, document.path)
@@ -282,8 +170,11 @@ class BriefingPane(QWidget):
         source, folder = self.source, self.folder
         if source is None:
             return
-        # The scan of this packet is kept: a workspace check does not scan again.
-        scan = self.result.scan if self.result is not None and self._scan_of is source else None
+        # The open's scan of this packet (or the one made here before): a workspace check
+        # does not scan again.
+        scan = self._scan
+        if scan is None and self.result is not None and self._scan_of is source:
+            scan = self.result.scan
         checks = dict(self.receipt_checks)
         # Started now (the runner is busy from the load on), but the work waits until the
         # UI thread is calm: the new tab's first paints come first (see `_when_calm`).

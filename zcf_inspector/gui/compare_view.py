@@ -56,6 +56,18 @@ def side_line(label: str, path: str, side: SideSummary) -> str:
     return f"{label}: {visible(path)} — {visible(side_words(side))}"
 
 
+def header_text(compared: ComparedPackets) -> str:
+    """The banner: each side in `validate`'s words, then what differs."""
+    comparison = compared.comparison
+    return "\n".join(
+        (
+            side_line("A", compared.path_a, comparison.a),
+            side_line("B", compared.path_b, comparison.b),
+            summary_line(comparison),
+        )
+    )
+
+
 def summary_line(comparison: Comparison) -> str:
     if comparison.identical:
         return "Canonically identical: every section and every field outside the root."
@@ -85,17 +97,7 @@ class CompareView(QWidget):
         # theme change can paint it again in the new colours.
         self._painted: tuple[Change, tuple[FieldLine, ...] | None] | None = None
         comparison = compared.comparison
-        self.header = plain_label(
-            "\n".join(
-                (
-                    side_line("A", compared.path_a, comparison.a),
-                    side_line("B", compared.path_b, comparison.b),
-                    summary_line(comparison),
-                )
-            ),
-            wrap=True,
-            selectable=True,
-        )
+        self.header = plain_label(header_text(compared), wrap=True, selectable=True)
         self.parts_model = PartsModel(self)
         self.parts_model.replace_rows(comparison.changed_first())
         self.parts = self._table(self.parts_model, "Sections compared")
@@ -137,6 +139,23 @@ class CompareView(QWidget):
     @property
     def title(self) -> str:
         return self.compared.title
+
+    def set_compared(self, compared: ComparedPackets) -> None:
+        """Show ``compared`` (the same pair checked again, under another destination): the
+        banner says the sides' new words; the selected change and the scroll position come
+        back as they were."""
+        row = self.changes.currentIndex().row()
+        scroll = self.changes.verticalScrollBar().value()
+        self.compared = compared
+        comparison = compared.comparison
+        self.header.setText(header_text(compared))
+        self.parts_model.replace_rows(comparison.changed_first())
+        self.changes_model.replace_rows(comparison.changes)
+        if 0 <= row < self.changes_model.rowCount():
+            self.select_change(row)
+            self.changes.verticalScrollBar().setValue(scroll)
+        elif comparison.changes:
+            self.select_change(0)
 
     def _table(self, model: PartsModel | ChangesModel, name: str) -> QTableView:
         table = QTableView()

@@ -24,7 +24,12 @@ from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import inspect_read
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadDocument, ReadError, read_document
 from zcf_inspector.core.visible_text import visible
-from zcf_inspector.gui.documents import PacketDocument, UnreadableDocument
+from zcf_inspector.gui.documents import (
+    OpenRequest,
+    PacketDocument,
+    UnreadableDocument,
+    open_documents,
+)
 from zcf_inspector.gui.file_checks import content_problem, unreadable_message
 
 DETAIL_CHARS: Final = 4_000  # of each side of a field in the detail view
@@ -37,6 +42,9 @@ class CompareRequest:
     path_b: str
     destination: Destination | None = None
     max_bytes: int = DEFAULT_MAX_BYTES
+    # B's bytes as read for the comparison shown: a re-check compares what is shown, not
+    # what the file may have become since (as a tab's re-check does).
+    data_b: bytes | None = None
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,9 @@ class ComparedPackets:
     path_a: str
     path_b: str
     comparison: Comparison
+    # The bytes compared, kept so that a re-check (another destination) needs no read.
+    data_a: bytes = b""
+    data_b: bytes = b""
 
     @property
     def title(self) -> str:
@@ -57,7 +68,11 @@ def compare_with(request: CompareRequest, monitor: Monitor) -> ComparedPackets |
     try:
         # One bounded, non-blocking read (a FIFO never blocks the worker); what it refuses
         # is phrased from its reason, as for any open.
-        data = read_bounded(path, request.max_bytes, refuse_larger=True)
+        data = (
+            request.data_b
+            if request.data_b is not None
+            else read_bounded(path, request.max_bytes, refuse_larger=True)
+        )
     except UnreadableFileError as exc:
         return UnreadableDocument(path, unreadable_message(exc, request.max_bytes))
     problem = content_problem(path, data, request.max_bytes)
@@ -81,7 +96,28 @@ def compare_with(request: CompareRequest, monitor: Monitor) -> ComparedPackets |
     monitor.step(f"letting go of {name}", 0.95)
     if inspection.value is not None:
         release_in_slices(inspection.value, monitor.breathe)
-    return ComparedPackets(request.a.path, path, comparison)
+    return ComparedPackets(request.a.path, path, comparison, request.a.data, data)
+
+
+def recompare(
+    compared: ComparedPackets, destination: Destination | None, monitor: Monitor
+) -> ComparedPackets | UnreadableDocument:
+    """``compared`` checked again under ``destination`` (a Settings change): A by the path
+    every open takes (`open_documents`, over the bytes compared), then B compared with it
+    as `compare_with` compares a file, over B's bytes compared."""
+    request = OpenRequest(
+        (compared.path_a,),
+        destination,
+        contents={compared.path_a: compared.data_a},
+        review=False,  # a comparison shows no review
+    )
+    (a,) = open_documents(request, ScaledMonitor(monitor, 0.0, 0.3, "A: "))
+    if isinstance(a, UnreadableDocument):
+        return a
+    if not isinstance(a, PacketDocument):
+        return UnreadableDocument(a.path, f"{a.path} is no longer read as a packet")
+    again = CompareRequest(a, compared.path_b, destination, data_b=compared.data_b)
+    return compare_with(again, ScaledMonitor(monitor, 0.3, 1.0))
 
 
 def release_in_slices(packet: dict[str, JsonValue], between: Callable[[], None]) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,28 +20,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from zcf_inspector.core.continuation.results import DocumentKind
-from zcf_inspector.core.continuation.timestamps import parse_datetime
-from zcf_inspector.core.findings import Finding, OmittedFindings, merge_omitted
-from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.monitor import NULL_MONITOR
 from zcf_inspector.core.packet.destination import Destination
-from zcf_inspector.core.packet.ingest import Admission
 from zcf_inspector.gui.briefing_pane import BriefingPane
 from zcf_inspector.gui.byte_refusal_pane import ByteRefusalPane
 from zcf_inspector.gui.canonical_pane import CanonicalPane
-from zcf_inspector.gui.clipboard import CopyKind, set_clipboard, slow_copy_work
-from zcf_inspector.gui.documents import (
-    ContinuationDocument,
-    PacketDocument,
-    ReceiptDocument,
-    ShownDocument,
-    UnreadableDocument,
-    with_current_snapshot,
-)
+from zcf_inspector.gui.clipboard import CopyKind
+from zcf_inspector.gui.documents import ContinuationDocument, ShownDocument, UnreadableDocument
 from zcf_inspector.gui.find_bar import FindBar
-from zcf_inspector.gui.findings_pane import FindingsPane, finding_line
-from zcf_inspector.gui.full_value import FullValue, FullValueDialog, full_value
+from zcf_inspector.gui.findings_pane import FindingsPane
+from zcf_inspector.gui.full_value import FullValueDialog
 from zcf_inspector.gui.manifest_pane import ManifestPane
 from zcf_inspector.gui.packet_tree_model import (
     JsonNode,
@@ -53,65 +39,47 @@ from zcf_inspector.gui.packet_tree_model import (
 from zcf_inspector.gui.plain_text import clip, shown, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.plangraph.pane import PlanGraphPane
+from zcf_inspector.gui.release import RELEASER
 from zcf_inspector.gui.review.pane import OpenFiles, ReviewPane, no_open_files
 from zcf_inspector.gui.review.previous_dialog import OpenFile
-from zcf_inspector.gui.roles import POINTER_ROLE
 from zcf_inspector.gui.settings import settings_store
+from zcf_inspector.gui.tab_copy import TabCopier
+from zcf_inspector.gui.tab_kinds import (
+    PANE_BRIEFING,
+    PANE_BYTES,
+    PANE_CANONICAL,
+    PANE_FINDINGS,
+    PANE_MANIFEST,
+    PANE_PLAN_GRAPH,
+    PANE_REVIEW,
+    Shown,
+    kind_of,
+)
+from zcf_inspector.gui.tab_lookup import NodeLookup
+from zcf_inspector.gui.tab_split import TabSplit
 from zcf_inspector.gui.task_runner import TaskRunner, Work
 from zcf_inspector.gui.tree_annotations import TreeAnnotations
 from zcf_inspector.gui.tree_columns import TreeColumns
-from zcf_inspector.gui.tree_search import FindMode, FindQuery, find, is_pointer_query
 from zcf_inspector.gui.verdict_header import VerdictHeader
-from zcf_inspector.gui.verdicts import (
-    Verdict,
-    VerdictRow,
-    continuation_verdict,
-    packet_verdict,
-    receipt_verdict,
-)
-from zcf_inspector.present.asif_listing import findings_listing
+from zcf_inspector.gui.verdicts import Verdict, VerdictRow
 
-PANE_MANIFEST = "Manifest"
-PANE_CANONICAL = "Canonical bytes"
-PANE_FINDINGS = "Findings"
-PANE_BYTES = "Byte refusal"
-PANE_REVIEW = "Review"
-PANE_PLAN_GRAPH = "Plan graph"
-PANE_BRIEFING = "Briefing"
+__all__ = [
+    "PANE_BRIEFING",
+    "PANE_BYTES",
+    "PANE_CANONICAL",
+    "PANE_FINDINGS",
+    "PANE_MANIFEST",
+    "PANE_PLAN_GRAPH",
+    "PANE_REVIEW",
+    "DocumentTab",
+    "document_paths",
+    "document_title",
+    "make_review_pane",
+]
 
 
 def document_paths(document: ShownDocument) -> tuple[str, ...]:
-    if isinstance(document, ContinuationDocument) and document.report_path is not None:
-        return (document.path, document.report_path)
-    return (document.path,)
-
-
-def _omitted_of(document: ShownDocument) -> tuple[OmittedFindings, ...]:
-    """The findings past the budget of every document the tab shows (the findings pane)."""
-    if isinstance(document, PacketDocument):
-        return document.inspection.omitted
-    if isinstance(document, ReceiptDocument):
-        return document.report.omitted
-    return merge_omitted(document.result.all_omitted())
-
-
-def _own_omitted(document: ShownDocument) -> tuple[OmittedFindings, ...]:
-    """Those whose pointers point into the shown document itself (the tree), not a report
-    checked beside it."""
-    if isinstance(document, ContinuationDocument):
-        result = document.result
-        paired = result.kind is not DocumentKind.CONTINUATION_REPORT and document.report_path
-        if paired:
-            return merge_omitted(result.omitted, *(p.omitted for p in result.plans))
-    return _omitted_of(document)
-
-
-def _admission_of(document: ShownDocument) -> Admission | None:
-    """What the destination in force admitted of a packet (its tree marks what was cut
-    and dropped), from the review prepared by the load."""
-    review = document.review if isinstance(document, PacketDocument) else None
-    target = review.target if review is not None else None
-    return target.admission if target is not None else None
+    return kind_of(document).paths(document)
 
 
 def document_title(document: ShownDocument) -> str:
@@ -120,18 +88,6 @@ def document_title(document: ShownDocument) -> str:
 
 TITLE_NAME_CHARS = 80  # of each file name in a tab or window title
 STATUS_CHARS = 120  # of a copied text, echoed in the status bar
-# The share of the tab's width given to the panes that need room: the plan graph the
-# most (its canvas and its side pane both; the tree keeps enough for key and value).
-WIDE_PANES = {PANE_REVIEW: 0.62, PANE_PLAN_GRAPH: 0.78}
-SPLIT_KEY = "layout/documentSplit"  # the tree's share of the tab, as the user left it
-
-
-def _fraction(value: object) -> float | None:
-    try:
-        fraction = float(value) if isinstance(value, str | float | int) else None
-    except ValueError:
-        return None
-    return fraction if fraction is not None and 0.05 <= fraction <= 0.95 else None
 
 
 def make_review_pane(runner: TaskRunner | None = None) -> ReviewPane:
@@ -191,9 +147,9 @@ class DocumentTab(QWidget):
         self.briefing_pane = BriefingPane(runner)
         self.review_pane: ReviewPane | None = None
         self.plan_graph_pane: PlanGraphPane | None = None
-        self.full_value_dialog: FullValueDialog | None = None
+        self.copier = TabCopier(self, self.statusMessage.emit)
+        self.lookup = NodeLookup(self, self)
         self._disposed = False
-        self._full_value_ticket = 0
         self._receipt_match: VerdictRow | None = None
         # The item view the copy actions act on: the last one in this tab that had focus.
         # Remembered rather than asked at the time of the copy, because opening the Edit
@@ -217,9 +173,7 @@ class DocumentTab(QWidget):
         self.layout_store = settings_store()
         self.layout_store.setParent(self)
         self.tree_columns = TreeColumns(self.tree, self.layout_store)
-        self._split = _fraction(self.layout_store.value(SPLIT_KEY))
-        self._widened = self._split is not None  # a remembered split wins over widening
-        self.splitter.splitterMoved.connect(self._split_moved)
+        self.split = TabSplit(self.splitter, self.layout_store)
         self.panes.currentChanged.connect(self._pane_changed)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
@@ -230,7 +184,7 @@ class DocumentTab(QWidget):
         self.findings_pane.pointerSelected.connect(self.select_pointer)
         self.briefing_pane.pointerSelected.connect(self.select_pointer)
         self.briefing_pane.statusMessage.connect(self.statusMessage)
-        self.find_bar.findRequested.connect(self._find)
+        self.find_bar.findRequested.connect(self.lookup.find)
         self.find_bar.closed.connect(self.tree.setFocus)
         for table in (self.findings_pane.table, self.manifest_pane.table):
             table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -252,16 +206,9 @@ class DocumentTab(QWidget):
     def check_current_snapshot(self, path: str) -> None:
         """Check the document again with ``path`` as the destination's current capability
         snapshot (ASIF 0.5), on the window's task runner, at the clock of the last check."""
-        document = self.document
-        if not isinstance(document, ContinuationDocument):
-            return
-        times = None if document.result.report is None else document.result.report.times
-        now = None if times is None else parse_datetime(times.checked_at)
-        self.runner.start(
-            "checking the current snapshot",
-            partial(with_current_snapshot, document, path, now=now),
-            self._current_snapshot_checked,
-        )
+        work = kind_of(self.document).current_snapshot_work(self.document, path)
+        if work is not None:
+            self.runner.start("checking the current snapshot", work, self._current_snapshot_checked)
 
     def _current_snapshot_checked(self, document: object) -> None:
         if isinstance(document, UnreadableDocument):
@@ -280,105 +227,66 @@ class DocumentTab(QWidget):
         expanded, scroll = expanded_rows(self.tree), self.tree.verticalScrollBar().value()
         self.document = document
         self.destination = destination
-        value, findings, elsewhere, verdict = self._describe(document)
-        omitted = _omitted_of(document)
+        kind = kind_of(document)
+        what = kind.shown(document)
         annotations = TreeAnnotations.build(
-            (f for f, other in zip(findings, elsewhere, strict=True) if not other),
-            document.inspection.manifest if isinstance(document, PacketDocument) else None,
-            omitted=_own_omitted(document),
-            admission=_admission_of(document),
+            (f for f, other in zip(what.findings, what.elsewhere, strict=True) if not other),
+            what.manifest,
+            omitted=what.own_omitted,
+            admission=what.admission,
         )
         old = self.model
-        self.model = PacketTreeModel(value, annotations, self, run=self._run)
+        self.model = PacketTreeModel(what.value, annotations, self, run=self._run, masks=what.masks)
         self.tree.setModel(self.model)
-        old.digests.close()
+        # The value shown before dies once the panes show the new one: freed off the UI
+        # thread, a slice at a time (a 200,000-belief parse is a 110 ms stall otherwise).
+        RELEASER.release(old.close())
         old.deleteLater()
         self.tree.selectionModel().selectionChanged.connect(self._tree_selection_changed)
         expand_rows(self.tree, expanded)
         self._size_columns()
-        self.base_verdict = verdict
-        if not isinstance(document, ReceiptDocument):
+        self.base_verdict = what.verdict
+        if not kind.keeps_receipt_match:
             self._receipt_match = None
-        self.verdict = self._with_match(verdict)
+        self.verdict = self._with_match(what.verdict)
         self.header.set_verdict(self.verdict, document.path)
-        self.findings_pane.set_findings(findings, elsewhere, omitted)
-        self._arrange_panes(document)
+        self.findings_pane.set_findings(what.findings, what.elsewhere, what.omitted)
+        self._arrange_panes(*kind.panes(self, document))
         self.canonical_pane.clear()
         if selected is not None and self.model.index_for_pointer(selected, nearest=False).isValid():
             self.select_pointer(selected)
             self.tree.doItemsLayout()  # the scroll range of what was expanded, then the position
             self.tree.verticalScrollBar().setValue(scroll)
         else:
-            self._initial_selection(findings, elsewhere)
+            self._initial_selection(what)
 
-    def _describe(
-        self, document: ShownDocument
-    ) -> tuple[JsonValue, tuple[Finding, ...], tuple[str, ...], Verdict]:
-        if isinstance(document, PacketDocument):
-            inspection = document.inspection
-            findings = inspection.findings
-            value: JsonValue = inspection.value if inspection.value is not None else {}
-            target = document.review.target if document.review is not None else None
-            # what admission changed is a chip of its own: never hidden
-            verdict = packet_verdict(inspection, target.notice if target is not None else None)
-            return value, findings, ("",) * len(findings), verdict
-        if isinstance(document, ReceiptDocument):
-            findings = document.report.findings
-            return document.value, findings, ("",) * len(findings), receipt_verdict(document.report)
-        assert isinstance(document, ContinuationDocument)
-        result = document.result
-        report_name = Path(document.report_path).name if document.report_path else ""
-        findings, elsewhere = findings_listing(result, report_name)
-        value = document.value if document.value is not None else {}
-        return value, findings, elsewhere, continuation_verdict(result)
+    def ensure_review_pane(self) -> ReviewPane:
+        """The tab's review pane, made the first time a packet is shown."""
+        if self.review_pane is None:
+            self.review_pane = make_review_pane(self.runner)
+            self.review_pane.statusMessage.connect(self.statusMessage)
+            self.review_pane.open_files = self._offered_files
+            # The review's evidence: Enter lands on its node in the tree, and its
+            # sources show the Briefing's workspace check (issue 20).
+            self.review_pane.detail.pointerSelected.connect(self._show_in_tree)
+            self.briefing_pane.workspaceChecked.connect(self.review_pane.detail.set_workspace)
+        return self.review_pane
 
-    def _arrange_panes(self, document: ShownDocument) -> None:
-        wanted: list[tuple[str, QWidget]] = []
-        if isinstance(document, PacketDocument):
-            inspection = document.inspection
-            if inspection.read_error is not None:
-                self.byte_pane.set_error(inspection.read_error, document.data)
-                wanted.append((PANE_BYTES, self.byte_pane))
-            else:
-                self.manifest_pane.set_report(inspection.manifest)
-                wanted.append((PANE_MANIFEST, self.manifest_pane))
-            wanted.append((PANE_CANONICAL, self.canonical_pane))
-            wanted.append((PANE_FINDINGS, self.findings_pane))
-            self.briefing_pane.set_packet(document, self.destination)
-            wanted.append((PANE_BRIEFING, self.briefing_pane))
-            if self.review_pane is None:
-                self.review_pane = make_review_pane(self.runner)
-                self.review_pane.statusMessage.connect(self.statusMessage)
-                self.review_pane.open_files = self._offered_files
-                # The review's evidence: Enter lands on its node in the tree, and its
-                # sources show the Briefing's workspace check (issue 20).
-                self.review_pane.detail.pointerSelected.connect(self._show_in_tree)
-                self.briefing_pane.workspaceChecked.connect(self.review_pane.detail.set_workspace)
-            self.review_pane.set_packet(
-                document.path, document.data, inspection, self.destination, document.review
+    def ensure_plan_graph_pane(self) -> PlanGraphPane:
+        """The tab's plan graph, made the first time a continuation document is shown."""
+        if self.plan_graph_pane is None:
+            graph = self.plan_graph_pane = PlanGraphPane()
+            graph.node_selected.connect(self._plan_node_selected)
+            graph.plan_shown.connect(self._plan_shown)
+            graph.exported.connect(
+                lambda path: self.statusMessage.emit(f"Plan graph written to {visible(path)}")
             )
-            wanted.append((PANE_REVIEW, self.review_pane))
-        elif isinstance(document, ReceiptDocument):
-            wanted += [(PANE_CANONICAL, self.canonical_pane), (PANE_FINDINGS, self.findings_pane)]
-        else:
-            assert isinstance(document, ContinuationDocument)
-            wanted.append((PANE_FINDINGS, self.findings_pane))
-            if self.plan_graph_pane is None:
-                self.plan_graph_pane = PlanGraphPane()
-                self.plan_graph_pane.node_selected.connect(self._plan_node_selected)
-                self.plan_graph_pane.plan_shown.connect(self._plan_shown)
-                self.plan_graph_pane.exported.connect(
-                    lambda path: self.statusMessage.emit(f"Plan graph written to {visible(path)}")
-                )
-                self.plan_graph_pane.current_snapshot_chosen.connect(self.check_current_snapshot)
-            self.plan_graph_pane.document_path = document.path
-            self.plan_graph_pane.show_result(document.result, document.value)
-            wanted += [
-                (PANE_PLAN_GRAPH, self.plan_graph_pane),
-                (PANE_CANONICAL, self.canonical_pane),
-            ]
-        # A plan is read as a graph first; a packet by its manifest.
-        first = PANE_PLAN_GRAPH if isinstance(document, ContinuationDocument) else wanted[0][0]
+            graph.current_snapshot_chosen.connect(self.check_current_snapshot)
+        return self.plan_graph_pane
+
+    def _arrange_panes(self, wanted: list[tuple[str, QWidget]], first: str) -> None:
+        """Show the panes ``wanted`` (the kind's, in order), the one shown before if it
+        is still there, else ``first``."""
         current = self.panes.tabText(self.panes.currentIndex())
         if [self.panes.tabText(i) for i in range(self.panes.count())] != [n for n, _ in wanted]:
             while self.panes.count():
@@ -388,18 +296,7 @@ class DocumentTab(QWidget):
         self.show_pane(current if current else first)
 
     def _pane_changed(self, _index: int) -> None:
-        """The review table and the plan graph need room the tree can spare: the first
-        time one of them is shown, the panes get most of the width (once, so a width the
-        user chose afterwards is kept)."""
-        share = WIDE_PANES.get(self.panes.tabText(self.panes.currentIndex()))
-        if self._widened or share is None:
-            return
-        self._widened = True
-        total = sum(self.splitter.sizes())
-        if total > 0 and self.splitter.sizes()[1] < total * share:
-            left = int(total * (1 - share))
-            self.splitter.setSizes([left, total - left])
-            self._split = left / total  # kept as the window is resized (not remembered)
+        self.split.pane_shown(self.panes.tabText(self.panes.currentIndex()))
 
     def _plan_node_selected(self, node_id: str) -> None:
         if node_id:
@@ -413,17 +310,14 @@ class DocumentTab(QWidget):
         if self._disposed:
             return
         self._disposed = True
-        self._full_value_ticket += 1
-        self.model.digests.close()
+        RELEASER.release(self.model.close())  # freed off the UI thread once let go
         self.briefing_pane.dispose()
         if self.review_pane is not None:
             self.review_pane.save_layout()
         self.layout_store.sync()
         if self.plan_graph_pane is not None:
             self.plan_graph_pane.clear()
-        if self.full_value_dialog is not None:
-            self.full_value_dialog.close()
-            self.full_value_dialog = None
+        self.lookup.dispose()
         app = QApplication.instance()
         if isinstance(app, QApplication):
             app.focusChanged.disconnect(self._focus_changed)
@@ -490,36 +384,21 @@ class DocumentTab(QWidget):
     def _size_columns(self) -> None:
         self.tree_columns.apply()
 
-    def _split_moved(self, _position: int, _index: int) -> None:
-        sizes = self.splitter.sizes()
-        if sum(sizes) > 0:
-            self._split = sizes[0] / sum(sizes)
-            self.layout_store.setValue(SPLIT_KEY, f"{self._split:.4f}")
-
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
-        """The tree keeps its share of the tab (the user's, or the one it was given)."""
         super().resizeEvent(event)
-        total = sum(self.splitter.sizes())
-        if self._split is not None and total > 0:
-            left = round(total * self._split)
-            self.splitter.setSizes([left, total - left])
+        self.split.resized()
 
-    def _initial_selection(self, findings: tuple[Finding, ...], elsewhere: tuple[str, ...]) -> None:
+    def _initial_selection(self, what: Shown) -> None:
         content = self.model.index_for_pointer("/content", nearest=False)
         if content.isValid():
             self.tree.expand(content)
-        document = self.document
-        if isinstance(document, PacketDocument) and document.inspection.manifest is not None:
-            changed = [
-                s for s in document.inspection.manifest.sections if not s.match and s.pointer
-            ]
-            if changed and changed[0].pointer is not None:
-                self.select_pointer(changed[0].pointer)  # the section whose bytes changed
-                return
+        if what.changed_section is not None:
+            self.select_pointer(what.changed_section)  # the section whose bytes changed
+            return
         first_error = next(
             (
                 f
-                for f, other in zip(findings, elsewhere, strict=True)
+                for f, other in zip(what.findings, what.elsewhere, strict=True)
                 if not other and f.severity == "error"
             ),
             None,
@@ -592,104 +471,8 @@ class DocumentTab(QWidget):
             self.copy_view = new
 
     def copy(self, kind: CopyKind) -> None:
-        """Copy from the view the user last worked in: the tree, the findings, the
-        manifest, or another table of this tab (the review's beliefs, a plan's findings)."""
-        view = self.copy_view
-        if view is not self.tree and not view.isVisible():
-            view = self.tree  # its pane was switched away: the tree is what is in view
-        if view is self.tree:
-            self._copy_node(kind, self.selected_node())
-        elif view is self.findings_pane.table:
-            self._copy_finding(kind)
-        elif view is self.manifest_pane.table:
-            self._copy_manifest_row(kind)
-        else:
-            self._copy_row(view, kind)
-
-    def _put(self, what: str, text: str) -> None:
-        set_clipboard(text)
-        self.statusMessage.emit(f"Copied {what}: {clip(visible(text), STATUS_CHARS)}")
-
-    def _copy_node(self, kind: CopyKind, node: JsonNode | None) -> None:
-        if node is None or (node.is_range and kind is not CopyKind.POINTER):
-            return  # a range of a long array is not a value of the document
-        if kind is CopyKind.KEY:
-            self._put("key", str(node.key))
-        elif kind is CopyKind.POINTER:
-            self._put("pointer", node.pointer)
-        elif kind is CopyKind.VALUE and not isinstance(node.value, dict | list):
-            self._put("value", slow_copy_work(kind, node.pointer, node.value)(NULL_MONITOR))
-        else:
-            what = "value" if kind is CopyKind.VALUE else kind.name.lower()
-            self.runner.start(
-                kind.value.lower(),
-                slow_copy_work(kind, node.pointer, node.value),
-                lambda text: self._put(what, str(text)),
-            )
-
-    def _node_at(self, pointer: str | None) -> JsonNode | None:
-        if pointer is None:
-            return None
-        return self.model.node(self.model.index_for_pointer(pointer, nearest=False))
-
-    def _copy_finding(self, kind: CopyKind) -> None:
-        pane = self.findings_pane
-        current = pane.table.currentIndex()
-        if not current.isValid():
-            return
-        row = pane.proxy.mapToSource(current).row()
-        finding, other = pane.model.finding(row), pane.model.elsewhere(row)
-        if kind is CopyKind.VALUE:
-            self._put("finding", (f"in {other}: " if other else "") + finding_line(finding))
-        elif kind is CopyKind.KEY:
-            self._put("code", str(finding.code))
-        elif kind is CopyKind.POINTER:
-            self._put("pointer", finding.pointer)
-        elif other:
-            self.statusMessage.emit(f"That finding points into {visible(other)}, not this file.")
-        else:  # canonical JSON and digest: of the node the finding points at
-            self._copy_node(kind, self._node_at(finding.pointer))
-
-    def _copy_manifest_row(self, kind: CopyKind) -> None:
-        pane = self.manifest_pane
-        current = pane.table.currentIndex()
-        if not current.isValid():
-            return
-        row = pane.model.row(current.row())
-        if kind is CopyKind.VALUE:
-            verdict = "match" if row.match else "MISMATCH"
-            self._put(
-                "section", f"{row.name}: {verdict}, listed {row.listed}, computed {row.computed}"
-            )
-        elif kind is CopyKind.KEY:
-            self._put("section name", row.name)
-        elif kind is CopyKind.POINTER:
-            self._put("pointer", row.pointer or "")
-        elif kind is CopyKind.DIGEST and row.computed is not None:
-            self._put("computed digest", row.computed)
-        else:
-            self._copy_node(kind, self._node_at(row.pointer))
-
-    def _copy_row(self, view: QAbstractItemView, kind: CopyKind) -> None:
-        current = view.currentIndex()
-        model = view.model()
-        if not current.isValid() or model is None:
-            return
-        cells = [
-            model.index(current.row(), column, current.parent())
-            for column in range(model.columnCount(current.parent()))
-        ]
-        texts = [str(c.data() if c.data() is not None else "") for c in cells]
-        if kind is CopyKind.VALUE:
-            self._put("row", "\t".join(texts))
-        elif kind is CopyKind.KEY and texts:
-            self._put("first column", texts[0])
-        elif kind is CopyKind.POINTER and isinstance(current.data(POINTER_ROLE), str):
-            self._put("pointer", str(current.data(POINTER_ROLE)))
-        else:
-            self.statusMessage.emit(
-                "Canonical JSON and digests are copied from the tree, the findings or the manifest."
-            )
+        """Copy from the view the user last worked in (`TabCopier.copy`)."""
+        self.copier.copy(kind)
 
     # --- the full value of a node ---------------------------------------------------
 
@@ -699,32 +482,12 @@ class DocumentTab(QWidget):
             self.show_full_value()  # containers expand on double-click instead
 
     def show_full_value(self) -> None:
-        """Open the selected node's whole value (made on a worker) in a plain-text viewer."""
-        node = self.selected_node()
-        if node is None or node.is_range:
-            return
-        self._full_value_ticket += 1
-        ticket = self._full_value_ticket
-        pointer, value = node.pointer, node.value
+        """Open the selected node's whole value in a plain-text viewer (`NodeLookup`)."""
+        self.lookup.show_full_value()
 
-        def done(result: object) -> None:
-            if ticket == self._full_value_ticket and isinstance(result, FullValue):
-                self._show_full_value(result)
-
-        self.runner.start("full value", lambda monitor: full_value(pointer, value, monitor), done)
-
-    def _show_full_value(self, value: FullValue) -> None:
-        if self.full_value_dialog is not None:
-            self.full_value_dialog.close()
-        dialog = FullValueDialog(value, self)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.destroyed.connect(lambda *_: self._forget_dialog(dialog))
-        self.full_value_dialog = dialog
-        dialog.show()
-
-    def _forget_dialog(self, dialog: FullValueDialog) -> None:
-        if self.full_value_dialog is dialog:
-            self.full_value_dialog = None
+    @property
+    def full_value_dialog(self) -> FullValueDialog | None:
+        return self.lookup.full_value_dialog
 
     # --- find -------------------------------------------------------------------
 
@@ -732,29 +495,7 @@ class DocumentTab(QWidget):
         self.find_bar.open_bar()
 
     def find_again(self, backwards: bool) -> None:
-        if not self.find_bar.edit.text():
-            self.open_find()
-            return
-        self._find(self.find_bar.edit.text(), self.find_bar.mode.currentData(), backwards)
-
-    def _find(self, text: str, mode: str, backwards: bool) -> None:
-        node = self.selected_node()
-        query = FindQuery(text, FindMode(mode), node.path() if node else (), backwards)
-        document = self.model.document
-        self.find_bar.status.setText("searching…")
-
-        def found(path: object) -> None:
-            if path is None:
-                pointer = is_pointer_query(text)
-                self.find_bar.status.setText("no node at that pointer" if pointer else "not found")
-                return
-            assert isinstance(path, tuple)
-            self.find_bar.status.setText("")
-            node = self.model.node(self.model.index_for_path(path))
-            if node is not None:
-                self.select_pointer(node.pointer)
-
-        self.runner.start("find", lambda monitor: find(document, query, monitor), found)
+        self.lookup.find_again(backwards)
 
     # --- background work ------------------------------------------------------------
 

@@ -3,7 +3,8 @@
 Runs on a worker thread: every function here may take long and reports through the
 `Monitor` (which raises `Cancelled` when the user cancels).
 
-- a ZCF packet → `inspect_read` over the one read of the file (exactly what `validate` runs);
+- a ZCF packet → `inspect_read` over the one read of the file (exactly what `validate` runs),
+  its review prepared (a destination given) and its texts scanned for credentials;
 - a transfer receipt (``format: zephr-continuity-receipt``) → `verify_receipt`;
 - an ASIF session, a bare continuation profile or a destination report →
   `inspect_continuation` (a report dropped together with its session is checked
@@ -46,6 +47,7 @@ from zcf_inspector.core.reading import (
     read_document,
 )
 from zcf_inspector.core.review.decisions import ReviewPreparation, prepare_review
+from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
 from zcf_inspector.gui.file_checks import content_problem, unreadable_message
 from zcf_inspector.present.recognise import CONTINUATION_KINDS, recognise
 from zcf_inspector.present.vocabulary import DocumentKind
@@ -64,6 +66,10 @@ class PacketDocument:
     # What the review pane shows, prepared on the worker: ingest and the review target
     # of 10,000 admitted beliefs take about 0.2 s, too long for the UI thread.
     review: ReviewPreparation | None = None
+    # The secret scan of its texts (None: the bytes were refused), made by the open on the
+    # worker: the header's admission chip, the findings and the tree's masks come from it,
+    # and the Briefing does not scan again.
+    secrets: SecretScan | None = None
 
 
 @dataclass(frozen=True)
@@ -117,6 +123,9 @@ class OpenRequest:
     # session path -> (path, bytes) of the destination's current capability snapshot, for
     # an ASIF 0.5 report to be compared with byte for byte (CAPABILITIES.md).
     current_for: Mapping[str, tuple[str, bytes]] | None = None
+    # Prepare the review of a packet (a destination given): not for side A of a
+    # comparison checked again, which shows no review.
+    review: bool = True
 
 
 @dataclass
@@ -208,7 +217,15 @@ def _open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
             try:
                 current = (request.current_for or {}).get(item.path)
                 documents.append(
-                    _check(item, report, request.destination, share, request.now, current=current)
+                    _check(
+                        item,
+                        report,
+                        request.destination,
+                        share,
+                        request.now,
+                        current=current,
+                        review=request.review,
+                    )
                 )
             except Cancelled:
                 raise
@@ -321,14 +338,19 @@ def _check(
     now: datetime | None = None,
     *,
     current: tuple[str, bytes] | None = None,
+    review: bool = True,
 ) -> Document:
     kind = _kind(item.value)
     if kind == "packet":
         monitor = share.as_monitor()
         # Refused at the byte stage, or not an object: the read already says why.
         inspection = inspect_read(item.read, item.data, destination, monitor=monitor)
-        review = None if destination is None else prepare_review(item.data, inspection, destination)
-        return PacketDocument(item.path, item.data, inspection, review)
+        prepared = None
+        if destination is not None and review:
+            prepared = prepare_review(item.data, inspection, destination)
+        value = inspection.value
+        secrets = None if value is None else scan_packet(value, monitor)
+        return PacketDocument(item.path, item.data, inspection, prepared, secrets)
     share.step(f"checking {Path(item.path).name}", 0.5)
     if kind == "receipt":
         return ReceiptDocument(

@@ -8,6 +8,7 @@ section and of each of its elements (`element_digests`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Final, overload
 
 from PySide6.QtCore import (
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import QTreeView
 
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.secrets.scan import SecretHit, masked_text
 from zcf_inspector.gui.element_digests import COMPUTING, ElementDigests, Runner, short
 from zcf_inspector.gui.icons import IconName, icon
 from zcf_inspector.gui.plain_text import TOOLTIP_CHARS, clip, preview, type_name, visible
@@ -94,6 +96,19 @@ class JsonNode:
         self._keys: list[str] | None = None
         self._positions: dict[str, int] | None = None  # key -> index, for wide objects
         self._pointer: str | None = None
+
+    def forget(self) -> None:
+        """Let go of the value of this node and of every node made under it: they refer to
+        each other (parent and children), and a range node holds a slice of its array, so
+        without this the document would live until a cycle collection."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            stack.extend(node._children.values())
+            node._children = {}
+            node.parent = None
+            node.value = None
+            node._keys = node._positions = None
 
     def _step(self) -> int:
         """How many members each child covers: 1, or RANGE_LIMIT^k for range children."""
@@ -201,9 +216,13 @@ class PacketTreeModel(QAbstractItemModel):
         parent: QObject | None = None,
         *,
         run: Runner | None = None,
+        masks: Mapping[str, Sequence[SecretHit]] | None = None,
     ) -> None:
         super().__init__(parent)
         self._root = JsonNode(None, "", document, 0)
+        # The texts the secret scan flagged, by pointer: shown masked. The value as the
+        # packet holds it is one explicit action away (Show Full Value, Copy value).
+        self._masks = masks or {}
         self._annotations = annotations or TreeAnnotations()
         # ``run`` takes large elements' digests off the UI thread; without it (tests of
         # the model alone) every digest is taken when its row is shown.
@@ -211,6 +230,19 @@ class PacketTreeModel(QAbstractItemModel):
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self._bold = QFont()
         self._bold.setBold(True)
+
+    def close(self) -> JsonValue:
+        """No view shows this model any more: drop digests still on their way, and let go
+        of the document (returned, for `release.Releaser`), which Qt would keep until the
+        model is deleted (a deferred delete, after the event loop's turn)."""
+        self.digests.close()
+        old = self._root
+        document = old.value
+        self.beginResetModel()
+        self._root = JsonNode(None, "", {}, 0)
+        self.endResetModel()
+        old.forget()
+        return document
 
     # --- Qt model API -------------------------------------------------------------
 
@@ -351,13 +383,20 @@ class PacketTreeModel(QAbstractItemModel):
         if column == KEY_COLUMN:
             return visible(str(node.key))
         if column == VALUE_COLUMN:
-            return preview(node.value)
+            return preview(self.shown_value(node))
         if column == TYPE_COLUMN:
             return type_name(node.value)
         if column == DIGEST_COLUMN:
             digest = self.digest(node)
             return "" if digest is None else digest if digest == COMPUTING else short(digest)
         return self.status(node).text
+
+    def shown_value(self, node: JsonNode) -> JsonValue:
+        """``node``'s value as the tree shows it: a text the secret scan flagged, masked."""
+        hits = self._masks.get(node.pointer) if self._masks else None
+        if hits and isinstance(node.value, str):
+            return masked_text(node.value, hits)
+        return node.value
 
     def tooltip(self, node: JsonNode) -> str:
         if node.is_range:
@@ -366,7 +405,7 @@ class PacketTreeModel(QAbstractItemModel):
         status = self.status(node)
         lines = [
             node.pointer or "/",
-            f"{type_name(node.value)}: {preview(node.value, TOOLTIP_CHARS)}",
+            f"{type_name(node.value)}: {preview(self.shown_value(node), TOOLTIP_CHARS)}",
         ]
         if status.text:
             lines.append(status.text)

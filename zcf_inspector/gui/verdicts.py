@@ -10,6 +10,7 @@ from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.packet.admission import AdmissionNotice
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.receipt import ReceiptReport
+from zcf_inspector.core.secrets.scan import SecretScan
 from zcf_inspector.present import asif, packet, receipt
 from zcf_inspector.present.packet import ADMISSION_CHECK, admission_row
 from zcf_inspector.present.vocabulary import CheckStatus as CheckState
@@ -29,9 +30,11 @@ __all__ = [
 
 
 def packet_verdict(
-    inspection: PacketInspection, admission: AdmissionNotice | None = None
+    inspection: PacketInspection,
+    admission: AdmissionNotice | None = None,
+    secrets: SecretScan | None = None,
 ) -> Verdict:
-    return packet.verdict(inspection, admission)
+    return packet.verdict(inspection, admission, secrets)
 
 
 def receipt_verdict(report: ReceiptReport) -> Verdict:

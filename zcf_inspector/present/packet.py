@@ -34,6 +34,7 @@ from zcf_inspector.core.packet.trust import (
 
 if TYPE_CHECKING:  # admission loads the destination's model: `validate` has none
     from zcf_inspector.core.packet.admission import AdmissionNotice
+    from zcf_inspector.core.secrets.scan import SecretScan
 
 from zcf_inspector.present.vocabulary import (
     CheckStatus,
@@ -96,8 +97,15 @@ def trust_verdict(trust: PacketTrust, rows: tuple[Chip, ...] = ()) -> Verdict:
     )
 
 
-def verdict(inspection: PacketInspection, admission: AdmissionNotice | None = None) -> Verdict:
-    """Every check of ``inspection`` (and what admission changed, when it ran)."""
+def verdict(
+    inspection: PacketInspection,
+    admission: AdmissionNotice | None = None,
+    secrets: SecretScan | None = None,
+) -> Verdict:
+    """Every check of ``inspection`` (and what admission changed, when it ran; and what
+    the secret scan flagged, when it ran and flagged anything: said on the admission
+    chip, as it is what a reviewer must look at before admitting). Neither changes the
+    packet's validity or its trust level."""
     rows = [_bytes_row(inspection)]
     if inspection.read_error is None:
         structure = inspection.stage(Stage.STRUCTURE)
@@ -126,15 +134,44 @@ def verdict(inspection: PacketInspection, admission: AdmissionNotice | None = No
         )
     rows.append(_auth_row(inspection))
     rows.append(_policy_row(inspection))
-    if admission is not None:  # a demotion or truncation is never hidden
-        rows.append(admission_row(admission))
+    flagged = secrets is not None and bool(secrets.hits)
+    if admission is not None or flagged:  # a demotion, a cut or a credential is never hidden
+        rows.append(admission_row(admission, secrets))
     return trust_verdict(packet_trust(inspection), tuple(rows))
 
 
-def admission_row(notice: AdmissionNotice) -> Chip:
-    """What the destination's admission changed (dropped, cut, demoted, not native)."""
-    state = CheckStatus.CHANGED if notice.changed else CheckStatus.PASS
-    return Chip(ADMISSION_CHECK, state, notice.summary, notice.text, "/content/beliefs")
+def admission_row(notice: AdmissionNotice | None, secrets: SecretScan | None = None) -> Chip:
+    """What the destination's admission changed (dropped, cut, demoted, not native), and
+    the credentials the secret scan suspects (each a ``secret_suspected`` warning)."""
+    if secrets is None or not secrets.hits:
+        assert notice is not None  # no admission and nothing flagged: no chip
+        state = CheckStatus.CHANGED if notice.changed else CheckStatus.PASS
+        return Chip(ADMISSION_CHECK, state, notice.summary, notice.text, "/content/beliefs")
+    words = secrets_words(secrets)
+    detail = secrets_detail(secrets)
+    if notice is None:
+        return Chip(ADMISSION_CHECK, CheckStatus.CHANGED, words, detail, secrets.hits[0].pointer)
+    return Chip(
+        ADMISSION_CHECK,
+        CheckStatus.CHANGED,
+        f"{notice.summary}; {words}",
+        f"{notice.text}\n\n{detail}",
+        "/content/beliefs",
+    )
+
+
+def secrets_words(secrets: SecretScan) -> str:
+    """A few words for the chip: how many suspected credentials, never one of them."""
+    count = len(secrets.hits)
+    return f"{count:,} suspected credential{'' if count == 1 else 's'} flagged (values hidden)"
+
+
+def secrets_detail(secrets: SecretScan) -> str:
+    return (
+        f"The secret scan found {secrets.summary()}. Check each before this packet is "
+        "admitted or its beliefs are confirmed: each is a secret_suspected warning at its "
+        "text's pointer, its value masked. This says nothing about the packet's validity."
+    )
 
 
 def _first_error(findings: tuple[Finding, ...]) -> Finding | None:

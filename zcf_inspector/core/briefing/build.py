@@ -24,7 +24,7 @@ from zcf_inspector.core.packet.manifest import ManifestReport
 from zcf_inspector.core.packet.structure import HIGH_RISK_TOOLS
 from zcf_inspector.core.packet.trust import Authenticity, packet_trust
 from zcf_inspector.core.pointer import join
-from zcf_inspector.core.secrets.scan import SecretHit, SecretScan
+from zcf_inspector.core.secrets.scan import SecretHit, SecretScan, masked_text
 
 if TYPE_CHECKING:
     from zcf_inspector.core.packet.destination import Destination
@@ -106,10 +106,7 @@ def masked_workspace(
     )
 
 
-def _masked(text: str, hits: Sequence[SecretHit]) -> str:
-    for hit in sorted(hits, key=lambda h: h.start, reverse=True):
-        text = text[: hit.start] + hit.masked + text[hit.end :]
-    return text
+_masked = masked_text  # the one masking rule (`core.secrets.scan`)
 
 
 def _obj(value: JsonValue) -> dict[str, JsonValue]:

@@ -115,6 +115,13 @@ class SecretScan:
                 budget.append(hit.to_finding())
         return tuple(budget.kept), budget.omitted()
 
+    def by_pointer(self) -> dict[str, tuple[SecretHit, ...]]:
+        """The hits of each text flagged, in text order."""
+        found: dict[str, list[SecretHit]] = {}
+        for hit in self.hits:
+            found.setdefault(hit.pointer, []).append(hit)
+        return {pointer: tuple(hits) for pointer, hits in found.items()}
+
     def summary(self) -> str:
         texts = f"{self.texts:,} text{'' if self.texts == 1 else 's'}"
         if not self.hits:
@@ -128,6 +135,14 @@ class SecretScan:
             "bytes": self.scanned_bytes,
             "hits": [hit.to_json() for hit in self.hits],
         }
+
+
+def masked_text(text: str, hits: Sequence[SecretHit]) -> str:
+    """``text`` with each of its ``hits`` replaced by the hit's masked form: the one masking
+    the briefing, the CLI and the window show a flagged text with."""
+    for hit in sorted(hits, key=lambda h: h.start, reverse=True):
+        text = text[: hit.start] + hit.masked + text[hit.end :]
+    return text
 
 
 # --- which texts ---------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
 from zcf_inspector.core.review.previous import BeliefChange
 from zcf_inspector.gui.briefing_lines import Style
-from zcf_inspector.gui.briefing_pane import BriefingView
+from zcf_inspector.gui.briefing_view import BriefingView
 from zcf_inspector.gui.clipboard import set_clipboard
 from zcf_inspector.gui.plain_text import one_line, plain_label, set_tooltip, visible_lines
 from zcf_inspector.gui.theme import Tone, tone_background

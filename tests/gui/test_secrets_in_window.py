@@ -1,0 +1,93 @@
+"""Issue 20, point 4, in the window: a packet whose texts carry suspected credentials is
+flagged on the header's admission chip, its Findings list each `secret_suspected`
+warning (the value never echoed), and the tree shows each flagged text masked — the
+value as the packet holds it is one explicit action away (Show Full Value)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from pytestqt.qtbot import QtBot
+
+from goldens import generate as g
+from tests.core.helpers import to_bytes
+from tests.gui.driving import WAIT_MS, drop_and_wait, rows, wait_idle
+from zcf_inspector.core.codes import AdvisoryCode
+from zcf_inspector.gui.main_window import MainWindow
+from zcf_inspector.gui.packet_tree_model import VALUE_COLUMN
+from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE
+
+AWS_KEY = "AKIAIOSFODNN7EXAMPLE"
+FLAGGED = "/content/beliefs/0/content"
+MASKED = "the deploy key is AKIA…(20 characters, hidden)"
+
+
+def planted(tmp_path: Path) -> Path:
+    value = g.handoff("secrets-in-window")
+    value["content"]["beliefs"] = [
+        g.belief("b-1", f"the deploy key is {AWS_KEY}"),
+        g.belief("b-2", "nothing to hide here"),
+    ]
+    path = tmp_path / "planted.json"
+    path.write_bytes(to_bytes(g.unsigned(value)))
+    return path
+
+
+def test_the_admission_chip_says_what_the_scan_flagged(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    tab = drop_and_wait(qtbot, window, [planted(tmp_path)])
+    assert rows(tab)["admission"] == ("changed", "1 suspected credential flagged (values hidden)")
+    chip = next(c for c in tab.header.chips if c.text().startswith("admission"))
+    assert AWS_KEY not in chip.text()
+    assert AWS_KEY not in chip.toolTip()
+    assert tab.verdict.words == "VALID · UNSIGNED"  # validity is not what the scan says
+
+
+def test_the_findings_list_each_suspected_credential_without_its_value(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    tab = drop_and_wait(qtbot, window, [planted(tmp_path)])
+    model = tab.findings_pane.model
+    found = [model.finding(r) for r in range(model.rowCount())]
+    secrets = [f for f in found if f.code is AdvisoryCode.SECRET_SUSPECTED]
+    assert [(f.severity, f.pointer) for f in secrets] == [("warning", FLAGGED)]
+    shown = [
+        str(model.index(r, c).data())
+        for r in range(model.rowCount())
+        for c in range(model.columnCount())
+    ]
+    assert any("AKIA…(20 characters, hidden)" in text for text in shown)
+    assert not any(AWS_KEY in text for text in shown)
+
+
+def test_the_tree_masks_a_flagged_value_until_it_is_shown_in_full(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    tab = drop_and_wait(qtbot, window, [planted(tmp_path)])
+    tab.select_pointer(FLAGGED)
+    value = tab.tree.currentIndex().siblingAtColumn(VALUE_COLUMN)
+    assert MASKED in str(value.data())
+    assert AWS_KEY not in str(value.data())
+    assert AWS_KEY not in str(value.data(PLAIN_TOOLTIP_ROLE))
+    assert AWS_KEY not in str(value.data(Qt.ItemDataRole.AccessibleTextRole))
+    other = tab.model.index_for_pointer("/content/beliefs/1/content").siblingAtColumn(VALUE_COLUMN)
+    assert "nothing to hide here" in str(other.data())  # only what was flagged is masked
+    # Revealing is an explicit action: the full value shows the text as the packet holds it.
+    tab.show_full_value()
+    qtbot.waitUntil(lambda: tab.full_value_dialog is not None, timeout=WAIT_MS)
+    dialog = tab.full_value_dialog
+    assert dialog is not None
+    assert AWS_KEY in dialog.text.toPlainText()
+    dialog.close()
+    wait_idle(qtbot, window)
+
+
+def test_the_briefing_uses_the_opens_scan(qtbot: QtBot, window: MainWindow, tmp_path: Path) -> None:
+    tab = drop_and_wait(qtbot, window, [planted(tmp_path)])
+    pane = tab.briefing_pane
+    qtbot.waitUntil(lambda: pane.result is not None, timeout=WAIT_MS)
+    document = tab.document
+    assert pane.result is not None
+    assert pane.result.scan is getattr(document, "secrets", None) is not None
