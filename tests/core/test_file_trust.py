@@ -33,8 +33,10 @@ from zcf_inspector.core.packet.conformance import check_goldens
 from zcf_inspector.core.packet.destination import DestinationError, load_destination
 from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.packet.receipt_keys import load_public_key
-from zcf_inspector.core.review.decisions import DecisionRequest, ReviewError, ReviewTarget
-from zcf_inspector.core.review.journal import JournaledReview, JournalKeys
+from zcf_inspector.core.review.decisions import DecisionRequest, ReviewError
+from zcf_inspector.core.review.journal import JournaledReview
+from zcf_inspector.core.review.journal_keys import JournalKeys
+from zcf_inspector.core.review.target import ReviewTarget
 
 NOBODY = 65534
 UNSAFE_MODES = (0o666, 0o662, 0o620, 0o602)

@@ -39,20 +39,13 @@ from zcf_inspector.core.packet.destination import Destination, load_destination
 from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.packet.receipt import receipt_bytes
 from zcf_inspector.core.reading import ReadError, read_json
-from zcf_inspector.core.review.decisions import (
-    DecisionRequest,
-    ReviewError,
-    ReviewSession,
-    ReviewTarget,
-    apply_decisions,
-    parse_decision_requests,
-)
-from zcf_inspector.core.review.previous import (
-    PreviousGeneration,
-    load_previous,
-    plan_carry_over,
-)
+from zcf_inspector.core.review.carry_over import plan_carry_over
+from zcf_inspector.core.review.decisions import DecisionRequest, ReviewError
+from zcf_inspector.core.review.decisions_file import parse_decision_requests
+from zcf_inspector.core.review.previous import PreviousGeneration, load_previous
 from zcf_inspector.core.review.previous_trust import ACCEPT_FLAG, UNSIGNED_ORIGIN
+from zcf_inspector.core.review.session import ReviewSession, apply_decisions
+from zcf_inspector.core.review.target import ReviewTarget
 
 DECISIONS_MAX_BYTES = 64 * 1024 * 1024
 

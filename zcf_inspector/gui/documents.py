@@ -45,7 +45,7 @@ from zcf_inspector.core.reading import (
     fast_path_limit,
     read_document,
 )
-from zcf_inspector.core.review.decisions import ReviewPreparation, prepare_review
+from zcf_inspector.core.review.target import ReviewPreparation, prepare_review
 from zcf_inspector.gui.file_checks import content_problem, unreadable_message
 from zcf_inspector.present.recognise import CONTINUATION_KINDS, recognise
 from zcf_inspector.present.vocabulary import DocumentKind

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 
 from zcf_inspector import __version__
 from zcf_inspector.core.packet.destination import Destination, DestinationError, load_destination
-from zcf_inspector.core.review.decisions import ReviewTarget
+from zcf_inspector.core.review.target import ReviewTarget
 from zcf_inspector.gui.clipboard import CopyKind, shortcut
 from zcf_inspector.gui.compare_view import CompareView
 from zcf_inspector.gui.compare_work import ComparedPackets, CompareRequest, compare_with

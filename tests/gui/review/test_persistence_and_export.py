@@ -23,7 +23,7 @@ from zcf_inspector.core.crypto import ed25519_public_key, public_key_fingerprint
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.keyfile import new_ed25519_key
 from zcf_inspector.core.packet.receipt import ReceiptStatus, verify_receipt
-from zcf_inspector.core.review.journal import journal_path
+from zcf_inspector.core.review.journal_files import journal_path
 from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.settings import save_identity
 

@@ -20,15 +20,12 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.ingest import IngestResult, ingest_bytes
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
-from zcf_inspector.core.review.decisions import (
-    DecisionRequest,
-    ReviewError,
-    ReviewSession,
-    ReviewTarget,
-    apply_decisions,
-    parse_decision_requests,
-)
-from zcf_inspector.core.review.previous import PreviousGeneration, load_previous, plan_carry_over
+from zcf_inspector.core.review.carry_over import plan_carry_over
+from zcf_inspector.core.review.decisions import DecisionRequest, ReviewError
+from zcf_inspector.core.review.decisions_file import parse_decision_requests
+from zcf_inspector.core.review.previous import PreviousGeneration, load_previous
+from zcf_inspector.core.review.session import ReviewSession, apply_decisions
+from zcf_inspector.core.review.target import ReviewTarget
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
-from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
+from zcf_inspector.core.review.decisions import Decision
 from zcf_inspector.core.review.previous import BeliefChange
+from zcf_inspector.core.review.target import AdmittedBelief
 
 _CHUNK = 5_000  # rows between two cancellation points (and pauses for the UI thread)
 

@@ -19,9 +19,10 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
+from zcf_inspector.core.review.decisions import Decision
 from zcf_inspector.core.review.previous import BeliefChange
 from zcf_inspector.core.review.table import evidence_counts
+from zcf_inspector.core.review.target import AdmittedBelief
 from zcf_inspector.gui.clipboard import set_clipboard
 from zcf_inspector.gui.plain_text import one_line, plain_label, set_tooltip, visible_lines
 

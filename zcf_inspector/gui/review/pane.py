@@ -53,33 +53,21 @@ from zcf_inspector.core.packet.receipt import receipt_bytes
 from zcf_inspector.core.packet.receipt_keys import ReceiptSigner, receipt_signer
 from zcf_inspector.core.packet.trust import short_fingerprint
 from zcf_inspector.core.reading import fast_path_limit
-from zcf_inspector.core.review.decisions import (
-    DecisionRequest,
-    Prepared,
-    ReviewError,
-    ReviewPreparation,
-    ReviewTarget,
-    Step,
-)
-from zcf_inspector.core.review.journal import (
-    JournaledReview,
-    JournalKeys,
-    journal_path,
-    set_aside,
-)
+from zcf_inspector.core.review.carry_over import RepeatCounts, plan_carry_over, repeat_counts
+from zcf_inspector.core.review.decisions import DecisionRequest, ReviewError
+from zcf_inspector.core.review.journal import JournaledReview
+from zcf_inspector.core.review.journal_files import journal_path
+from zcf_inspector.core.review.journal_keys import JournalKeys
 from zcf_inspector.core.review.journal_move import JournalMove, move_journals
-from zcf_inspector.core.review.previous import (
-    PreviousGeneration,
-    RepeatCounts,
-    load_previous,
-    plan_carry_over,
-    repeat_counts,
-)
+from zcf_inspector.core.review.journal_store import set_aside
+from zcf_inspector.core.review.previous import PreviousGeneration, load_previous
+from zcf_inspector.core.review.session import Prepared, Step
 from zcf_inspector.core.review.table import (
     TableFacts,
     next_unreviewed,
     not_yet,
 )
+from zcf_inspector.core.review.target import ReviewPreparation, ReviewTarget
 from zcf_inspector.gui.documents import FAST_READ_MAX_BYTES
 from zcf_inspector.gui.header_drag import UserResizes
 from zcf_inspector.gui.plain_text import set_tooltip, visible, visible_lines

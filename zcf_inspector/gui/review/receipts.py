@@ -14,12 +14,9 @@ from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.receipt import verify_receipt
 from zcf_inspector.core.packet.receipt_keys import ReceiptSigner
 from zcf_inspector.core.reading import ReadError, read_json
-from zcf_inspector.core.review.decisions import (
-    AdmittedBelief,
-    ReviewSummary,
-    ReviewTarget,
-    match_receipt,
-)
+from zcf_inspector.core.review.receipt_match import match_receipt
+from zcf_inspector.core.review.session import ReviewSummary
+from zcf_inspector.core.review.target import AdmittedBelief, ReviewTarget
 from zcf_inspector.core.visible_text import shown
 from zcf_inspector.gui.file_names import free_name, safe_part
 from zcf_inspector.present.receipt import verdict as receipt_verdict
