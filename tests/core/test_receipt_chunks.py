@@ -9,12 +9,13 @@ from pathlib import Path
 import pytest
 
 from zcf_inspector.core.atomic import TargetExistsError, write_atomic
+from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.receipt import receipt_bytes, receipt_chunks
 from zcf_inspector.core.visible_text import json_visible
 
 # Strings a terminal would act on or that hide text, in keys and values, beside plain
 # ASCII, at every position a chunk may end.
-VALUE = {
+VALUE: dict[str, JsonValue] = {
     "format": "zephr-continuity-receipt",
     "review": {
         "decisions": [

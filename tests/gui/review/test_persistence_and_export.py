@@ -309,6 +309,7 @@ def test_window_and_cli_write_identical_receipts(
 def test_self_review_is_warned(make_pane: PaneFactory, settings: Any, tmp_path: Path) -> None:
     key_file = tmp_path / "me.json"
     key_file.write_text(json.dumps(new_ed25519_key(g.SOURCE_SEED).to_json()))
+    key_file.chmod(0o600)  # a private key: others may not read it
     save_identity(settings, "carol", str(key_file))
     pane = make_pane("recipient-bound-mac")
     assert pane.ui.self_review.isVisible()

@@ -65,9 +65,10 @@ class JournalKeys:
         path = self.path_for(correlation_id)
         if not path.exists() and not path.is_symlink():
             return None
-        # A key others could have written proves nothing about the rows; that is no
-        # damage of the journal, so it is said as the fix it needs, not set aside.
-        guard = file_trust.guard(shown_path(path), "review journal key", _unsafe_key)
+        # A key others could have written (or read: it is a secret) proves nothing about
+        # the rows; that is no damage of the journal, so it is said as the fix it needs,
+        # not set aside.
+        guard = file_trust.secret_guard(shown_path(path), "review journal key", _unsafe_key)
         try:
             data = read_bounded(path, KEY_FILE_MAX_BYTES, refuse_larger=True, guard=guard)
             return _key_state(read_json(data))
