@@ -575,8 +575,8 @@ _FILES: Final[Mapping[FileCode, tuple[Severity, str]]] = {
     ),
     FileCode.TRUST_FILE_UNSAFE: (
         E,
-        "a destination, key or journal key file writable by group or others, or another "
-        "user's; a secret one (a seed, an installation or journal key) readable by them",
+        "a trust or key file others may write or another user owns; a secret key file "
+        "others may read",
     ),
 }
 
