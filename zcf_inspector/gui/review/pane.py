@@ -62,11 +62,6 @@ from zcf_inspector.core.review.journal_move import JournalMove, move_journals
 from zcf_inspector.core.review.journal_store import set_aside
 from zcf_inspector.core.review.previous import PreviousGeneration, load_previous
 from zcf_inspector.core.review.session import Prepared, Step
-from zcf_inspector.core.review.table import (
-    TableFacts,
-    next_unreviewed,
-    not_yet,
-)
 from zcf_inspector.core.review.target import ReviewPreparation, ReviewTarget
 from zcf_inspector.gui.documents import FAST_READ_MAX_BYTES
 from zcf_inspector.gui.header_drag import UserResizes
@@ -92,10 +87,16 @@ from zcf_inspector.gui.review.receipts import (
     summary_text,
 )
 from zcf_inspector.gui.review.row_filter import ROW_BY_ROW, SYNC_ROWS, RowFilter, facts_of
+from zcf_inspector.gui.review.secret_question import confirm_flagged
 from zcf_inspector.gui.review.settings import ReviewerIdentity, load_identity
 from zcf_inspector.gui.review.table_model import REF_ROLE
 from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION
 from zcf_inspector.gui.task_runner import TaskRunner
+from zcf_inspector.present.review_table import (
+    TableFacts,
+    next_unreviewed,
+    not_yet,
+)
 
 JOURNAL_FOLDER = "review-journals"
 # Refusals of a journal that say nothing against its rows: it is not offered to be set aside.
@@ -377,6 +378,7 @@ class ReviewPane(QWidget):
         self._show_admission()
         self.model.reset(self.target.beliefs, opened.evidence, {}, self.target.rows)
         self.detail.set_packet(self.target.packet, opened.detail)
+        self.model.set_secrets(self.detail.secrets)  # issue 20: the rows the scan flags
         self._show_journal(opened.review)
         self._show_identity()
         previous = opened.previous
@@ -760,6 +762,10 @@ class ReviewPane(QWidget):
                 "is left as it is." if skipped == 1 else "are left as they are."
             )
         if not self.prompter.confirm(self, f"Bulk decision: {state}", text):
+            return
+        # issue 20: beliefs that may hold a credential are confirmed only if asked apart.
+        refs = confirm_flagged(self.prompter, self, state, refs, self.model.flagged)
+        if not refs:
             return
         if review is not self.review:
             return  # another packet came while the question was open
@@ -1300,7 +1306,12 @@ class ReviewPane(QWidget):
             ref = belief.portable_ref
             change = previous.classification.changes.get(ref)
             if change is not None:
-                since = SincePrevious(change, previous.earlier.get(ref), previous.packet_id)
+                since = SincePrevious(
+                    change,
+                    previous.earlier.get(ref),
+                    previous.packet_id,
+                    previous.earlier_content.get(ref),  # issue 20: old text beside new
+                )
         self.detail.show_belief(belief, history, since)
 
     def _apply_filters(self, *, debounce: bool = False) -> None:

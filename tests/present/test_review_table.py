@@ -1,4 +1,4 @@
-"""The review table's rows for its filters, computed in the core (core/review/table.py)."""
+"""The review table's rows for its filters (present/review_table.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.review.decisions import DecisionRequest
 from zcf_inspector.core.review.previous import BeliefChange
 from zcf_inspector.core.review.session import ReviewSession
-from zcf_inspector.core.review.table import (
+from zcf_inspector.core.review.target import ReviewTarget
+from zcf_inspector.present.review_table import (
     Filters,
     TableFacts,
     evidence_counts,
@@ -24,7 +25,6 @@ from zcf_inspector.core.review.table import (
     position,
     shown_rows,
 )
-from zcf_inspector.core.review.target import ReviewTarget
 
 COUNT = 400
 
