@@ -1,11 +1,12 @@
-"""The review pane's widgets and their layout, kept apart from its behaviour."""
+"""The review pane's widgets and their layout, kept apart from its behaviour, and the
+sizes the reviewer gave its splitters and columns, remembered in the window's settings."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -58,6 +59,12 @@ ADMISSION_CHOICES: dict[object, tuple[bool | None, bool | None, bool | None]] = 
     "not cut": (None, False, None),
     "secret": (None, None, True),
     "no secret": (None, None, False),
+}
+# Where the pane's splitters and columns are remembered (the window's settings store).
+LAYOUT_KEYS = {
+    "splitter": "layout/reviewSplitter",
+    "detail": "layout/reviewDetailSplitter",
+    "columns": "layout/reviewColumns",
 }
 BULK_LABELS = {
     ReviewState.CONFIRMED: "Confirm…",
@@ -296,3 +303,27 @@ def _lay_out(pane: QWidget, w: PaneWidgets) -> None:
     layout.addLayout(bottom)
     layout.addWidget(w.signer)
     layout.addWidget(w.status)
+
+
+def _layout_parts(
+    ui: PaneWidgets,
+) -> dict[str, tuple[Callable[[], QByteArray], Callable[[QByteArray], object]]]:
+    header = ui.table.horizontalHeader()
+    return {
+        "splitter": (ui.splitter.saveState, ui.splitter.restoreState),
+        "detail": (ui.detail.splitter.saveState, ui.detail.splitter.restoreState),
+        "columns": (header.saveState, header.restoreState),
+    }
+
+
+def restore_layout(settings: QSettings, ui: PaneWidgets) -> None:
+    for key, state in _layout_parts(ui).items():
+        value = settings.value(LAYOUT_KEYS[key])
+        if isinstance(value, QByteArray) and not value.isEmpty():
+            state[1](value)
+
+
+def save_layout(settings: QSettings, ui: PaneWidgets) -> None:
+    for key, state in _layout_parts(ui).items():
+        settings.setValue(LAYOUT_KEYS[key], state[0]())
+    settings.sync()

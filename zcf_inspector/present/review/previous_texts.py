@@ -10,7 +10,7 @@ from zcf_inspector.core.review.carry_over import RepeatCounts
 from zcf_inspector.core.review.decisions import ReviewError
 from zcf_inspector.core.review.previous import PreviousGeneration
 from zcf_inspector.core.review.previous_trust import UNSIGNED_ORIGIN
-from zcf_inspector.gui.plain_text import visible
+from zcf_inspector.core.visible_text import visible
 
 WITHHELD_SHOWN = 3  # the banner names this many beliefs not repeated, then counts the rest
 
