@@ -31,7 +31,7 @@ from zcf_inspector.gui.packet_tree_model import STATUS_COLUMN, expanded_rows
 from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.settings import save_identity
 from zcf_inspector.gui.review.table_model import REF_ROLE
-from zcf_inspector.present.review_table import Filters
+from zcf_inspector.present.review.table import Filters
 
 BIG = 200_000
 WAIT_MS = 240_000  # a 200,000-belief packet opens, and is checked again, on two cores

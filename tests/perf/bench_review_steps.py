@@ -46,7 +46,7 @@ def run(count: int, home: Path) -> int:
     from zcf_inspector.core.review.target import prepare_review
     from zcf_inspector.gui.review.pane import ReviewPane
     from zcf_inspector.gui.review.settings import save_identity
-    from zcf_inspector.present.review_table import Filters, shown_rows
+    from zcf_inspector.present.review.table import Filters, shown_rows
 
     data, dest = many_beliefs_bytes(count), admitting(count)
     inspection = inspect_bytes(data, dest)
@@ -62,7 +62,7 @@ def run(count: int, home: Path) -> int:
     review.decide(requests, "carol", g.NOW)
     before_step = time.perf_counter() - start
     facts_session = review.session
-    from zcf_inspector.present.review_table import TableFacts, evidence_counts
+    from zcf_inspector.present.review.table import TableFacts, evidence_counts
 
     facts = TableFacts(
         target.beliefs, facts_session.last_decisions(), evidence_counts(target.packet)

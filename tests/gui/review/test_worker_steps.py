@@ -24,7 +24,7 @@ from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.row_filter import SYNC_ROWS
 from zcf_inspector.gui.task_runner import TaskRunner
 from zcf_inspector.present.review.controller import SYNC_DECISIONS
-from zcf_inspector.present.review_table import Filters, shown_rows
+from zcf_inspector.present.review.table import Filters, shown_rows
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)
 

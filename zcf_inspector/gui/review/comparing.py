@@ -23,8 +23,10 @@ from zcf_inspector.gui.review.context import PaneContext
 from zcf_inspector.gui.review.opening import ReviewView
 from zcf_inspector.gui.review.previous_dialog import OpenFile
 from zcf_inspector.gui.review.questions import ask_carry_over
+from zcf_inspector.gui.review.secret_question import repeat_flagged
 from zcf_inspector.gui.review.steps import StepRunner
 from zcf_inspector.present.review.previous_texts import nothing_to_repeat, refusal_text
+from zcf_inspector.present.review.secrets import flagged_repeats
 
 
 class Comparing:
@@ -171,10 +173,17 @@ class Comparing:
         )
         if answer is None:
             return
-        requests = c.carry_over(answer[0], accept_untrusted=answer[1])
+        # issue 20: a repeated confirm of a belief that may hold a credential is asked
+        # apart, as in a bulk confirm (No: those beliefs are left out, the rest repeated).
+        last = c.review.session.last_decisions()
+        suspected = flagged_repeats(previous, last, self.ui.model.flagged)
+        left_out = repeat_flagged(self.prompter, self.context.parent, suspected, counts.pending)
+        if left_out is None or c.review is None or c.previous is not previous:
+            return  # nothing left to repeat, or another packet or comparison came meanwhile
+        requests = c.carry_over(answer[0], accept_untrusted=answer[1], leave_out=left_out)
 
         def said(step: Step) -> None:
             self.ui.status.setText(c.repeated_text(step, reviewer))
 
         label = "repeating earlier decisions"
-        self.steps.record_many(requests, counts.pending, reviewer, label, said)
+        self.steps.record_many(requests, counts.pending - len(left_out), reviewer, label, said)

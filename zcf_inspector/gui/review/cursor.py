@@ -18,7 +18,7 @@ from zcf_inspector.core.review.decisions import Decision
 from zcf_inspector.gui.review.opening import OpenedReview, ReviewView
 from zcf_inspector.gui.review.row_filter import RowFilter, facts_of
 from zcf_inspector.gui.review.table_model import REF_ROLE, ReviewRows, ReviewTableModel
-from zcf_inspector.present.review_table import Filters, TableFacts, next_unreviewed
+from zcf_inspector.present.review.table import Filters, TableFacts, next_unreviewed
 
 
 class TableCursor:

@@ -20,7 +20,7 @@ from zcf_inspector.gui.review.questions import ask_request, confirm_bulk
 from zcf_inspector.gui.review.row_filter import SYNC_ROWS
 from zcf_inspector.gui.review.secret_question import confirm_flagged
 from zcf_inspector.gui.review.steps import StepRunner
-from zcf_inspector.present.review_table import not_yet
+from zcf_inspector.present.review.table import not_yet
 
 
 class Decider:
@@ -67,7 +67,10 @@ class Decider:
         if reviewer is None:
             return
         typed = self.note_field.text()
-        request = ask_request(self.prompter, self.context.parent, c, ref, state, typed=typed)
+        secrets = self.context.ui.model.secrets  # the Supersede dialog's choices, masked
+        request = ask_request(
+            self.prompter, self.context.parent, c, ref, state, typed=typed, secrets=secrets
+        )
         if request is None:
             return
         if c.unchanged(request) or self.steps.record([request], reviewer):

@@ -1,10 +1,10 @@
 """The selected belief in full: content, evidence anchors with their sources, and history.
 
 Everything shown is computed by the presentation layer: the evidence lines
-(`present.review_evidence`), the masked content of a belief the secret scan flags
-(`present.review_secrets`) and, for a belief changed since the previous generation, the
+(`present.review.evidence`), the masked content of a belief the secret scan flags
+(`present.review.secrets`) and, for a belief changed since the previous generation, the
 earlier admitted text beside the new one with the changed words marked
-(`present.text_changes`). The widgets only set that plain text and paint those spans
+(`present.review.text_changes`). The widgets only set that plain text and paint those spans
 (extra selections over a read-only `QPlainTextEdit`: never rich text).
 """
 
@@ -39,7 +39,7 @@ from zcf_inspector.gui.briefing_pane import BriefingView
 from zcf_inspector.gui.clipboard import set_clipboard
 from zcf_inspector.gui.plain_text import one_line, plain_label, set_tooltip, visible_lines
 from zcf_inspector.gui.theme import Tone, tone_background
-from zcf_inspector.present.review_evidence import (
+from zcf_inspector.present.review.evidence import (
     DetailIndex,
     EvidenceLine,
     LineStyle,
@@ -48,8 +48,9 @@ from zcf_inspector.present.review_evidence import (
     evidence_lines,
     workspace_facts,
 )
-from zcf_inspector.present.review_secrets import ReviewSecrets, hit_words, masked, scan_text
-from zcf_inspector.present.text_changes import ShownText, text_change
+from zcf_inspector.present.review.rows import ONE_LINE_CHARS, note_text
+from zcf_inspector.present.review.secrets import ReviewSecrets, hit_words, masked, scan_text
+from zcf_inspector.present.review.text_changes import ShownText, text_change
 
 CONTENT_LIMIT = 1_000_000  # characters of a belief's content shown (admission cuts it far shorter)
 EVIDENCE_KEYS: Final = "E"  # from the table: the keyboard goes to the evidence
@@ -94,6 +95,10 @@ def _s(value: JsonValue) -> str:
     return one_line(value) if isinstance(value, str) else ""
 
 
+def _note(note: str | None) -> str:
+    return "" if note is None else note_text(note, ONE_LINE_CHARS)
+
+
 class BeliefDetail(QWidget):
     """The selected belief below the table, across the pane's whole width: its content
     in full (wrapped) gets most of it, with the earlier text above it while comparing;
@@ -110,6 +115,7 @@ class BeliefDetail(QWidget):
         self._decisions: Sequence[Decision] = ()
         self._since: SincePrevious | None = None
         self.revealed = False  # the current belief's suspected credential shown as it is
+        self._flagged = False  # its content, or its earlier text, holds one
         self.title = plain_label(wrap=True, selectable=True)
         self.secret_note = plain_label(wrap=True, selectable=True)
         self.secret_note.hide()
@@ -220,6 +226,7 @@ class BeliefDetail(QWidget):
             self.copy_raw_button.setEnabled(False)
             self.reveal_button.hide()
             self.secret_note.hide()
+            self._flagged = False
             self._show_evidence()
             return
         ref = belief.portable_ref
@@ -256,21 +263,28 @@ class BeliefDetail(QWidget):
         belief, since = self._belief, self._since
         assert belief is not None
         hits = self._index.secrets.by_ref.get(belief.portable_ref, ())
-        flagged = bool(hits)
+        earlier = since.earlier_content if since is not None else None
+        if since is None or since.change is not BeliefChange.CHANGED:
+            earlier = None
+        # The earlier text was not scanned at open (it is the previous generation's): read
+        # here, bounded by maxBeliefBytes. It may hold a credential the new text dropped.
+        earlier_hits = scan_text(earlier) if earlier is not None else ()
+        flagged = bool(hits or earlier_hits)
+        self._flagged = flagged
         self.reveal_button.setVisible(flagged)
         self.reveal_button.setText("Mask again" if self.revealed else "Reveal")
         self.secret_note.setVisible(flagged)
         if flagged:
             state = "revealed: shown as admitted" if self.revealed else f"reveal with {REVEAL_KEYS}"
-            self.secret_note.setText(f"Suspected credential: {hit_words(hits)} ({state}).")
+            words = hit_words(hits) if hits else f"the earlier text {hit_words(earlier_hits)}"
+            self.secret_note.setText(f"Suspected credential: {words} ({state}).")
         hide = flagged and not self.revealed
         content = masked(belief.content, hits) if hide else belief.content
-        earlier = since.earlier_content if since is not None else None
-        if since is None or since.change is not BeliefChange.CHANGED or earlier is None:
+        if earlier is None:
             self._set_texts(ShownText(visible_lines(content, CONTENT_LIMIT), ()), None)
             return
-        if hide:  # the earlier text may hold the same credential: masked alike
-            earlier = masked(earlier, scan_text(earlier))
+        if hide:  # the earlier text may hold the same credential, or another: masked alike
+            earlier = masked(earlier, earlier_hits)
         change = text_change(earlier, content)
         self._set_texts(change.now, change.earlier)
 
@@ -315,8 +329,7 @@ class BeliefDetail(QWidget):
     def toggle_reveal(self) -> None:
         """Show the belief's suspected credential as admitted (escaped, never
         interpreted), or mask it again: only ever on the reviewer's explicit request."""
-        belief = self._belief
-        if belief is None or not self._index.secrets.by_ref.get(belief.portable_ref):
+        if self._belief is None or not self._flagged:
             return
         self.revealed = not self.revealed
         self._show_content()
@@ -354,7 +367,7 @@ class BeliefDetail(QWidget):
                     one_line(earlier.reviewer),
                     "",
                     after,
-                    _s(earlier.note),
+                    _note(earlier.note),  # an earlier receipt's: masked
                     f"receipt of {one_line(since.packet_id)}",
                 ]
             )
@@ -375,7 +388,7 @@ class BeliefDetail(QWidget):
                         one_line(decision.reviewer),
                         before,
                         after,
-                        _s(decision.note),
+                        _note(decision.note),
                         "here",
                     ]
                 )

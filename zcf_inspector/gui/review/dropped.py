@@ -2,7 +2,8 @@
 
 They are not part of the review (nothing admitted them), but a reviewer must be able
 to see what was not admitted: the table reads them from the core's `DroppedBeliefs`
-a screenful at a time, and the selected one is shown in full below it.
+a screenful at a time, and the selected one is shown in full below it — a suspected
+credential masked, in the words of `present.review.dropped`.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from PySide6.QtWidgets import (
 
 from zcf_inspector.core.packet.admission import DroppedBelief, DroppedBeliefs
 from zcf_inspector.gui.dialog_keys import add_submit_keys
-from zcf_inspector.gui.plain_text import one_line, plain_label, visible
+from zcf_inspector.gui.plain_text import one_line, plain_label
+from zcf_inspector.present.review.dropped import dropped_cell, dropped_detail
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 HEADERS = ("#", "portableRef", "Arrived", "Content")
@@ -52,7 +54,7 @@ class DroppedBeliefsModel(QAbstractTableModel):
             f"{belief.index:,}",
             one_line(belief.portable_ref),
             one_line(belief.review_state),
-            one_line(belief.content, 200),
+            dropped_cell(belief),  # a suspected credential masked
         )[index.column()]
 
     def headerData(  # noqa: N802
@@ -113,8 +115,4 @@ class DroppedBeliefsDialog(QDialog):
             self.content.setPlainText("")
             return
         belief = self.model.belief(current.row())
-        self.content.setPlainText(
-            f"content.beliefs[{belief.index}]  portableRef {visible(belief.portable_ref)}  "
-            f"source {visible(belief.source_id)}  arrived {visible(belief.review_state)}\n\n"
-            + belief.content
-        )
+        self.content.setPlainText(dropped_detail(belief))

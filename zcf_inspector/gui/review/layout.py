@@ -29,7 +29,7 @@ from zcf_inspector.gui.review.detail import BeliefDetail
 from zcf_inspector.gui.review.table_model import Column, ReviewRows, ReviewTableModel
 from zcf_inspector.gui.review.table_view import ReviewTable
 from zcf_inspector.gui.theme import Tone, ToneLabel
-from zcf_inspector.present.review_table import Filters
+from zcf_inspector.present.review.table import Filters
 
 ANY = "any"
 # The filter against the previous generation's receipt (shown while comparing with it).

@@ -25,8 +25,8 @@ from zcf_inspector.core.review.journal import JournaledReview
 from zcf_inspector.core.review.previous import PreviousGeneration, load_previous
 from zcf_inspector.core.review.target import ReviewPreparation, prepare_review
 from zcf_inspector.gui.documents import FAST_READ_MAX_BYTES
-from zcf_inspector.present.review_evidence import DetailIndex, detail_index
-from zcf_inspector.present.review_table import (
+from zcf_inspector.present.review.evidence import DetailIndex, detail_index
+from zcf_inspector.present.review.table import (
     Filters,
     TableFacts,
     evidence_counts,
@@ -111,7 +111,8 @@ def open_review(request: ReviewOpen, monitor: Monitor) -> OpenedReview:
     filters = request.filters if comparing else replace(request.filters, since=None)
     last = review.session.last_decisions()
     changes = previous.classification.changes if isinstance(previous, PreviousGeneration) else None
-    facts = TableFacts(target.beliefs, last, evidence, changes, detail.secrets.flagged)
+    secrets = detail.secrets
+    facts = TableFacts(target.beliefs, last, evidence, changes, secrets.flagged, secrets.by_ref)
     rows = shown_rows(facts, filters, monitor)
     decided = review.session.last_decision
     after = None

@@ -63,7 +63,7 @@ from zcf_inspector.present.review.controller import (
     NO_DESTINATION,
     ReviewController,
 )
-from zcf_inspector.present.review_table import TableFacts
+from zcf_inspector.present.review.table import TableFacts
 
 SAVE_DELAY_MS = 400
 # The packets and receipts open in the window's other tabs, offered as the previous

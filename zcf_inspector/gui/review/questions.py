@@ -18,6 +18,7 @@ from zcf_inspector.core.review.previous import PreviousGeneration
 from zcf_inspector.gui.review.dialogs import Prompter
 from zcf_inspector.present.review.controller import ReviewController
 from zcf_inspector.present.review.previous_texts import repeat_prompt, untrusted_prompt
+from zcf_inspector.present.review.secrets import NO_SECRETS, ReviewSecrets
 
 
 def ask_request(
@@ -28,8 +29,10 @@ def ask_request(
     state: ReviewState,
     *,
     typed: str,
+    secrets: ReviewSecrets = NO_SECRETS,
 ) -> DecisionRequest | None:
-    """The decision on ``ref``: a rejection asks why, a supersession for what replaces it;
+    """The decision on ``ref``: a rejection asks why, a supersession for what replaces it
+    (the choices' suspected credentials masked, by ``secrets``, the review's scan);
     ``typed`` is the note field's text."""
     if state is ReviewState.REJECTED:
         note = prompter.ask_note(
@@ -37,7 +40,7 @@ def ask_request(
         )
         return None if note is None else DecisionRequest(ref, state, note)
     if state is ReviewState.SUPERSEDED:
-        candidates = controller.replacements(ref)
+        candidates = controller.replacements(ref, secrets)
         if not candidates:
             prompter.inform(parent, "Supersede", "No other belief in this packet can replace it.")
             return None

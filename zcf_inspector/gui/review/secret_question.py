@@ -1,8 +1,9 @@
 """The bulk confirm's second question: beliefs the secret scan flags are confirmed only
 when the reviewer says so apart from the others (issue 20, point 4).
 
-Called by the pane once the reviewer has agreed to the bulk step; the words are the
-presentation layer's (`present.review_secrets.confirm_flagged_question`).
+Called by the pane once the reviewer has agreed to the bulk step, and before repeating
+earlier decisions (a carry-over confirms too); the words are the presentation layer's
+(`present.review.secrets`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,11 @@ from PySide6.QtWidgets import QWidget
 
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.gui.review.dialogs import Prompter
-from zcf_inspector.present.review_secrets import confirm_flagged_question, flagged_among
+from zcf_inspector.present.review.secrets import (
+    confirm_flagged_question,
+    flagged_among,
+    repeat_flagged_question,
+)
 
 
 def confirm_flagged(
@@ -36,3 +41,17 @@ def confirm_flagged(
         return refs
     left_out = set(suspected)
     return [ref for ref in refs if ref not in left_out]
+
+
+def repeat_flagged(
+    prompter: Prompter, parent: QWidget, suspected: Sequence[str], total: int
+) -> frozenset[str] | None:
+    """The flagged beliefs to leave out of a carry-over of ``total`` decisions whose
+    confirms include ``suspected``: none when the reviewer says Yes, ``suspected`` when No
+    (the others are repeated). None: there would be nothing left to repeat."""
+    if not suspected:
+        return frozenset()
+    title, text = repeat_flagged_question(len(suspected), total)
+    if prompter.confirm(parent, title, text):
+        return frozenset()
+    return frozenset(suspected) if len(suspected) < total else None

@@ -21,8 +21,8 @@ from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.review.decisions import Decision
 from zcf_inspector.core.review.previous import BeliefChange
 from zcf_inspector.core.review.target import AdmittedBelief
-from zcf_inspector.present import review_rows as rows
-from zcf_inspector.present.review_secrets import NO_SECRETS, ReviewSecrets
+from zcf_inspector.present.review import rows
+from zcf_inspector.present.review.secrets import NO_SECRETS, ReviewSecrets
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 REF_ROLE = Qt.ItemDataRole.UserRole + 1  # the belief's portableRef, whatever the column
@@ -182,7 +182,7 @@ class ReviewTableModel(QAbstractTableModel):
         return self._display(belief, Column(index.column()))
 
     def _display(self, belief: AdmittedBelief, column: Column) -> str:
-        # The words are the presentation layer's (`present.review_rows`).
+        # The words are the presentation layer's (`present.review.rows`).
         ref = belief.portable_ref
         last = self._last.get(ref)
         if column is Column.REF:
@@ -210,7 +210,7 @@ class ReviewTableModel(QAbstractTableModel):
 
 
 class ReviewRows(QAbstractProxyModel):
-    """The rows the filters let through, as the core computed them (`present.review_table`):
+    """The rows the filters let through, as the core computed them (`present.review.table`):
     source rows in ascending order, swapped in whole (`set_rows`) or changed one at a
     time after a small step (`drop`, `admit`). It computes nothing itself: filtering
     200,000 rows in a proxy's ``filterAcceptsRow`` held the window for over a second.

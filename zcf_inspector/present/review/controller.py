@@ -15,7 +15,7 @@ review's steps (an export); while an open is under way nothing is decided at all
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from zcf_inspector.core.codes import ReviewCode
@@ -33,6 +33,8 @@ from zcf_inspector.core.review.target import ReviewTarget
 from zcf_inspector.core.visible_text import visible
 from zcf_inspector.present.review.export import ExportPlan, summary_text
 from zcf_inspector.present.review.previous_texts import previous_text
+from zcf_inspector.present.review.rows import choice_text
+from zcf_inspector.present.review.secrets import NO_SECRETS, ReviewSecrets
 
 # Steps of up to this many decisions are made on the UI thread (a few milliseconds);
 # larger ones on the runner.
@@ -250,10 +252,16 @@ class ReviewController:
             request.state is ReviewState.UNREVIEWED if last is None else last.state is request.state
         )
 
-    def replacements(self, ref: str) -> list[tuple[str, str]]:
-        """The beliefs that may supersede ``ref``: (portableRef, content) of every other."""
+    def replacements(self, ref: str, secrets: ReviewSecrets = NO_SECRETS) -> list[tuple[str, str]]:
+        """The beliefs that may supersede ``ref``: (portableRef, content) of every other,
+        a suspected credential (``secrets``: the review's scan) masked as in its row."""
         assert self.target is not None
-        return [(b.portable_ref, b.content) for b in self.target.beliefs if b.portable_ref != ref]
+        by_ref = secrets.by_ref
+        return [
+            (b.portable_ref, choice_text(b, by_ref.get(b.portable_ref, ())))
+            for b in self.target.beliefs
+            if b.portable_ref != ref
+        ]
 
     def record(self, requests: list[DecisionRequest], reviewer: str) -> Step:
         """A small step, now (raises `ReviewError` when a rule or the journal refuses)."""
@@ -333,9 +341,11 @@ class ReviewController:
         return f"Repeat {counts.pending:,} earlier decisions…" if counts is not None else ""
 
     def carry_over(
-        self, note: str, *, accept_untrusted: bool
+        self, note: str, *, accept_untrusted: bool, leave_out: Collection[str] = frozenset()
     ) -> Callable[[Monitor], Sequence[DecisionRequest]]:
-        """The carry-over's requests, made by a worker from the decisions as they are now."""
+        """The carry-over's requests, made by a worker from the decisions as they are now;
+        none for the beliefs of ``leave_out`` (flagged ones the reviewer would not confirm
+        again: they stay as they are)."""
         previous, review = self.previous, self.review
         assert previous is not None
         assert review is not None
@@ -344,9 +354,12 @@ class ReviewController:
         last = review.session.last_decisions()
 
         def requests(monitor: Monitor) -> Sequence[DecisionRequest]:
-            return plan_carry_over(
+            planned = plan_carry_over(
                 previous, last, note, monitor, accept_untrusted=accept_untrusted
             ).requests
+            if not leave_out:
+                return planned
+            return [r for r in planned if r.portable_ref not in leave_out]
 
         return requests
 

@@ -18,9 +18,12 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.pointer import join
+from zcf_inspector.core.review.decisions import Decision
+from zcf_inspector.core.review.previous import PreviousGeneration
 from zcf_inspector.core.review.target import AdmittedBelief
 from zcf_inspector.core.secrets.scan import SecretHit, SecretScan, scan_texts
 
@@ -139,6 +142,10 @@ def flagged_among(refs: Sequence[str], flagged: Collection[str]) -> tuple[str, .
     return tuple(ref for ref in refs if ref in flagged)
 
 
+FLAGGED_TITLE: Final = "Confirm suspected credentials?"
+_FLAGGED_TAIL: Final = "The detail shows each value masked until you reveal it."
+
+
 def confirm_flagged_question(flagged: int, total: int) -> tuple[str, str]:
     """The bulk confirm's second question (title, text) when ``flagged`` of the ``total``
     beliefs it would confirm may hold a credential: "3 of these beliefs may contain a
@@ -157,10 +164,53 @@ def confirm_flagged_question(flagged: int, total: int) -> tuple[str, str]:
     else:
         no = "No confirms none of them."
     return (
-        "Confirm suspected credentials?",
-        f"{head}\n\nA destination agent acts on a confirmed belief. {no} The detail shows "
-        "each value masked until you reveal it.",
+        FLAGGED_TITLE,
+        f"{head}\n\nA destination agent acts on a confirmed belief. {no} {_FLAGGED_TAIL}",
     )
+
+
+def repeat_flagged_question(flagged: int, total: int) -> tuple[str, str]:
+    """The same second question before repeating earlier decisions (the carry-over),
+    when ``flagged`` of the ``total`` decisions it repeats confirm a belief that may hold
+    a credential: the earlier reviewer's confirm is no answer to it (the scan is this
+    destination's, now)."""
+    one = flagged == 1
+    them = "it" if one else "them"
+    head = (
+        f"{flagged:,} of the {total:,} earlier decisions to repeat "
+        + ("confirms a belief that" if one else "confirm beliefs that")
+        + f" may contain a credential — confirm {them} too?"
+    )
+    rest = total - flagged
+    left = "that belief" if one else "those beliefs"
+    if rest:
+        no = f"No repeats the other {rest:,} and leaves {left} as {'it is' if one else 'they are'}."
+    else:
+        no = "No repeats none of them."
+    return (
+        FLAGGED_TITLE,
+        f"{head}\n\nA destination agent acts on a confirmed belief. {no} {_FLAGGED_TAIL}",
+    )
+
+
+def flagged_repeats(
+    previous: PreviousGeneration, last: Mapping[str, Decision], flagged: Collection[str]
+) -> tuple[str, ...]:
+    """The flagged beliefs the carry-over would confirm: candidates (unchanged, so their
+    content is the one the scan flags) this review has not decided yet whose earlier
+    state is confirmed — `core.review.previous.repeatable`'s rule. Nothing to read when
+    the scan flags nothing, the common case; else one pass over the candidates."""
+    if not flagged:
+        return ()
+    found = []
+    for candidate in previous.candidates:
+        ref = candidate.portable_ref
+        if ref not in flagged or candidate.earlier.state is not ReviewState.CONFIRMED:
+            continue
+        mine = last.get(ref)
+        if mine is None or mine.state is ReviewState.UNREVIEWED:
+            found.append(ref)
+    return tuple(found)
 
 
 def scan_text(text: str) -> tuple[SecretHit, ...]:

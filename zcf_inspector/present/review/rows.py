@@ -2,7 +2,8 @@
 
 Every document string passes through the one escaping rule (`core.visible_text`); a
 belief the secret scan flags is marked first, on a line of its own, and its content is
-shown masked (the detail reveals it on request); a belief no anchor names says so.
+shown masked (the detail reveals it on request), as is one in a decision's note; a
+belief no anchor names says so.
 """
 
 from __future__ import annotations
@@ -16,14 +17,15 @@ from zcf_inspector.core.review.previous import BeliefChange
 from zcf_inspector.core.review.target import AdmittedBelief
 from zcf_inspector.core.secrets.scan import SecretHit
 from zcf_inspector.core.visible_text import shown
-from zcf_inspector.present.review_evidence import evidence_count_words
-from zcf_inspector.present.review_secrets import ROW_MARK, masked
+from zcf_inspector.present.review.evidence import evidence_count_words
+from zcf_inspector.present.review.secrets import ROW_MARK, masked, scan_text
 
 # A cell shows this much of a belief's content, wrapped over the row's lines; the detail
 # below the table shows all of it.
 CONTENT_CHARS: Final = 1000
 NOTE_CHARS: Final = 400
 ONE_LINE_CHARS: Final = 120  # as the window's one-line previews (gui.plain_text)
+SCAN_CHARS: Final = 4096  # of a text scanned as it is shown (`note_text`)
 
 
 def ref_cell(belief: AdmittedBelief) -> str:
@@ -44,6 +46,16 @@ def content_cell(belief: AdmittedBelief, hits: Sequence[SecretHit] = ()) -> str:
     return "\n".join((*marks, content))
 
 
+def choice_text(belief: AdmittedBelief, hits: Sequence[SecretHit] = ()) -> str:
+    """A belief offered as a choice (the Supersede dialog's list): its content as the row
+    shows it, a suspected credential masked and said first — the list is cut at a few
+    dozen characters, so the mark comes before the text (not yet escaped: the dialog
+    shows it by the one rule)."""
+    if not hits:
+        return belief.content
+    return f"[{ROW_MARK}] {masked(belief.content, hits)}"
+
+
 def arrived_cell(belief: AdmittedBelief, change: BeliefChange | None) -> str:
     arrived = shown(belief.incoming_state, ONE_LINE_CHARS)
     arrived = f"{arrived}, demoted" if belief.demoted else arrived
@@ -61,4 +73,15 @@ def evidence_cell(count: int) -> str:
 
 
 def note_cell(last: Decision | None) -> str:
-    return "" if last is None or last.note is None else shown(last.note, NOTE_CHARS)
+    return "" if last is None or last.note is None else note_text(last.note)
+
+
+def note_text(note: str, limit: int = NOTE_CHARS) -> str:
+    """A decision's note as shown (the table's Note cell, the detail's history): on one
+    line, a suspected credential masked. A note is the reviewer's, or an earlier receipt's
+    carried over with its decision, and the scan at open read neither; so its first
+    characters (what is shown, and past it: a credential that starts inside runs on)
+    are scanned as it is shown — a note may be long, and a row is painted often."""
+    text = note[:SCAN_CHARS]
+    hits = scan_text(text)
+    return shown(masked(text, hits), limit) if hits else shown(note, limit)

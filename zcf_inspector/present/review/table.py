@@ -11,7 +11,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.jsontypes import JsonValue
@@ -19,6 +19,8 @@ from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.review.decisions import Decision
 from zcf_inspector.core.review.previous import BeliefChange
 from zcf_inspector.core.review.target import AdmittedBelief
+from zcf_inspector.core.secrets.scan import SecretHit
+from zcf_inspector.present.review.secrets import masked
 
 _CHUNK = 5_000  # rows between two cancellation points (and pauses for the UI thread)
 
@@ -56,6 +58,9 @@ class TableFacts:
     evidence: Mapping[str, int]  # evidence anchors per portableRef
     changes: Mapping[str, BeliefChange] | None = None  # while comparing with a receipt
     flagged: AbstractSet[str] = frozenset()  # beliefs the secret scan flags
+    # Their content's hits: the text filter reads a flagged content masked, as its row
+    # shows it, so typing part of a credential cannot find (and so confirm) the value.
+    hidden: Mapping[str, Sequence[SecretHit]] = field(default_factory=dict)
 
 
 def evidence_counts(packet: Mapping[str, JsonValue]) -> dict[str, int]:
@@ -96,7 +101,9 @@ def shows(facts: TableFacts, row: int, filters: Filters) -> bool:
             return False
     if filters.text:
         note = "" if last is None or last.note is None else last.note
-        haystack = "\n".join((ref, belief.content, note)).casefold()
+        hits = facts.hidden.get(ref) if facts.hidden else None
+        content = masked(belief.content, hits) if hits else belief.content
+        haystack = "\n".join((ref, content, note)).casefold()
         return filters.text.casefold() in haystack
     return True
 

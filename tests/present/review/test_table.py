@@ -1,4 +1,4 @@
-"""The review table's rows for its filters (present/review_table.py)."""
+"""The review table's rows for its filters (present/review/table.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from zcf_inspector.core.review.decisions import DecisionRequest
 from zcf_inspector.core.review.previous import BeliefChange
 from zcf_inspector.core.review.session import ReviewSession
 from zcf_inspector.core.review.target import ReviewTarget
-from zcf_inspector.present.review_table import (
+from zcf_inspector.present.review.table import (
     Filters,
     TableFacts,
     evidence_counts,

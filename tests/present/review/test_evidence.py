@@ -1,6 +1,6 @@
 """The review's evidence, rows, secrets and old-beside-new text, computed in the
-presentation layer (issue 20: present/review_evidence.py, review_rows.py,
-review_secrets.py, text_changes.py) — pure Python, no Qt."""
+presentation layer (issue 20: present/review/evidence.py, rows.py,
+secrets.py, text_changes.py) — pure Python, no Qt."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from tests.present.review_packets import AWS_KEY, SECRET_KEY, evidence_packet, m
 from zcf_inspector.core.claims.workspace import check_workspace
 from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.review.target import ReviewTarget
-from zcf_inspector.present.review_evidence import (
+from zcf_inspector.present.review.evidence import (
     NO_WORKSPACE,
     LineStyle,
     detail_index,
@@ -22,14 +22,14 @@ from zcf_inspector.present.review_evidence import (
     evidence_lines,
     workspace_facts,
 )
-from zcf_inspector.present.review_rows import content_cell, evidence_cell
-from zcf_inspector.present.review_secrets import (
+from zcf_inspector.present.review.rows import content_cell, evidence_cell
+from zcf_inspector.present.review.secrets import (
     confirm_flagged_question,
     flagged_among,
     masked,
 )
-from zcf_inspector.present.review_table import Filters, TableFacts, evidence_counts, shown_rows
-from zcf_inspector.present.text_changes import TOKEN_DIFF_LIMIT, text_change
+from zcf_inspector.present.review.table import Filters, TableFacts, evidence_counts, shown_rows
+from zcf_inspector.present.review.text_changes import TOKEN_DIFF_LIMIT, text_change
 
 
 @pytest.fixture

@@ -5,7 +5,7 @@ workspace the reviewer named (`core.claims.workspace`), when one is named.
 
 Pure Python, so the detail only sets the lines it is given. Every document string passes
 through the one escaping rule (`core.visible_text`) and a text the secret scan flags is
-masked (`review_secrets`); each line carries the pointer of its node, which Enter selects
+masked (`secrets`); each line carries the pointer of its node, which Enter selects
 in the tree.
 
 ZCF v1 has no link from a belief to a receipt: receipts are the capsule's. A receipt is
@@ -35,7 +35,7 @@ from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.pointer import join
 from zcf_inspector.core.review.target import AdmittedBelief
 from zcf_inspector.core.visible_text import clip, visible
-from zcf_inspector.present.review_secrets import NO_SECRETS, ReviewSecrets, masked, scan_review
+from zcf_inspector.present.review.secrets import NO_SECRETS, ReviewSecrets, masked, scan_review
 
 TEXT_CHARS: Final = 20_000  # of one locator or excerpt (wrapped, never elided; the tree has all)
 INDENT: Final = "      "
