@@ -44,6 +44,7 @@ STABLE_CODES = {
     "TargetNotAFileError": "output_not_a_file",
     "UnwritableFileError": "output_unwritable",
     "KeyFileError": "key_file_invalid",
+    "DecisionsFileError": "decisions_file_invalid",
     "DestinationError": "destination_invalid",
     "SealError": "seal_impossible",
     "ReadError": "input_refused",  # per instance: the §1 refusal code (duplicate_key…)
@@ -384,3 +385,37 @@ def test_review_refusals_are_results_and_usage_errors_are_raised() -> None:
                    previous_receipt=PACKET, repeat_unchanged=True)  # fmt: skip
     with pytest.raises(api.InputError, match="not strict JSON"):
         api.review(PACKET, DEST, b"[1, 1,]", reviewer="alice")
+
+
+def test_an_unsigned_previous_receipt_is_a_refusal_unless_accepted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The library twin refused it with a raised ReviewError (a refusal must be a result),
+    # and had no way to accept it as the command's --accept-unsigned-previous does.
+    from tests.core.generations import earlier_receipt
+    from zcf_inspector.core.packet.receipt import finish_receipt, receipt_bytes
+
+    gen1, _, gen2 = write_generations(tmp_path)
+    unsigned = tmp_path / "gen1.unsigned.receipt.json"
+    unsigned.write_bytes(receipt_bytes(finish_receipt(earlier_receipt(), None)))
+    options: dict[str, Any] = {
+        "reviewer": "carol",
+        "previous": gen1,
+        "previous_receipt": unsigned,
+        "repeat_unchanged": True,
+        "repeat_note": "read the gen2 diff",
+    }
+    refused = api.review(gen2, DEST, **options)
+    assert refused.refused
+    assert [str(f.code) for f in refused.findings] == ["previous_receipt_untrusted"]
+    assert (refused.carried_over, refused.repeated) == (False, 0)
+    accepted = api.review(gen2, DEST, accept_unsigned_previous=True, **options)
+    assert accepted.receipt is not None
+    assert (accepted.carried_over, accepted.repeated) == (True, 3)
+    expected = cli_receipt(
+        capsys, str(gen2), "--destination", str(DEST), "--reviewer", "carol",
+        "--previous", str(gen1), "--previous-receipt", str(unsigned),
+        "--repeat-unchanged", "--repeat-note", "read the gen2 diff",
+        "--accept-unsigned-previous",
+    )  # fmt: skip
+    assert receipt_bytes(accepted.receipt) == expected

@@ -68,6 +68,7 @@ from zcf_inspector.core.packet.receipt_keys import load_public_key as _load_publ
 from zcf_inspector.core.packet.receipt_keys import receipt_signer as _receipt_signer
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError, read_json
 from zcf_inspector.core.reading import read_packet as _read_packet
+from zcf_inspector.core.review.batch import DECISIONS_MAX_BYTES as _DECISIONS_MAX_BYTES
 from zcf_inspector.core.review.batch import ReviewResult
 from zcf_inspector.core.review.batch import review_packet as _review_packet
 from zcf_inspector.core.review.decisions import ReviewError
@@ -135,9 +136,6 @@ __all__ = [
 Source = bytes | str | os.PathLike[str]
 """A document's bytes, or the path of the file that holds them."""
 
-# The largest decisions file `review` reads, as the `review` command does.
-_DECISIONS_MAX_BYTES = 64 * 1024 * 1024
-
 
 def _bytes(source: Source, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
     # At most one byte over the limit: the reader then refuses with packet_too_large.
@@ -199,16 +197,14 @@ def ingest(source: Source, destination: Destination | str | os.PathLike[str]) ->
     return _ingest_inspection(inspection, resolved)
 
 
-def _decisions(decisions: Sequence[Mapping[str, JsonValue]] | Source | None) -> JsonValue | None:
+def _decisions(
+    decisions: Sequence[Mapping[str, JsonValue]] | Source | None,
+) -> JsonValue | bytes | None:
+    """The decisions as a list, or a decisions file's bytes (parsed by the review)."""
     if decisions is None:
         return None
     if isinstance(decisions, bytes | str | os.PathLike):
-        data = _bytes(decisions, _DECISIONS_MAX_BYTES)
-        try:
-            return read_json(data, max_bytes=_DECISIONS_MAX_BYTES)
-        except ReadError as exc:
-            # The decisions are the caller's instructions, not the input under review.
-            raise InputError(f"the decisions file is not strict JSON: {exc}") from exc
+        return _bytes(decisions, _DECISIONS_MAX_BYTES)
     return [dict(entry) for entry in decisions]
 
 
@@ -222,6 +218,7 @@ def review(
     previous_receipt: str | os.PathLike[str] | None = None,
     repeat_unchanged: bool = False,
     repeat_note: str | None = None,
+    accept_unsigned_previous: bool = False,
 ) -> ReviewResult:
     """The library twin of ``zcf-inspector review``: ingest the packet at the destination,
     apply ``decisions`` (``[{"portableRef", "state", "note"?, "supersededBy"?}, …]`` in
@@ -232,9 +229,12 @@ def review(
     receipt exported for it, as paths) the packet is compared with that generation first;
     ``repeat_unchanged`` then repeats its decisions on beliefs whose admitted content is
     byte-identical, as ``reviewer``, now, in one step before ``decisions``, each noted with
-    ``repeat_note``. ``result.receipt`` is None when the packet, the previous generation
-    or any decision was refused; ``result.findings`` (and ``result.ingest.findings`` for
-    the packet) say why.
+    ``repeat_note`` — only when a key the destination trusts (its ``signingKey`` or a
+    ``trustedKeys`` entry) signed that receipt, or with ``accept_unsigned_previous`` (the
+    command's ``--accept-unsigned-previous``; the notes then say so); otherwise that is a
+    refusal (``previous_receipt_untrusted``). ``result.receipt`` is None when the packet,
+    the previous generation or any decision was refused; ``result.findings`` (and
+    ``result.ingest.findings`` for the packet) say why.
 
     Raises:
         InputError: options that do not go together (``previous`` without
@@ -254,6 +254,7 @@ def review(
         previous_receipt=previous_receipt,
         repeat_unchanged=repeat_unchanged,
         repeat_note=repeat_note,
+        accept_unsigned_previous=accept_unsigned_previous,
     )
 
 

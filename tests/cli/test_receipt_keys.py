@@ -74,6 +74,7 @@ def test_keygen_public_of_a_key_file(capsys: pytest.CaptureFixture[str], tmp_pat
     key = new_ed25519_key()
     private = tmp_path / "k.json"
     private.write_text(json.dumps(key.to_json()))
+    private.chmod(0o600)  # a private key: others may not read it
     code, stdout, _ = run(capsys, "keygen", "--public-of", str(private))
     assert code == 0
     assert json.loads(stdout) == key.to_json(include_seed=False)

@@ -14,11 +14,9 @@ from zcf_inspector.cli import main
 from zcf_inspector.core.crypto import ed25519_public_key
 from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.packet.receipt import ReceiptStatus, receipt_bytes, verify_receipt
-from zcf_inspector.core.review.decisions import (
-    DecisionRequest,
-    ReviewSession,
-    ReviewTarget,
-)
+from zcf_inspector.core.review.decisions import DecisionRequest
+from zcf_inspector.core.review.session import ReviewSession
+from zcf_inspector.core.review.target import ReviewTarget
 
 PUB = GOLDENS / "publication"
 DEST = GOLDENS / "destination.json"

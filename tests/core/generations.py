@@ -36,11 +36,9 @@ from tests.core.helpers import destination, to_bytes
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.packet.receipt import receipt_bytes
-from zcf_inspector.core.review.decisions import (
-    DecisionRequest,
-    ReviewSession,
-    ReviewTarget,
-)
+from zcf_inspector.core.review.decisions import DecisionRequest
+from zcf_inspector.core.review.session import ReviewSession
+from zcf_inspector.core.review.target import ReviewTarget
 
 Packet = dict[str, Any]
 EARLIER_REVIEWER = "alice"

@@ -10,12 +10,11 @@ from goldens import generate as g
 from tests.core.helpers import destination
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.ingest import ingest_bytes
-from zcf_inspector.core.review.decisions import DecisionRequest, ReviewSession, ReviewTarget
-from zcf_inspector.core.review.previous import (
-    PreviousGeneration,
-    compare_with_previous,
-)
+from zcf_inspector.core.review.decisions import DecisionRequest
+from zcf_inspector.core.review.previous import PreviousGeneration, compare_with_previous
 from zcf_inspector.core.review.previous_trust import check_previous_receipt
+from zcf_inspector.core.review.session import ReviewSession
+from zcf_inspector.core.review.target import ReviewTarget
 
 
 def many_beliefs_bytes(count: int, name: str = "many") -> bytes:

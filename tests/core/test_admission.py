@@ -9,7 +9,7 @@ from tests.core.helpers import destination, golden_bytes
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.admission import DroppedBeliefs, describe_admission
 from zcf_inspector.core.packet.ingest import admit_beliefs, ingest_bytes
-from zcf_inspector.core.review.decisions import ReviewTarget
+from zcf_inspector.core.review.target import ReviewTarget
 
 
 def test_the_reviewers_case_in_the_issues_words() -> None:

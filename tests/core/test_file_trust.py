@@ -33,8 +33,10 @@ from zcf_inspector.core.packet.conformance import check_goldens
 from zcf_inspector.core.packet.destination import DestinationError, load_destination
 from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.packet.receipt_keys import load_public_key
-from zcf_inspector.core.review.decisions import DecisionRequest, ReviewError, ReviewTarget
-from zcf_inspector.core.review.journal import JournaledReview, JournalKeys
+from zcf_inspector.core.review.decisions import DecisionRequest, ReviewError
+from zcf_inspector.core.review.journal import JournaledReview
+from zcf_inspector.core.review.journal_keys import JournalKeys
+from zcf_inspector.core.review.target import ReviewTarget
 
 NOBODY = 65534
 UNSAFE_MODES = (0o666, 0o662, 0o620, 0o602)
@@ -215,3 +217,95 @@ def test_conformance_vectors_are_data_not_trust_anchors(tmp_path: Path) -> None:
     results = check_goldens(copy)
     assert results
     assert all(r.passed for r in results), [r.problems for r in results if not r.passed]
+
+
+# --- secrets others may read (issue 19, item 6: as OpenSSH refuses a private key) ---------
+
+READABLE_MODES = (0o644, 0o640, 0o604, 0o444)
+
+
+@pytest.mark.parametrize("mode", READABLE_MODES, ids=oct)
+@pytest.mark.parametrize("name", ["seed", "installation"])
+def test_a_secret_key_file_others_may_read_is_refused(tmp_path: Path, name: str, mode: int) -> None:
+    path = key_files(tmp_path)[name]
+    os.chmod(path, mode)
+    loaders: list[Callable[[], object]] = (
+        [
+            lambda: load_ed25519_key(path, need_seed=True),
+            lambda: load_ed25519_key(path, need_seed=False),  # the reviewer's key
+            lambda: load_public_key(path),  # receipt verify --key with a private key file
+        ]
+        if name == "seed"
+        else [lambda: load_installation_key(path)]
+    )
+    for load in loaders:
+        with pytest.raises(KeyFileError) as caught:
+            load()
+        message = str(caught.value)
+        assert message.startswith(f"trust_file_unsafe: key file {path} is not used: ")
+        assert "it is readable by " in message
+        assert f"(mode {mode:04o})" in message
+        assert "could have read the secret in it" in message
+        assert f"Fix: chmod 600 {path} " in message
+    os.chmod(path, 0o600)
+    for load in loaders:
+        load()
+
+
+def test_who_may_read_is_said() -> None:
+    def why(mode: int) -> str | None:
+        return file_trust.secret_problem(
+            os.stat_result((0o100000 | mode, 0, 0, 1, 0, 0, 0, 0, 0, 0))
+        )
+
+    assert why(0o600) is None
+    assert why(0o644) == "it is readable by its group and others (mode 0644)"
+    assert why(0o640) == "it is readable by its group (mode 0640)"
+    assert why(0o604) == "it is readable by others (mode 0604)"
+    assert why(0o622) == "it is writable by its group and others (mode 0622)"  # worse first
+
+
+@pytest.mark.parametrize("mode", [0o644, 0o444])
+def test_public_keys_and_destinations_may_be_read_by_anyone(tmp_path: Path, mode: int) -> None:
+    # A public key is meant to be handed out; a destination file is a trust file, refused
+    # only when others could have written it (its keys are guarded as a whole file).
+    public = key_files(tmp_path)["public"]
+    os.chmod(public, mode)
+    assert load_ed25519_key(public, need_seed=False).public_key
+    assert load_public_key(public).public_key
+    assert load_destination(dest_file(tmp_path, mode)).installation_key_id
+    os.chmod(tmp_path / "destination.json", 0o600)
+
+
+def test_a_journal_key_others_may_read_is_unavailable(tmp_path: Path) -> None:
+    target = ReviewTarget.from_ingest(ingest_bytes(golden_bytes("full-handoff"), destination()))
+    folder, keys = tmp_path / "journals", tmp_path / "keys"
+    JournaledReview.open(folder, target, keys=keys).decide(
+        [DecisionRequest("b-reader", "confirmed")], "carol", g.NOW
+    )
+    key = JournalKeys(keys).path_for(target.correlation_id)
+    os.chmod(key, 0o640)
+    with pytest.raises(ReviewError) as caught:
+        JournaledReview.open(folder, target, keys=keys)
+    assert caught.value.code is ReviewCode.JOURNAL_UNAVAILABLE
+    assert "trust_file_unsafe: review journal key" in str(caught.value)
+    assert "readable by its group (mode 0640)" in str(caught.value)
+    assert f"chmod 600 {key}" in str(caught.value)
+
+
+def test_the_opt_out_covers_secrets_others_may_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seed = key_files(tmp_path)["seed"]
+    os.chmod(seed, 0o644)
+    packet = str(GOLDENS / "publication" / "full-handoff.json")
+    argv = ["seal", packet, "--kind", "source-signature", "--signing-key", str(seed)]
+    assert main(argv) == 2
+    err = capsys.readouterr()[1]
+    assert err.startswith("zcf-inspector: trust_file_unsafe: key file ")
+    assert f"chmod 600 {seed}" in err
+    assert len(err.splitlines()) == 1
+    assert main([argv[0], "--allow-unsafe-permissions", *argv[1:]]) == 0
+    assert "trust_file_unsafe" not in capsys.readouterr()[1]
+    monkeypatch.setenv(ALLOW_ENV, "1")
+    assert load_ed25519_key(seed, need_seed=True).seed is not None

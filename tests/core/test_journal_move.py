@@ -9,9 +9,11 @@ from pathlib import Path
 from goldens import generate as g
 from tests.core.helpers import destination, golden_bytes
 from zcf_inspector.core.packet.ingest import ingest_bytes
-from zcf_inspector.core.review.decisions import DecisionRequest, ReviewTarget
-from zcf_inspector.core.review.journal import JournaledReview, journal_path
+from zcf_inspector.core.review.decisions import DecisionRequest
+from zcf_inspector.core.review.journal import JournaledReview
+from zcf_inspector.core.review.journal_files import journal_path
 from zcf_inspector.core.review.journal_move import move_journals
+from zcf_inspector.core.review.target import ReviewTarget
 
 
 def target(name: str) -> ReviewTarget:

@@ -18,14 +18,12 @@ from zcf_inspector.core.review.decisions import (
     Decision,
     DecisionRequest,
     ReviewError,
-    ReviewSession,
-    ReviewTarget,
-    apply_decisions,
     check_request,
-    match_receipt,
-    parse_decision_requests,
-    review_receipt,
 )
+from zcf_inspector.core.review.decisions_file import parse_decision_requests
+from zcf_inspector.core.review.receipt_match import match_receipt
+from zcf_inspector.core.review.session import ReviewSession, apply_decisions, review_receipt
+from zcf_inspector.core.review.target import ReviewTarget
 
 NOW = g.NOW
 KEY = ed25519_public_key(g.RECEIPT_SEED)

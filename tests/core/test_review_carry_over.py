@@ -13,14 +13,13 @@ from tests.core.helpers import destination
 from zcf_inspector.core.crypto import ed25519_public_key
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.receipt import ReceiptStatus, receipt_bytes, verify_receipt
-from zcf_inspector.core.review.decisions import DecisionRequest, ReviewTarget
-from zcf_inspector.core.review.journal import JournaledReview, journal_path
-from zcf_inspector.core.review.previous import (
-    PreviousGeneration,
-    compare_with_previous,
-    plan_carry_over,
-)
+from zcf_inspector.core.review.carry_over import plan_carry_over
+from zcf_inspector.core.review.decisions import DecisionRequest
+from zcf_inspector.core.review.journal import JournaledReview
+from zcf_inspector.core.review.journal_files import journal_path
+from zcf_inspector.core.review.previous import PreviousGeneration, compare_with_previous
 from zcf_inspector.core.review.previous_trust import check_previous_receipt
+from zcf_inspector.core.review.target import ReviewTarget
 
 NOTE = "gen2 diff read: unchanged claims hold"
 KEY = ed25519_public_key(g.RECEIPT_SEED)

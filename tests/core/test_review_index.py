@@ -18,14 +18,11 @@ from tests.core.many_beliefs import many_target
 from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.monitor import Cancelled, Monitor
-from zcf_inspector.core.review.decisions import (
-    Decision,
-    DecisionRequest,
-    ReviewError,
-    ReviewSession,
-    ReviewTarget,
-)
-from zcf_inspector.core.review.journal import JournaledReview, journal_path
+from zcf_inspector.core.review.decisions import Decision, DecisionRequest, ReviewError
+from zcf_inspector.core.review.journal import JournaledReview
+from zcf_inspector.core.review.journal_files import journal_path
+from zcf_inspector.core.review.session import ReviewSession
+from zcf_inspector.core.review.target import ReviewTarget
 
 NOW = g.NOW
 STATES = (ReviewState.CONFIRMED, ReviewState.UNREVIEWED, ReviewState.REJECTED)

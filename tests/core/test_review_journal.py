@@ -15,21 +15,12 @@ from tests.core.helpers import destination, golden_bytes
 from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.ingest import ingest_bytes
-from zcf_inspector.core.review.decisions import (
-    DecisionRequest,
-    ReviewError,
-    ReviewTarget,
-)
-from zcf_inspector.core.review.journal import (
-    APPLICATION_ID,
-    SCHEMA_VERSION,
-    JournaledReview,
-    JournalKeys,
-    journal_path,
-    row_checksum,
-    row_mac,
-    set_aside,
-)
+from zcf_inspector.core.review.decisions import DecisionRequest, ReviewError
+from zcf_inspector.core.review.journal import JournaledReview
+from zcf_inspector.core.review.journal_files import journal_path
+from zcf_inspector.core.review.journal_keys import JournalKeys, row_checksum, row_mac
+from zcf_inspector.core.review.journal_store import APPLICATION_ID, SCHEMA_VERSION, set_aside
+from zcf_inspector.core.review.target import ReviewTarget
 
 NOW = g.NOW
 

@@ -21,13 +21,11 @@ from goldens import generate as g
 from tests.core.helpers import destination, golden_bytes
 from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.packet.ingest import ingest_bytes
-from zcf_inspector.core.review.decisions import DecisionRequest, ReviewError, ReviewTarget
-from zcf_inspector.core.review.journal import (
-    JournaledReview,
-    JournalKeys,
-    KeyState,
-    journal_path,
-)
+from zcf_inspector.core.review.decisions import DecisionRequest, ReviewError
+from zcf_inspector.core.review.journal import JournaledReview
+from zcf_inspector.core.review.journal_files import journal_path
+from zcf_inspector.core.review.journal_keys import JournalKeys, KeyState
+from zcf_inspector.core.review.target import ReviewTarget
 
 NOW = g.NOW
 ROUNDS = 12  # creations raced; each round is a new journal

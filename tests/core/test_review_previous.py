@@ -27,24 +27,18 @@ from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.keyfile import new_ed25519_key
 from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.packet.receipt import ReceiptStatus, finish_receipt, receipt_bytes
-from zcf_inspector.core.review.decisions import (
-    AdmittedBelief,
-    Decision,
-    DecisionRequest,
-    ReviewError,
-    ReviewSession,
-    ReviewTarget,
-)
+from zcf_inspector.core.review.carry_over import plan_carry_over, repeat_note
+from zcf_inspector.core.review.decisions import Decision, DecisionRequest, ReviewError
 from zcf_inspector.core.review.previous import (
     BeliefChange,
     PreviousGeneration,
     classify,
     compare_with_previous,
     load_previous,
-    plan_carry_over,
-    repeat_note,
 )
 from zcf_inspector.core.review.previous_trust import check_previous_receipt
+from zcf_inspector.core.review.session import ReviewSession
+from zcf_inspector.core.review.target import AdmittedBelief, ReviewTarget
 
 NEW, CHANGED, UNCHANGED = BeliefChange.NEW, BeliefChange.CHANGED, BeliefChange.UNCHANGED
 

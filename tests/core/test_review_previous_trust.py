@@ -18,12 +18,9 @@ from tests.core.helpers import destination
 from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.keyfile import new_ed25519_key
 from zcf_inspector.core.packet.receipt import ReceiptStatus, finish_receipt
+from zcf_inspector.core.review.carry_over import plan_carry_over
 from zcf_inspector.core.review.decisions import ReviewError
-from zcf_inspector.core.review.previous import (
-    PreviousGeneration,
-    compare_with_previous,
-    plan_carry_over,
-)
+from zcf_inspector.core.review.previous import PreviousGeneration, compare_with_previous
 from zcf_inspector.core.review.previous_trust import (
     UNSIGNED_ORIGIN,
     check_previous_receipt,

@@ -50,8 +50,9 @@ def run(count: int, home: Path) -> int:
     from zcf_inspector.core.formats import ReviewState
     from zcf_inspector.core.packet.destination import load_destination
     from zcf_inspector.core.packet.inspection import inspect_bytes
-    from zcf_inspector.core.review.decisions import DecisionRequest, prepare_review
+    from zcf_inspector.core.review.decisions import DecisionRequest
     from zcf_inspector.core.review.journal import JournaledReview
+    from zcf_inspector.core.review.target import prepare_review
     from zcf_inspector.gui.main_window import MainWindow
     from zcf_inspector.gui.review.settings import save_identity
     from zcf_inspector.gui.review.storage import default_data_dir, default_key_dir

@@ -17,7 +17,7 @@ import time
 from tests.perf.bench_review_previous import destination
 from tests.perf.make_packets import big_packet_path
 from zcf_inspector.core.packet.ingest import ingest_bytes
-from zcf_inspector.core.review.decisions import ReviewTarget
+from zcf_inspector.core.review.target import ReviewTarget
 from zcf_inspector.present.review.evidence import detail_index, evidence_lines
 from zcf_inspector.present.review.text_changes import text_change
 

@@ -29,8 +29,11 @@ from tests.perf.make_packets import DATA, big_packet_path, next_generation_path
 from zcf_inspector.core.packet.destination import Destination, parse_destination
 from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.packet.receipt import receipt_bytes
-from zcf_inspector.core.review.decisions import DecisionRequest, ReviewSession, ReviewTarget
-from zcf_inspector.core.review.previous import load_previous, plan_carry_over
+from zcf_inspector.core.review.carry_over import plan_carry_over
+from zcf_inspector.core.review.decisions import DecisionRequest
+from zcf_inspector.core.review.previous import load_previous
+from zcf_inspector.core.review.session import ReviewSession
+from zcf_inspector.core.review.target import ReviewTarget
 
 BELIEFS = 200_000
 # ``--max-beliefs N`` admits N of them (the profile's default destination admits 10,000).

@@ -41,8 +41,9 @@ def run(count: int, home: Path) -> int:
     from tests.perf.bench_window import STALL_BUDGET_S, Heartbeat, run_until
     from zcf_inspector.core.formats import ReviewState
     from zcf_inspector.core.packet.inspection import inspect_bytes
-    from zcf_inspector.core.review.decisions import DecisionRequest, prepare_review
+    from zcf_inspector.core.review.decisions import DecisionRequest
     from zcf_inspector.core.review.journal import JournaledReview
+    from zcf_inspector.core.review.target import prepare_review
     from zcf_inspector.gui.review.pane import ReviewPane
     from zcf_inspector.gui.review.settings import save_identity
     from zcf_inspector.present.review.table import Filters, shown_rows

@@ -92,10 +92,14 @@ def add_trust_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def emit(data: bytes, out: str | None, *, force: bool = False, what: str = "output") -> int:
-    """``data`` to stdout, or written atomically to ``out`` (replaced only with ``force``)."""
+def emit(
+    data: bytes | Iterable[bytes], out: str | None, *, force: bool = False, what: str = "output"
+) -> int:
+    """``data`` (bytes, or chunks written as they come) to stdout, or written atomically
+    to ``out`` (replaced only with ``force``)."""
     if out is None:
-        sys.stdout.buffer.write(data)
+        for chunk in (data,) if isinstance(data, bytes) else data:
+            sys.stdout.buffer.write(chunk)
         sys.stdout.flush()
         return exitcodes.OK
     try:

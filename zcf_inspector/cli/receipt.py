@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 
+from zcf_inspector import api
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import (
@@ -23,11 +24,9 @@ from zcf_inspector.cli.output import (
     verdict_json,
 )
 from zcf_inspector.core.files import read_bounded
-from zcf_inspector.core.keyfile import Ed25519Key, load_ed25519_key
+from zcf_inspector.core.keyfile import load_ed25519_key
 from zcf_inspector.core.packet.destination import load_destination
-from zcf_inspector.core.packet.receipt import unreadable_receipt, verify_receipt
 from zcf_inspector.core.packet.receipt_keys import receipt_signer
-from zcf_inspector.core.reading import ReadError, read_json
 from zcf_inspector.present import receipt
 from zcf_inspector.present.vocabulary import Trust
 
@@ -65,17 +64,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run_verify(args: argparse.Namespace) -> int:
+    # The key first (a bad key is a usage error whatever the receipt), then the receipt;
+    # the check itself is the library's (`api.verify_receipt`).
+    key: bytes | None = None
     if args.destination is not None:
-        key: Ed25519Key | None = receipt_signer(load_destination(args.destination)).key()
-    else:
-        key = None if args.key is None else load_ed25519_key(args.key, need_seed=False)
-    data = read_bounded(args.receipt)
-    try:
-        value = read_json(data)
-    except ReadError as exc:
-        report = unreadable_receipt(exc.to_finding())
-    else:
-        report = verify_receipt(value, None if key is None else key.public_key)
+        key = receipt_signer(load_destination(args.destination)).key().public_key
+    elif args.key is not None:
+        key = load_ed25519_key(args.key, need_seed=False).public_key
+    report = api.verify_receipt(read_bounded(args.receipt), key)
     shown = receipt.verdict(report)
     if args.json:
         print_json(

@@ -33,28 +33,17 @@ from zcf_inspector.core.claims.workspace import resolve_folder
 from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import read_bounded, shown_path
-from zcf_inspector.core.findings import Finding, FindingBudget
-from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.packet.destination import Destination, load_destination
-from zcf_inspector.core.packet.ingest import ingest_bytes
-from zcf_inspector.core.packet.receipt import receipt_bytes
-from zcf_inspector.core.reading import ReadError, read_json
-from zcf_inspector.core.review.decisions import (
-    DecisionRequest,
-    ReviewError,
-    ReviewSession,
-    ReviewTarget,
-    apply_decisions,
-    parse_decision_requests,
+from zcf_inspector.core.packet.destination import load_destination
+from zcf_inspector.core.packet.ingest import IngestResult
+from zcf_inspector.core.packet.receipt import receipt_chunks
+from zcf_inspector.core.review.batch import (
+    DECISIONS_MAX_BYTES,
+    DecisionsFileError,
+    ReviewResult,
+    review_packet,
 )
-from zcf_inspector.core.review.previous import (
-    PreviousGeneration,
-    load_previous,
-    plan_carry_over,
-)
+from zcf_inspector.core.review.previous import PreviousGeneration
 from zcf_inspector.core.review.previous_trust import ACCEPT_FLAG, UNSIGNED_ORIGIN
-
-DECISIONS_MAX_BYTES = 64 * 1024 * 1024
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -137,92 +126,60 @@ def run(args: argparse.Namespace) -> int:
     destination = load_destination(args.destination)
     # A folder that is not one is a usage error, whatever the packet turns out to be.
     folder = None if args.workspace is None else resolve_folder(args.workspace)
-    data = read_bounded(args.packet)
-    decisions_value = _read_decisions(args.decisions)
-    result = ingest_bytes(data, destination)
-    extra = advisories(result.inspection, folder)  # warnings: nothing of them is in the receipt
-    if result.receipt is None:
-        print_refused(args.packet, result.inspection, as_json=args.json, extra=extra)
-        return exitcodes.REFUSED
-    print_advisories(extra)  # on stderr: stdout may be the receipt
-    session = ReviewSession(ReviewTarget.from_ingest(result))
-    problems = FindingBudget()
-    if args.previous is not None:
-        previous = _previous(args, destination, session.target)
-        if not isinstance(previous, PreviousGeneration):
-            _print_refusal(args, *previous)  # nothing else is applied after a refusal
-            return exitcodes.REFUSED
-        _describe_previous(args, previous)
-        if args.repeat_unchanged:
-            problems += _repeat(args, session, previous, destination)
-    requests: list[DecisionRequest | None] = []
-    if decisions_value is not None:
-        requests, _ = parse_decision_requests(decisions_value, problems)
+
+    def warn(admitted: IngestResult) -> None:
+        # On stderr, as soon as the packet is admitted: stdout may be the receipt.
+        print_advisories(advisories(admitted.inspection, folder))
+
     try:
-        apply_decisions(session, requests, args.reviewer, destination.now_text, problems)
-    except ReviewError as exc:
-        problems.extend(exc.findings)
-    if problems.kept or problems.omitted():
-        _print_refusal(args, args.decisions or args.previous_receipt, problems)
-        return exitcodes.REFUSED
-    receipt = session.receipt(destination.now_text(), destination.signing_key)
-    return emit(receipt_bytes(receipt), args.out, force=args.force, what="receipt")
-
-
-def _previous(
-    args: argparse.Namespace, destination: Destination, current: ReviewTarget
-) -> PreviousGeneration | tuple[str, FindingBudget]:
-    """The previous generation, or the file it was refused for and why."""
-    try:
-        return load_previous(args.previous, args.previous_receipt, destination, current)
-    except ReviewError as exc:
-        refused = exc.code is ReviewCode.PREVIOUS_PACKET_REFUSED
-        budget = FindingBudget()
-        budget.extend(exc.findings)
-        return (args.previous if refused else args.previous_receipt), budget
-
-
-def _read_decisions(path: str | None) -> JsonValue | None:
-    if path is None:
-        return None
-    decisions_data = read_bounded(path, DECISIONS_MAX_BYTES)
-    try:
-        return read_json(decisions_data, max_bytes=DECISIONS_MAX_BYTES)
-    except ReadError as exc:
-        # The decisions file is the caller's instructions, not the input under review.
-        raise InputError(f"{shown_path(path)}: {exc}") from exc
-
-
-def _repeat(
-    args: argparse.Namespace,
-    session: ReviewSession,
-    previous: PreviousGeneration,
-    destination: Destination,
-) -> list[Finding]:
-    """The carry-over as one step, before the decisions file (the window's order: compare,
-    repeat, then review what changed)."""
-    try:
-        plan = plan_carry_over(
-            previous,
-            session.last_decisions(),
-            args.repeat_note,
-            accept_untrusted=args.accept_unsigned_previous,
+        result = review_packet(
+            read_bounded(args.packet),
+            destination,
+            _read_decisions(args.decisions),
+            reviewer=args.reviewer,
+            previous=args.previous,
+            previous_receipt=args.previous_receipt,
+            repeat_unchanged=args.repeat_unchanged,
+            repeat_note=args.repeat_note,
+            accept_unsigned_previous=args.accept_unsigned_previous,
+            on_admitted=warn,
         )
-    except ReviewError as exc:
-        return list(exc.findings)
-    if plan.requests:
-        try:
-            step = session.plan(list(plan.requests), args.reviewer, destination.now_text())
-        except ReviewError as exc:
-            return list(exc.findings)
-        session.apply(step)
-    count = len(plan.requests)
+    except DecisionsFileError as exc:
+        # The decisions file is the caller's instructions, not the input under review.
+        raise InputError(f"{shown_path(args.decisions)}: {exc.reason}") from exc
+    if result.ingest.receipt is None:
+        extra = advisories(result.ingest.inspection, folder)  # nothing of them is in a receipt
+        print_refused(args.packet, result.ingest.inspection, as_json=args.json, extra=extra)
+        return exitcodes.REFUSED
+    if args.previous is not None and result.previous is None:
+        # The previous generation was refused: nothing else was applied.
+        refused = (
+            bool(result.findings) and result.findings[0].code is ReviewCode.PREVIOUS_PACKET_REFUSED
+        )
+        _print_refusal(args, args.previous if refused else args.previous_receipt, result)
+        return exitcodes.REFUSED
+    if result.previous is not None:
+        _describe_previous(args, result.previous)
+        if result.carried_over:
+            _say_repeated(args, result.previous, result.repeated)
+    if result.receipt is None:
+        _print_refusal(args, args.decisions or args.previous_receipt, result)
+        return exitcodes.REFUSED
+    chunks = receipt_chunks(result.receipt)
+    return emit(chunks, args.out, force=args.force, what="receipt")
+
+
+def _read_decisions(path: str | None) -> bytes | None:
+    """The decisions file's bytes (parsed by the review, before the packet is ingested)."""
+    return None if path is None else read_bounded(path, DECISIONS_MAX_BYTES)
+
+
+def _say_repeated(args: argparse.Namespace, previous: PreviousGeneration, count: int) -> None:
     origin = "" if previous.trusted else f" ({UNSIGNED_ORIGIN}, as {ACCEPT_FLAG} accepted)"
     sys.stderr.write(
         f"repeated {count} earlier decision{'s' if count != 1 else ''} as "
         f"{safe(args.reviewer)}{origin}\n"
     )
-    return []
 
 
 def _describe_previous(args: argparse.Namespace, previous: PreviousGeneration) -> None:
@@ -250,16 +207,16 @@ def _describe_previous(args: argparse.Namespace, previous: PreviousGeneration) -
         out.write(f"  note: {safe(note)}\n")
 
 
-def _print_refusal(args: argparse.Namespace, path: str, problems: FindingBudget) -> None:
+def _print_refusal(args: argparse.Namespace, path: str, result: ReviewResult) -> None:
     if args.json:
         print_json(
             {
                 "path": path,
                 "refused": True,
-                "findings": [f.to_json() for f in problems.kept],
-                "findingsOmitted": omitted_json(problems.omitted()),
+                "findings": [f.to_json() for f in result.findings],
+                "findingsOmitted": omitted_json(result.omitted),
             }
         )
         return
     sys.stdout.write(f"{shown_path(path)}: refused — no receipt written\n")
-    print_findings(problems.kept, omitted=problems.omitted())
+    print_findings(result.findings, omitted=result.omitted)

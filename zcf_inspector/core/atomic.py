@@ -24,6 +24,7 @@ import re
 import stat
 import tempfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
 
@@ -63,8 +64,11 @@ class UnwritableFileError(InputError):
         self.reason = reason
 
 
-def write_atomic(path: str | os.PathLike[str], data: bytes, *, overwrite: bool = False) -> None:
+def write_atomic(
+    path: str | os.PathLike[str], data: bytes | Iterable[bytes], *, overwrite: bool = False
+) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder, fsync, rename.
+    ``data`` may be chunks, written as they come (a large receipt need not exist whole).
 
     Without ``overwrite`` an existing target is never replaced, even one that appears
     between the check and the rename (``os.link`` fails instead of clobbering). With it,
@@ -155,7 +159,7 @@ def _uid() -> int:
     return getuid() if getuid is not None else 0
 
 
-def _write(target: Path, data: bytes, overwrite: bool) -> None:
+def _write(target: Path, data: bytes | Iterable[bytes], overwrite: bool) -> None:
     folder = target.parent if str(target.parent) else Path(".")
     if overwrite:
         check_replaceable(target)
@@ -167,7 +171,8 @@ def _write(target: Path, data: bytes, overwrite: bool) -> None:
     tmp = Path(tmp_name)
     try:
         try:
-            _write_all(fd, data)
+            for chunk in (data,) if isinstance(data, bytes) else data:
+                _write_all(fd, chunk)
             os.fsync(fd)
         finally:
             os.close(fd)

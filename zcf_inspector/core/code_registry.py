@@ -364,7 +364,8 @@ _FILES: Final[Mapping[FileCode, tuple[Severity, str]]] = {
     ),
     FileCode.TRUST_FILE_UNSAFE: (
         E,
-        "a destination, key or journal key file writable by group or others, or another user's",
+        "a trust or key file others may write or another user owns; a secret key file "
+        "others may read",
     ),
 }
 

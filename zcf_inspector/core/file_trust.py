@@ -6,8 +6,12 @@ against; a journal key holds the key of a review's checksums. Anyone who can wri
 them can make a forged packet read "VALID · SIGNED (trusted)" or a cut journal read
 sound, so — as OpenSSH does with its keys and ``authorized_keys`` — such a file is
 refused when it is writable by its group or by others, or owned by another user (root
-excepted: a file root installed is as trusted as the system it runs on). The message
-names the fix (``chmod 600 FILE``).
+excepted: a file root installed is as trusted as the system it runs on). A file that holds
+a secret — a private signing seed (a signing key, the reviewer's key), an installation
+key, a journal key — is refused when its group or others may even read it, as OpenSSH
+refuses a private key (`secret_guard`, `check_secret`); a destination file and a public
+key file only when others could have written them. The message names the fix
+(``chmod 600 FILE``).
 
 The check is made on the descriptor the file is read through (`files.read_bounded`'s
 ``guard``), so the file cannot be swapped between the check and the read.
@@ -33,6 +37,7 @@ from zcf_inspector.core.errors import ZcfError
 ALLOW_ENV: Final = "ZCF_INSPECTOR_ALLOW_UNSAFE_PERMISSIONS"
 ALLOW_FLAG: Final = "--allow-unsafe-permissions"
 _GROUP_OR_OTHERS_WRITE: Final = stat.S_IWGRP | stat.S_IWOTH
+_GROUP_OR_OTHERS_READ: Final = stat.S_IRGRP | stat.S_IROTH
 
 # Set for one command by its --allow-unsafe-permissions (see `allowing_unsafe`).
 _allowed_by_flag = False
@@ -77,13 +82,31 @@ def problem(info: os.stat_result) -> str | None:
     return None
 
 
+def secret_problem(info: os.stat_result) -> str | None:
+    """Why a file holding a secret, of this status, may not be used, or None: as
+    `problem`, and readable by its group or others too."""
+    found = problem(info)
+    if found is not None or _uid() is None or os.name == "nt":
+        return found
+    mode = info.st_mode
+    if mode & _GROUP_OR_OTHERS_READ:
+        who = (
+            "its group and others"
+            if mode & _GROUP_OR_OTHERS_READ == _GROUP_OR_OTHERS_READ
+            else ("others" if mode & stat.S_IROTH else "its group")
+        )
+        return f"it is readable by {who} (mode {stat.S_IMODE(mode):04o})"
+    return None
+
+
 def message(path: str, what: str, why: str) -> str:
     """The refusal, code first, with the fix and the opt-out."""
     owned = "owned by another user" in why
     fix = f"chown $USER {path} and chmod 600 {path}" if owned else f"chmod 600 {path}"
+    harm = "read the secret in it" if why.startswith("it is readable") else "changed it"
     return (
         f"{FileCode.TRUST_FILE_UNSAFE}: {what} {path} is not used: {why}, so someone else "
-        f"could have changed it. Fix: {fix} (in a CI sandbox, {ALLOW_FLAG} or "
+        f"could have {harm}. Fix: {fix} (in a CI sandbox, {ALLOW_FLAG} or "
         f"{ALLOW_ENV}=1 skips this check)"
     )
 
@@ -104,3 +127,28 @@ def guard(
             raise error(message(shown, what, why))
 
     return check
+
+
+def secret_guard(
+    shown: str, what: str, error: Callable[[str], ZcfError]
+) -> Callable[[os.stat_result], None]:
+    """`guard` for a file that is a secret whatever it holds (a journal key): refused also
+    when its group or others may read it."""
+
+    def check(info: os.stat_result) -> None:
+        check_secret(info, shown, what, error)
+
+    return check
+
+
+def check_secret(
+    info: os.stat_result, shown: str, what: str, error: Callable[[str], ZcfError]
+) -> None:
+    """Refuse, with ``error(message)``, a file found to hold a secret (a key file with a
+    seed) whose group or others may read it; ``info`` is the status `guard` checked on the
+    descriptor it was read through."""
+    if unsafe_allowed():
+        return
+    why = secret_problem(info)
+    if why is not None:
+        raise error(message(shown, what, why))

@@ -8,6 +8,8 @@ b64u string of 32 bytes is also accepted where a public key is expected.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -68,9 +70,37 @@ def new_installation_key(key_id: str, key: bytes | None = None) -> InstallationK
     return InstallationKey(key_id, generate_seed() if key is None else key)
 
 
+def status_kept(
+    check: Callable[[os.stat_result], None], kept: list[os.stat_result]
+) -> Callable[[os.stat_result], None]:
+    """A ``read_bounded`` guard that runs ``check`` and keeps the status it checked, for
+    `check_key_secret` once the file's content says whether it is a secret."""
+
+    def guard(info: os.stat_result) -> None:
+        check(info)
+        kept.append(info)
+
+    return guard
+
+
+def holds_secret(value: JsonValue) -> bool:
+    """Whether a parsed key file holds a secret: a private seed, or an installation key."""
+    return isinstance(value, dict) and ("seed" in value or value.get("kind") == "installation-key")
+
+
+def check_key_secret(value: JsonValue, kept: list[os.stat_result], path: str | Path) -> None:
+    """A key file holding a secret is refused when its group or others may read it (as
+    OpenSSH refuses a private key); a public key file may be read by anyone."""
+    if kept and holds_secret(value):
+        file_trust.check_secret(kept[-1], shown_path(path), "key file", KeyFileError)
+
+
 def _load(path: str | Path) -> JsonValue:
-    # A key file is a secret or a trust anchor: refused when others could have written it.
-    guard = file_trust.guard(shown_path(path), "key file", KeyFileError)
+    # A key file is a secret or a trust anchor: refused when others could have written it,
+    # and when it holds a secret, when they could read it.
+    kept: list[os.stat_result] = []
+    check = file_trust.guard(shown_path(path), "key file", KeyFileError)
+    guard = status_kept(check, kept)
     try:
         data = read_bounded(path, KEY_FILE_MAX_BYTES, refuse_larger=True, guard=guard)
     except UnreadableFileError as exc:
@@ -81,9 +111,11 @@ def _load(path: str | Path) -> JsonValue:
             ) from exc
         raise KeyFileError(f"cannot read key file: {exc}") from exc
     try:
-        return read_json(data, max_bytes=KEY_FILE_MAX_BYTES)
+        value = read_json(data, max_bytes=KEY_FILE_MAX_BYTES)
     except ReadError as exc:
         raise KeyFileError(f"key file {shown_path(path)}: {exc.code}: {exc.message}") from exc
+    check_key_secret(value, kept, path)
+    return value
 
 
 def _b64u32(value: JsonValue, what: str) -> bytes:

@@ -46,7 +46,7 @@ from zcf_inspector.core.reading import (
     fast_path_limit,
     read_document,
 )
-from zcf_inspector.core.review.decisions import ReviewPreparation, prepare_review
+from zcf_inspector.core.review.target import ReviewPreparation, prepare_review
 from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
 from zcf_inspector.gui.file_checks import content_problem, unreadable_message
 from zcf_inspector.present.recognise import CONTINUATION_KINDS, recognise

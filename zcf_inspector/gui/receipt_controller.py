@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from zcf_inspector.core.review.decisions import ReviewTarget
+from zcf_inspector.core.review.target import ReviewTarget
 from zcf_inspector.gui.document_tab import DocumentTab
 from zcf_inspector.gui.documents import PacketDocument, ReceiptDocument
 from zcf_inspector.gui.receipt_match import (

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
-from zcf_inspector.core.review.decisions import ReviewTarget
+from zcf_inspector.core.review.target import ReviewTarget
 from zcf_inspector.present import receipt_match
 from zcf_inspector.present.receipt_match import CHECK, belongs_summary
 from zcf_inspector.present.vocabulary import Chip as VerdictRow

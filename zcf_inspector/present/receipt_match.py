@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.review.decisions import ReviewTarget, match_receipt
+from zcf_inspector.core.review.receipt_match import match_receipt
+from zcf_inspector.core.review.target import ReviewTarget
 from zcf_inspector.present.vocabulary import CheckStatus, Chip
 
 CHECK = "packet"

@@ -23,7 +23,7 @@ from zcf_inspector.core.crypto import ed25519_public_key, public_key_fingerprint
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.keyfile import new_ed25519_key
 from zcf_inspector.core.packet.receipt import ReceiptStatus, verify_receipt
-from zcf_inspector.core.review.journal import journal_path
+from zcf_inspector.core.review.journal_files import journal_path
 from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.settings import save_identity
 
@@ -309,6 +309,7 @@ def test_window_and_cli_write_identical_receipts(
 def test_self_review_is_warned(make_pane: PaneFactory, settings: Any, tmp_path: Path) -> None:
     key_file = tmp_path / "me.json"
     key_file.write_text(json.dumps(new_ed25519_key(g.SOURCE_SEED).to_json()))
+    key_file.chmod(0o600)  # a private key: others may not read it
     save_identity(settings, "carol", str(key_file))
     pane = make_pane("recipient-bound-mac")
     assert pane.ui.self_review.isVisible()

@@ -12,7 +12,7 @@ from tests.core.helpers import destination, golden_bytes
 from tests.gui.review.conftest import ScriptedPrompter, wait_open
 from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.inspection import inspect_bytes
-from zcf_inspector.core.review.decisions import ReviewPreparation, prepare_review
+from zcf_inspector.core.review.target import ReviewPreparation, prepare_review
 from zcf_inspector.gui.documents import OpenRequest, PacketDocument, open_documents
 from zcf_inspector.gui.review.pane import ReviewPane
 

@@ -19,7 +19,7 @@ from tests.core.many_beliefs import admitting, many_beliefs_bytes, many_previous
 from tests.gui.review.conftest import OFFSCREEN_NOISE, ScriptedPrompter, focus_table, wait_open
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.inspection import inspect_bytes
-from zcf_inspector.core.review.journal import journal_path
+from zcf_inspector.core.review.journal_files import journal_path
 from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.row_filter import SYNC_ROWS
 from zcf_inspector.gui.task_runner import TaskRunner

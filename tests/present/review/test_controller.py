@@ -15,8 +15,9 @@ from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.packet.receipt import verify_receipt
 from zcf_inspector.core.reading import read_json
-from zcf_inspector.core.review.decisions import DecisionRequest, ReviewError, ReviewTarget, refuse
+from zcf_inspector.core.review.decisions import DecisionRequest, ReviewError, refuse
 from zcf_inspector.core.review.journal import JournaledReview
+from zcf_inspector.core.review.target import ReviewTarget
 from zcf_inspector.present.review.controller import (
     NO_DESTINATION,
     SYNC_DECISIONS,

@@ -13,7 +13,7 @@ from tests.core.helpers import destination, golden_bytes, to_bytes
 from tests.present.review_packets import AWS_KEY, SECRET_KEY, evidence_packet, make_workspace
 from zcf_inspector.core.claims.workspace import check_workspace
 from zcf_inspector.core.packet.ingest import ingest_bytes
-from zcf_inspector.core.review.decisions import ReviewTarget
+from zcf_inspector.core.review.target import ReviewTarget
 from zcf_inspector.present.review.evidence import (
     NO_WORKSPACE,
     LineStyle,

@@ -12,8 +12,10 @@ from tests.core.many_beliefs import many_beliefs_bytes, many_target
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.monitor import Cancelled, Monitor
 from zcf_inspector.core.packet.ingest import ingest_bytes
-from zcf_inspector.core.review.decisions import DecisionRequest, ReviewSession, ReviewTarget
+from zcf_inspector.core.review.decisions import DecisionRequest
 from zcf_inspector.core.review.previous import BeliefChange
+from zcf_inspector.core.review.session import ReviewSession
+from zcf_inspector.core.review.target import ReviewTarget
 from zcf_inspector.present.review.table import (
     Filters,
     TableFacts,

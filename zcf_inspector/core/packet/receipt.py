@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.codes import ErrorCode
@@ -28,14 +29,42 @@ RECEIPT_SIGNATURE_DOMAIN = "zephr-continuity-receipt-v1"
 CORRELATION_DOMAIN = "zephr-continuity-correlation-v1"
 
 
+# What `json.dumps(receipt, ensure_ascii=False, indent=2)` uses, so that its pieces can be
+# taken one at a time (`receipt_chunks`).
+_RECEIPT_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, indent=2)
+# Characters of encoder pieces gathered into one chunk of the file.
+RECEIPT_CHUNK_CHARS: Final = 1 << 20
+
+
 def receipt_bytes(receipt: Mapping[str, JsonValue]) -> bytes:
     """The file bytes of a receipt: every writer (window, `ingest`, `review`) writes these.
 
     Characters a terminal could act on (C1 controls, bidi and format characters, U+2028…)
     are JSON escapes, so a receipt printed by `ingest` is safe to show; the JSON value,
     and so the digest, is the same either way."""
-    text = json.dumps(dict(receipt), ensure_ascii=False, indent=2)
-    return (json_visible(text) + "\n").encode("utf-8")
+    return b"".join(receipt_chunks(receipt))
+
+
+def receipt_chunks(
+    receipt: Mapping[str, JsonValue], chunk_chars: int = RECEIPT_CHUNK_CHARS
+) -> Iterator[bytes]:
+    """`receipt_bytes` in chunks of about ``chunk_chars`` characters, made as they are
+    written: a receipt of a million decisions is 150 MB of text, and `json.dumps` with an
+    indent builds a list of every piece before joining them (several times the text).
+
+    Escaping each chunk is escaping the whole: the encoder's pieces are whole tokens, and
+    the characters escaped only ever occur inside strings, whose quotes are ASCII, so no
+    run of them spans two pieces."""
+    pending: list[str] = []
+    size = 0
+    for piece in _RECEIPT_ENCODER.iterencode(dict(receipt)):
+        pending.append(piece)
+        size += len(piece)
+        if size >= chunk_chars:
+            yield json_visible("".join(pending)).encode("utf-8")
+            pending, size = [], 0
+    pending.append("\n")
+    yield json_visible("".join(pending)).encode("utf-8")
 
 
 def correlation_id(

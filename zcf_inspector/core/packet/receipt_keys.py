@@ -10,6 +10,7 @@ or a destination file.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +19,13 @@ from zcf_inspector.core.crypto import public_key_fingerprint
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import UnreadableFileError, read_bounded, shown_path
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.keyfile import Ed25519Key, KeyFileError, ed25519_key_of
+from zcf_inspector.core.keyfile import (
+    Ed25519Key,
+    KeyFileError,
+    check_key_secret,
+    ed25519_key_of,
+    status_kept,
+)
 from zcf_inspector.core.packet.destination import (
     DESTINATION_FILE_MAX_BYTES,
     Destination,
@@ -73,8 +80,10 @@ def key_file_bytes(value: dict[str, JsonValue]) -> bytes:
 
 def load_public_key(path: str | Path) -> Ed25519Key:
     """The public key in a key file (public or private) or a destination file's signingKey."""
-    # The key a receipt is checked against is a trust anchor, whichever file holds it.
-    guard = file_trust.guard(shown_path(path), "key file", KeyFileError)
+    # The key a receipt is checked against is a trust anchor, whichever file holds it; a
+    # private key file is a secret too (a destination file is refused as a trust file).
+    kept: list[os.stat_result] = []
+    guard = status_kept(file_trust.guard(shown_path(path), "key file", KeyFileError), kept)
     try:
         data = read_bounded(path, DESTINATION_FILE_MAX_BYTES, refuse_larger=True, guard=guard)
     except UnreadableFileError as exc:
@@ -85,4 +94,5 @@ def load_public_key(path: str | Path) -> Ed25519Key:
         raise KeyFileError(f"{shown_path(path)}: {exc.code}: {exc.message}") from exc
     if isinstance(value, dict) and "installationKeyId" in value:
         return receipt_signer(parse_destination(value)).key()
+    check_key_secret(value, kept, path)
     return Ed25519Key(ed25519_key_of(value, path, need_seed=False).public_key)

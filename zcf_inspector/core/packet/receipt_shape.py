@@ -55,7 +55,10 @@ class _Closed(BaseModel):
         return data
 
 
-class Decision(_Closed):
+class ReceiptDecision(_Closed):
+    """One entry of a receipt's ``review.decisions``: the wire form of a review decision
+    (`core.review.decisions.Decision`)."""
+
     portableRef: Id  # noqa: N815 - wire spelling
     state: ReviewStateName
     reviewer: Id
@@ -64,14 +67,14 @@ class Decision(_Closed):
     supersededBy: Id | None = None  # noqa: N815
 
     @model_validator(mode="after")
-    def _superseded_names_its_replacement(self) -> Decision:
+    def _superseded_names_its_replacement(self) -> ReceiptDecision:
         if (self.state == "superseded") != (self.supersededBy is not None):
             raise ValueError("supersededBy is present exactly when state is 'superseded'")
         return self
 
 
 class Review(_Closed):
-    decisions: list[Decision]
+    decisions: list[ReceiptDecision]
     completedAt: Timestamp | None = None  # noqa: N815
 
 
@@ -86,7 +89,10 @@ class ReceiptSignature(_Closed):
     value: Signature64
 
 
-class Receipt(_Closed):
+class TransferReceipt(_Closed):
+    """The transfer receipt a destination writes (profile §6), not a packet's ``receipts``
+    entry (`structure_models.WorkReceipt`)."""
+
     format: Literal["zephr-continuity-receipt"]
     formatVersion: Annotated[int, Field(ge=1, le=1)]  # noqa: N815 - strict int: True is not 1
     packetId: Id  # noqa: N815
@@ -114,8 +120,8 @@ def check_receipt_shape(receipt: JsonValue, budget: FindingBudget | None = None)
     if not isinstance(receipt, dict):
         budget.add(error(ErrorCode.NOT_AN_OBJECT, "", "a receipt is a JSON object"))
         return list(budget.kept)
-    validate_bounded(Receipt, receipt, FindingSink(budget))
+    validate_bounded(TransferReceipt, receipt, FindingSink(budget))
     return list(budget.kept)
 
 
-prepare(Receipt)  # built at import, before a large receipt takes the memory
+prepare(TransferReceipt)  # built at import, before a large receipt takes the memory

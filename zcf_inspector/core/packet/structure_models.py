@@ -335,7 +335,10 @@ class EvidenceAnchor(TypedDict):
 
 
 @closed
-class Receipt(TypedDict):
+class WorkReceipt(TypedDict):
+    """An entry of a packet's ``receipts`` section (profile §3): a patch or a verification
+    the source's work produced, by digest; not a transfer receipt (§6)."""
+
     id: Id
     kind: ReceiptKind
     digest: Digest
@@ -445,7 +448,7 @@ ARRAY_SECTIONS: dict[str, ArraySection] = {
     "beliefs": ArraySection(Belief, "portableRef"),
     "evidenceSources": ArraySection(EvidenceSource, "id"),
     "evidenceAnchors": ArraySection(EvidenceAnchor, "id"),
-    "receipts": ArraySection(Receipt, "id"),
+    "receipts": ArraySection(WorkReceipt, "id"),
     "reviewEvents": ArraySection(ReviewEvent, "id"),
     "verification": ArraySection(Verification, "id"),
     ARCHIVE_SECTION: ArraySection(ArchiveRef, "ref"),

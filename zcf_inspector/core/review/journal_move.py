@@ -17,7 +17,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from zcf_inspector.core.review.journal import FILE_PREFIX, FILE_SUFFIX
+from zcf_inspector.core.review.journal_files import FILE_PREFIX, FILE_SUFFIX
 
 SIDECARS = ("-wal", "-shm")
 

@@ -30,7 +30,7 @@ its decisions repeated only when that is accepted explicitly (`previous_trust`).
 decision for them in ``review.decisions``) is not ``unreviewed``. A supersede is carried
 only when its replacement is admitted now *and* unchanged: "A is superseded by B" was
 judged against B's content then; if B changed or is gone, repeating it would assert a
-judgement about text nobody has read. Carrying over is never automatic: `plan_carry_over`
+judgement about text nobody has read. Carrying over is never automatic: `carry_over.plan_carry_over`
 turns the candidates the current review has not decided yet into one bulk step of
 decision requests, each with a note saying where it came from; the caller applies them
 as the current reviewer at the current time (journalled like any decision).
@@ -54,24 +54,15 @@ from zcf_inspector.core.packet.ingest import ingest_inspection
 from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus
 from zcf_inspector.core.reading import ReadError, read_json
-from zcf_inspector.core.review.decisions import (
-    AdmittedBelief,
-    Decision,
-    DecisionRequest,
-    ReviewTarget,
-    check_request,
-    match_receipt,
-    normal_note,
-    refuse,
-)
+from zcf_inspector.core.review.decisions import Decision, DecisionRequest, check_request, refuse
 from zcf_inspector.core.review.previous_trust import (
     RECEIPT_TRUST,
-    UNSIGNED_ORIGIN,
     check_previous_receipt,
     refusal,
     trust_words,
-    untrusted_refusal,
 )
+from zcf_inspector.core.review.receipt_match import match_receipt
+from zcf_inspector.core.review.target import AdmittedBelief, ReviewTarget
 
 RECEIPT_MAX_BYTES = 64 * 1024 * 1024
 _CHUNK = 10_000  # beliefs between two cancellation points
@@ -405,108 +396,3 @@ def load_previous(
     return dataclasses.replace(
         compared, trust_words=trust_words(receipt, destination, report.status)
     )
-
-
-@dataclass(frozen=True, slots=True)
-class CarryOver:
-    """One bulk step's requests, and the candidates this review had decided already."""
-
-    requests: tuple[DecisionRequest, ...]
-    already_decided: tuple[str, ...]
-
-
-def repeat_note(note: str, previous: PreviousGeneration, earlier: Decision) -> str:
-    """The note of a repeated decision: the reviewer's words, then where it came from
-    (saying so when no trusted key signed that receipt)."""
-    source = "receipt" if previous.trusted else UNSIGNED_ORIGIN.removeprefix("from ")
-    origin = (
-        f"repeated from {source} {previous.receipt_digest} (packet {previous.packet_id}; "
-        f"{earlier.state} by {earlier.reviewer} at {earlier.at})"
-    )
-    if earlier.note:
-        origin += f": {earlier.note}"
-    return f"{note} — {origin}"
-
-
-def plan_carry_over(
-    previous: PreviousGeneration,
-    last: Mapping[str, Decision],
-    note: str,
-    monitor: Monitor = NULL_MONITOR,
-    *,
-    accept_untrusted: bool = False,
-) -> CarryOver:
-    """The requests that repeat every candidate this review has not decided yet.
-
-    A belief this review has a decision for (other than back to unreviewed) keeps it:
-    the reviewer's own decision is never overwritten by an older one. A receipt no
-    trusted key signed is refused (``previous_receipt_untrusted``) unless
-    ``accept_untrusted``: the caller asked the reviewer a second time.
-    """
-    if not previous.trusted and not accept_untrusted:
-        raise untrusted_refusal(previous.receipt_status)
-    reviewer_note = normal_note(note)
-    if reviewer_note is None or not reviewer_note.strip():
-        raise refuse(
-            ReviewCode.NOTE_REQUIRED,
-            "repeating earlier decisions needs a note: they become your decisions",
-        )
-    pending, decided = repeatable(previous, last, monitor)
-    requests: list[DecisionRequest] = []
-    for index, c in enumerate(pending):
-        if index % _CHUNK == 0:
-            monitor.breathe()
-        requests.append(
-            DecisionRequest(
-                c.portable_ref,
-                c.earlier.state,
-                repeat_note(reviewer_note, previous, c.earlier),
-                c.earlier.superseded_by,
-            )
-        )
-    return CarryOver(tuple(requests), decided)
-
-
-def repeatable(
-    previous: PreviousGeneration, last: Mapping[str, Decision], monitor: Monitor = NULL_MONITOR
-) -> tuple[tuple[Carryable, ...], tuple[str, ...]]:
-    """The candidates still open in this review, and those it has decided already."""
-    pending: list[Carryable] = []
-    decided: list[str] = []
-    for index, candidate in enumerate(previous.candidates):
-        if index % _CHUNK == 0:
-            monitor.breathe()
-        mine = last.get(candidate.portable_ref)
-        if mine is not None and mine.state is not ReviewState.UNREVIEWED:
-            decided.append(candidate.portable_ref)
-        else:
-            pending.append(candidate)
-    return tuple(pending), tuple(decided)
-
-
-@dataclass(frozen=True, slots=True)
-class RepeatCounts:
-    """How many candidates are still open in this review (by their earlier state, in
-    the order first met) and how many it has decided already: what `repeatable` lists,
-    counted without building the lists."""
-
-    pending: int
-    decided: int
-    by_state: tuple[tuple[ReviewState, int], ...]
-
-
-def repeat_counts(
-    previous: PreviousGeneration, last: Mapping[str, Decision], monitor: Monitor = NULL_MONITOR
-) -> RepeatCounts:
-    decided = 0
-    states: dict[ReviewState, int] = {}
-    for index, candidate in enumerate(previous.candidates):
-        if index % _CHUNK == 0:
-            monitor.breathe()
-        mine = last.get(candidate.portable_ref)
-        if mine is not None and mine.state is not ReviewState.UNREVIEWED:
-            decided += 1
-        else:
-            state = candidate.earlier.state
-            states[state] = states.get(state, 0) + 1
-    return RepeatCounts(sum(states.values()), decided, tuple(states.items()))

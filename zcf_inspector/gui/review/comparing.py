@@ -15,8 +15,8 @@ from pathlib import Path
 from zcf_inspector.core.errors import ZcfError
 from zcf_inspector.core.monitor import Cancelled, Monitor
 from zcf_inspector.core.reading import fast_path_limit
-from zcf_inspector.core.review.decisions import Step
 from zcf_inspector.core.review.previous import PreviousGeneration, load_previous
+from zcf_inspector.core.review.session import Step
 from zcf_inspector.gui.documents import FAST_READ_MAX_BYTES
 from zcf_inspector.gui.plain_text import visible
 from zcf_inspector.gui.review.context import PaneContext

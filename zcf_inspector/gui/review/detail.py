@@ -31,8 +31,9 @@ from PySide6.QtWidgets import (
 
 from zcf_inspector.core.claims.workspace import WorkspaceCheck
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
+from zcf_inspector.core.review.decisions import Decision
 from zcf_inspector.core.review.previous import BeliefChange
+from zcf_inspector.core.review.target import AdmittedBelief
 from zcf_inspector.gui.briefing_lines import Style
 from zcf_inspector.gui.briefing_view import BriefingView
 from zcf_inspector.gui.clipboard import set_clipboard

@@ -18,7 +18,7 @@ from shiboken6 import isValid
 
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import PacketInspection
-from zcf_inspector.core.review.decisions import ReviewPreparation
+from zcf_inspector.core.review.target import ReviewPreparation
 from zcf_inspector.gui.review.context import PaneContext
 from zcf_inspector.gui.review.opening import OpenedReview, ReviewOpen, ReviewView, open_review
 from zcf_inspector.gui.review.steps import last_line

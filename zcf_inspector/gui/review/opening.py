@@ -20,9 +20,10 @@ from zcf_inspector.core.monitor import Cancelled, Monitor
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.reading import fast_path_limit
-from zcf_inspector.core.review.decisions import ReviewError, ReviewPreparation, prepare_review
+from zcf_inspector.core.review.decisions import ReviewError
 from zcf_inspector.core.review.journal import JournaledReview
 from zcf_inspector.core.review.previous import PreviousGeneration, load_previous
+from zcf_inspector.core.review.target import ReviewPreparation, prepare_review
 from zcf_inspector.gui.documents import FAST_READ_MAX_BYTES
 from zcf_inspector.present.review.evidence import DetailIndex, detail_index
 from zcf_inspector.present.review.table import (

@@ -32,15 +32,11 @@ from PySide6.QtWidgets import QTableView, QWidget
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import PacketInspection
-from zcf_inspector.core.review.decisions import (
-    DecisionRequest,
-    ReviewError,
-    ReviewPreparation,
-    ReviewTarget,
-    Step,
-)
+from zcf_inspector.core.review.decisions import DecisionRequest, ReviewError
 from zcf_inspector.core.review.journal import JournaledReview
 from zcf_inspector.core.review.previous import PreviousGeneration
+from zcf_inspector.core.review.session import Step
+from zcf_inspector.core.review.target import ReviewPreparation, ReviewTarget
 from zcf_inspector.gui.header_drag import UserResizes
 from zcf_inspector.gui.plain_text import visible, visible_lines
 from zcf_inspector.gui.review import layout, render

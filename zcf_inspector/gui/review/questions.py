@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from PySide6.QtWidgets import QWidget
 
 from zcf_inspector.core.formats import ReviewState
+from zcf_inspector.core.review.carry_over import RepeatCounts
 from zcf_inspector.core.review.decisions import DecisionRequest
-from zcf_inspector.core.review.previous import PreviousGeneration, RepeatCounts
+from zcf_inspector.core.review.previous import PreviousGeneration
 from zcf_inspector.gui.review.dialogs import Prompter
 from zcf_inspector.present.review.controller import ReviewController
 from zcf_inspector.present.review.previous_texts import repeat_prompt, untrusted_prompt

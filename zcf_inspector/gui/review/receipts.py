@@ -11,7 +11,8 @@ from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.receipt import verify_receipt
 from zcf_inspector.core.reading import ReadError, read_json
-from zcf_inspector.core.review.decisions import ReviewTarget, match_receipt
+from zcf_inspector.core.review.receipt_match import match_receipt
+from zcf_inspector.core.review.target import ReviewTarget
 from zcf_inspector.gui.file_names import free_name, safe_part
 from zcf_inspector.present.receipt import verdict as receipt_verdict
 

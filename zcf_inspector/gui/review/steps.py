@@ -15,8 +15,9 @@ from functools import partial
 from typing import Any, TypeVar
 
 from zcf_inspector.core.monitor import Monitor
-from zcf_inspector.core.review.decisions import DecisionRequest, Prepared, ReviewError, Step
+from zcf_inspector.core.review.decisions import DecisionRequest, ReviewError
 from zcf_inspector.core.review.journal import JournaledReview
+from zcf_inspector.core.review.session import Prepared, Step
 from zcf_inspector.gui.review.context import PaneContext
 from zcf_inspector.gui.review.row_filter import ROW_BY_ROW
 

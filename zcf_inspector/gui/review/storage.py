@@ -14,8 +14,10 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QSettings, QStandardPaths
 
-from zcf_inspector.core.review.journal import JournalKeys, journal_path, set_aside
+from zcf_inspector.core.review.journal_files import journal_path
+from zcf_inspector.core.review.journal_keys import JournalKeys
 from zcf_inspector.core.review.journal_move import JournalMove, move_journals
+from zcf_inspector.core.review.journal_store import set_aside
 from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION
 
 JOURNAL_FOLDER = "review-journals"

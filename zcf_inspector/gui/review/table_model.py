@@ -18,8 +18,9 @@ from PySide6.QtCore import (
 )
 
 from zcf_inspector.core.formats import ReviewState
-from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
+from zcf_inspector.core.review.decisions import Decision
 from zcf_inspector.core.review.previous import BeliefChange
+from zcf_inspector.core.review.target import AdmittedBelief
 from zcf_inspector.present.review import rows
 from zcf_inspector.present.review.secrets import NO_SECRETS, ReviewSecrets
 

@@ -24,19 +24,12 @@ from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.receipt_keys import ReceiptSigner, receipt_signer
 from zcf_inspector.core.packet.trust import short_fingerprint
-from zcf_inspector.core.review.decisions import (
-    DecisionRequest,
-    ReviewError,
-    ReviewTarget,
-    Step,
-)
+from zcf_inspector.core.review.carry_over import RepeatCounts, plan_carry_over, repeat_counts
+from zcf_inspector.core.review.decisions import DecisionRequest, ReviewError
 from zcf_inspector.core.review.journal import JournaledReview
-from zcf_inspector.core.review.previous import (
-    PreviousGeneration,
-    RepeatCounts,
-    plan_carry_over,
-    repeat_counts,
-)
+from zcf_inspector.core.review.previous import PreviousGeneration
+from zcf_inspector.core.review.session import Step
+from zcf_inspector.core.review.target import ReviewTarget
 from zcf_inspector.core.visible_text import visible
 from zcf_inspector.present.review.export import ExportPlan, summary_text
 from zcf_inspector.present.review.previous_texts import previous_text

@@ -33,7 +33,7 @@ from zcf_inspector.core.claims.workspace import (
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.pointer import join
-from zcf_inspector.core.review.decisions import AdmittedBelief
+from zcf_inspector.core.review.target import AdmittedBelief
 from zcf_inspector.core.visible_text import clip, visible
 from zcf_inspector.present.review.secrets import NO_SECRETS, ReviewSecrets, masked, scan_review
 

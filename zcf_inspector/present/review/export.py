@@ -22,13 +22,10 @@ from zcf_inspector.core.packet.admission import AdmissionNotice
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.receipt import receipt_bytes
 from zcf_inspector.core.packet.receipt_keys import ReceiptSigner, receipt_signer
-from zcf_inspector.core.review.decisions import (
-    AdmittedBelief,
-    ReviewError,
-    ReviewSummary,
-    ReviewTarget,
-)
+from zcf_inspector.core.review.decisions import ReviewError
 from zcf_inspector.core.review.journal import JournaledReview
+from zcf_inspector.core.review.session import ReviewSummary
+from zcf_inspector.core.review.target import AdmittedBelief, ReviewTarget
 from zcf_inspector.core.visible_text import shown
 
 CUT_LISTED = 20  # cut beliefs named in an export summary before "and N more"

@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from zcf_inspector.core.errors import ZcfError
+from zcf_inspector.core.review.carry_over import RepeatCounts
 from zcf_inspector.core.review.decisions import ReviewError
-from zcf_inspector.core.review.previous import PreviousGeneration, RepeatCounts
+from zcf_inspector.core.review.previous import PreviousGeneration
 from zcf_inspector.core.review.previous_trust import UNSIGNED_ORIGIN
 from zcf_inspector.core.visible_text import visible
 

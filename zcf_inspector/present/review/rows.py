@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from typing import Final
 
 from zcf_inspector.core.formats import ReviewState
-from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
+from zcf_inspector.core.review.decisions import Decision
 from zcf_inspector.core.review.previous import BeliefChange
+from zcf_inspector.core.review.target import AdmittedBelief
 from zcf_inspector.core.secrets.scan import SecretHit
 from zcf_inspector.core.visible_text import shown
 from zcf_inspector.present.review.evidence import evidence_count_words

@@ -22,8 +22,9 @@ from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.pointer import join
-from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
+from zcf_inspector.core.review.decisions import Decision
 from zcf_inspector.core.review.previous import PreviousGeneration
+from zcf_inspector.core.review.target import AdmittedBelief
 from zcf_inspector.core.secrets.scan import SecretHit, SecretScan, scan_texts
 
 Path = tuple[str | int, ...]

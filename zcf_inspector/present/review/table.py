@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
-from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
+from zcf_inspector.core.review.decisions import Decision
 from zcf_inspector.core.review.previous import BeliefChange
+from zcf_inspector.core.review.target import AdmittedBelief
 from zcf_inspector.core.secrets.scan import SecretHit
 from zcf_inspector.present.review.secrets import masked
 
