@@ -5,6 +5,7 @@ value as the packet holds it is one explicit action away (Show Full Value)."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import Qt
@@ -91,3 +92,36 @@ def test_the_briefing_uses_the_opens_scan(qtbot: QtBot, window: MainWindow, tmp_
     document = tab.document
     assert pane.result is not None
     assert pane.result.scan is getattr(document, "secrets", None) is not None
+
+
+def test_the_canonical_bytes_of_a_node_holding_a_flagged_text_are_held_back(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    tab = drop_and_wait(qtbot, window, [planted(tmp_path)])
+    pane = tab.canonical_pane
+
+    def shows(pointer: str) -> bool:
+        return pane.form is not None and pane.form.pointer == pointer
+
+    for pointer in (FLAGGED, "/content/beliefs/0", "/content/beliefs"):
+        tab.select_pointer(pointer)
+        qtbot.waitUntil(partial(shows, pointer))
+        wait_idle(qtbot, window)
+        assert pane.digest.text().startswith("sha256:")  # the digest is of the whole node
+        assert pane.views.isHidden()
+        assert not pane.held_back.isHidden()
+        assert "1 text that may contain a credential" in pane.held_back.text()
+        assert AWS_KEY not in pane.text.toPlainText()
+        assert AWS_KEY.encode().hex() not in pane.hex.toPlainText().replace(" ", "")
+    # A node holding nothing flagged shows its bytes at once.
+    tab.select_pointer("/content/beliefs/1")
+    qtbot.waitUntil(lambda: shows("/content/beliefs/1"))
+    assert not pane.views.isHidden()
+    assert pane.held_back.isHidden()
+    assert "nothing to hide here" in pane.text.toPlainText()
+    # Asking shows them: the bytes as the packet holds them.
+    tab.select_pointer(FLAGGED)
+    qtbot.waitUntil(lambda: shows(FLAGGED))
+    pane.reveal_button.click()
+    assert not pane.views.isHidden()
+    assert AWS_KEY in pane.text.toPlainText()

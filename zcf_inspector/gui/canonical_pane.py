@@ -1,9 +1,13 @@
 """The canonical-bytes pane: the selected node's exact ZCF-JSON-v1 bytes (text and hex)
-and their SHA-256, computed on a worker so a large node never blocks the window."""
+and their SHA-256, computed on a worker so a large node never blocks the window.
+
+A node that holds a text the secret scan flagged shows its digest and size, but its bytes
+only after the reviewer asks (Show bytes): selecting a node in the tree is not asking to
+see a credential, and the tree shows the same text masked (issue 20)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from PySide6.QtGui import QFontDatabase
@@ -11,6 +15,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QLineEdit,
     QPlainTextEdit,
+    QPushButton,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -23,6 +28,12 @@ from zcf_inspector.gui.plain_text import plain_label, visible
 
 # (label, work, on_done): how the pane asks for background work (the window's TaskRunner)
 Runner = Callable[[str, Callable[[Monitor], Any], Callable[[Any], None]], object]
+
+
+def holds_flagged(pointer: str, flagged: Collection[str]) -> int:
+    """How many of the ``flagged`` pointers are ``pointer`` or lie under it."""
+    below = pointer + "/"
+    return sum(1 for f in flagged if f == pointer or f.startswith(below))
 
 
 class CanonicalPane(QWidget):
@@ -48,14 +59,26 @@ class CanonicalPane(QWidget):
         self.views.setDocumentMode(True)
         self.views.addTab(self.text, "Text")
         self.views.addTab(self.hex, "Hex")
+        self.flagged: frozenset[str] = frozenset()
+        self.held_back = plain_label(selectable=False)
+        self.held_back.setWordWrap(True)
+        self.reveal_button = QPushButton("Show bytes")
+        self.reveal_button.setToolTip("Show this node's bytes, suspected credentials included")
+        self.reveal_button.clicked.connect(self.reveal)
         form = QFormLayout()
         form.addRow("Pointer:", self.pointer)
         form.addRow("SHA-256:", self.digest)
         form.addRow("Size:", self.size_label)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
+        layout.addWidget(self.held_back)
+        layout.addWidget(self.reveal_button)
         layout.addWidget(self.views, 1)
         self.clear()
+
+    def set_flagged(self, pointers: Collection[str]) -> None:
+        """The pointers of the texts the secret scan flagged in the document shown."""
+        self.flagged = frozenset(pointers)
 
     def clear(self) -> None:
         self._generation += 1
@@ -65,6 +88,7 @@ class CanonicalPane(QWidget):
         self.size_label.setText("Select a node in the tree.")
         self.text.clear()
         self.hex.clear()
+        self._hold(0)
 
     def show_node(self, pointer: str, value: JsonValue) -> None:
         self._generation += 1
@@ -88,5 +112,28 @@ class CanonicalPane(QWidget):
         size = len(form.data)
         shown = "" if size <= TEXT_SHOWN else f" — the views show the first {TEXT_SHOWN:,}"
         self.size_label.setText(f"{size:,} bytes{shown}")
-        self.text.setPlainText(form.shown_text)
-        self.hex.setPlainText(form.shown_hex)
+        held = holds_flagged(form.pointer, self.flagged) if self.flagged else 0
+        self._hold(held)
+        if not held:
+            self._fill()
+
+    def reveal(self) -> None:
+        """Show the held-back bytes of the node shown (an explicit action)."""
+        if self.form is not None:
+            self._hold(0)
+            self._fill()
+
+    def _fill(self) -> None:
+        assert self.form is not None
+        self.text.setPlainText(self.form.shown_text)
+        self.hex.setPlainText(self.form.shown_hex)
+
+    def _hold(self, held: int) -> None:
+        if held:
+            self.held_back.setText(
+                f"This node holds {held:,} text{'' if held == 1 else 's'} that may contain a "
+                "credential: its bytes are hidden (the digest and size above are of them all)."
+            )
+        self.held_back.setVisible(bool(held))
+        self.reveal_button.setVisible(bool(held))
+        self.views.setVisible(not held)

@@ -237,6 +237,7 @@ class DocumentTab(QWidget):
         )
         old = self.model
         self.model = PacketTreeModel(what.value, annotations, self, run=self._run, masks=what.masks)
+        self.canonical_pane.set_flagged(what.masks or ())
         self.tree.setModel(self.model)
         # The value shown before dies once the panes show the new one: freed off the UI
         # thread, a slice at a time (a 200,000-belief parse is a 110 ms stall otherwise).
