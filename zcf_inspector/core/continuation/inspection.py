@@ -65,6 +65,7 @@ from zcf_inspector.core.continuation.rules.streams import check_streams
 from zcf_inspector.core.continuation.rules.workspace_state import workspace_trees
 from zcf_inspector.core.continuation.version_check import mixed_report, read_versions
 from zcf_inspector.core.continuation.versions import ASIF_0_4, ASIF_0_5, Contract
+from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, FindingBudget, Severity, error
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
@@ -370,6 +371,22 @@ def inspect_continuation(
             monitor=monitor,
             current_capabilities=current_capabilities,
         )
+
+
+def require_plan(result: InspectionResult, plan_id: str | None, name: str = "the document") -> None:
+    """Refuse a plan filter that names no plan of a session or profile the rules accepted.
+
+    A filter that matches nothing would otherwise look like a document with no plans to
+    check — a clean result for a typo — so the CLI (``--plan``) and the API both raise
+    this one error. A refused document keeps its findings: the plans were never listed.
+    """
+    if (
+        plan_id is not None
+        and result.kind in (DocumentKind.ASIF_SESSION, DocumentKind.CONTINUATION_PROFILE)
+        and not result.plans
+        and result.ok
+    ):
+        raise InputError(f"{name} has no plan {plan_id!r}")
 
 
 def _inspect(
