@@ -37,9 +37,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from zcf_inspector.core.continuation.layout import GraphLayout, layout_plan
-from zcf_inspector.core.continuation.layout.rooted import TARGET_ASPECT
-from zcf_inspector.core.continuation.reach import Reach
 from zcf_inspector.core.continuation.results import InspectionResult, PlanResult
 from zcf_inspector.core.continuation.why import entry_path
 from zcf_inspector.core.jsontypes import JsonValue
@@ -62,6 +59,9 @@ from zcf_inspector.gui.plangraph.relations import edge_text, requirement_line, w
 from zcf_inspector.gui.plangraph.snapshot_chip import SnapshotChip, chip_state
 from zcf_inspector.gui.plangraph.summary import plan_summary, summary_line
 from zcf_inspector.present.asif_listing import NodeFacts, PlanFacts, plan_facts
+from zcf_inspector.present.layout import GraphLayout, layout_plan
+from zcf_inspector.present.layout.rooted import TARGET_ASPECT
+from zcf_inspector.present.reach import Reach
 
 _EMPTY, _BUSY, _GRAPH = 0, 1, 2
 SIDE_SHARE = 0.29  # of the pane's width, for the side pane (Node, Findings, Legend)

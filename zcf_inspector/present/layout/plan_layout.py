@@ -18,15 +18,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from zcf_inspector.core.continuation.layout.coords import assign_across, stack_centred
-from zcf_inspector.core.continuation.layout.layers import longest_path_layers, reversed_edges
-from zcf_inspector.core.continuation.layout.order import (
+from zcf_inspector.core.continuation.results import PlanResult
+from zcf_inspector.present.layout.coords import assign_across, stack_centred
+from zcf_inspector.present.layout.layers import longest_path_layers, reversed_edges
+from zcf_inspector.present.layout.order import (
     LayeredGraph,
     build_layered,
     reduce_crossings,
 )
-from zcf_inspector.core.continuation.layout.pack import shelf_pack
-from zcf_inspector.core.continuation.layout.rooted import (
+from zcf_inspector.present.layout.pack import shelf_pack
+from zcf_inspector.present.layout.rooted import (
     BUS_MIN,
     SUB_GAP,
     TARGET_ASPECT,
@@ -38,7 +39,7 @@ from zcf_inspector.core.continuation.layout.rooted import (
     trunk_x,
     wrap_height,
 )
-from zcf_inspector.core.continuation.layout.routes import (
+from zcf_inspector.present.layout.routes import (
     Columns,
     Geometry,
     Point,
@@ -46,7 +47,6 @@ from zcf_inspector.core.continuation.layout.routes import (
     port_offsets,
     self_loop_route,
 )
-from zcf_inspector.core.continuation.results import PlanResult
 
 Size = tuple[float, float]
 

@@ -1,7 +1,7 @@
 """The plan graph's layered layout, in steps: layers (longest path, cycles broken), order
 (crossing reduction), coordinates, routes and packing of components."""
 
-from zcf_inspector.core.continuation.layout.plan_layout import (
+from zcf_inspector.present.layout.plan_layout import (
     EdgeRoute,
     GraphLayout,
     NodeBox,
