@@ -17,10 +17,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from zcf_inspector.core import pointer
-from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
+from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex, WorkspaceView
 from zcf_inspector.core.continuation.models.profile import ContinuationPlan
 from zcf_inspector.core.continuation.models.session import Part, Requirement
-from zcf_inspector.core.continuation.rules.workspace_state import WorkspaceTree
 from zcf_inspector.core.continuation.subjects import (
     ACTIVE_ACTIONS,
     AGENT_ACTIONS,
@@ -73,7 +72,7 @@ class _Builder:
         profile: ProfileIndex,
         core: CoreIndex | None,
         *,
-        trees: Mapping[str, WorkspaceTree],
+        trees: Mapping[str, WorkspaceView],
         scopes: frozenset[str],
     ) -> None:
         self.plan = plan
@@ -574,7 +573,7 @@ def build_plan_graph(
     profile: ProfileIndex,
     core: CoreIndex | None,
     *,
-    trees: Mapping[str, WorkspaceTree],
+    trees: Mapping[str, WorkspaceView],
     scopes: frozenset[str],
 ) -> PlanGraph:
     """The §10a inventory, edges and required flags of ``plan``."""

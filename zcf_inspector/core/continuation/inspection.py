@@ -156,6 +156,7 @@ def _check_source(
     monitor: Monitor = NULL_MONITOR,
 ) -> _Checked:
     core: CoreIndex | None = None
+    history: SessionHistory | None = None
     if kind is DocumentKind.ASIF_SESSION:
         session, _ = validate_at(_SESSIONS[contract], value, budget=findings)
         monitor.breathe()
@@ -180,7 +181,7 @@ def _check_source(
         core.resource_bytes = resource_bytes(cast(list[JsonValue], value["resources"]), findings)
         check_core_events(value, core.resource_bytes, findings)
         monitor.breathe()
-        history = core.history = SessionHistory(value)
+        history = SessionHistory(value)
         check_contexts(history, findings)
         check_checkpoints(history, findings)
         check_streams(value, core.resource_bytes, findings)
@@ -232,7 +233,7 @@ def _check_source(
         if plan.id not in facts:
             facts[plan.id] = PlanFacts(plan, where, required_inventory(graph), blockers)
         if wanted:
-            result = plan_result(graph, where, profile, core, blockers)
+            result = plan_result(graph, where, profile, core, blockers, history=history)
             budget = FindingBudget(findings.limit - len(findings) - plans_kept)
             budget.extend(result.findings)
             plans_kept += len(budget)
@@ -242,7 +243,7 @@ def _check_source(
     _uncovered_cycles(profile, plans, findings)
     if core is not None:
         _bindings(profile, core, findings)
-        _plan_contexts(profile, core, findings)
+        _plan_contexts(profile, history, findings)
     binding = None
     if core is not None:
         binding = SessionBinding(
@@ -278,12 +279,14 @@ def _bindings(profile: ProfileIndex, core: CoreIndex, findings: FindingBudget) -
             findings.extend(check_binding(config, binding, profile.bindings.at(config_id)))
 
 
-def _plan_contexts(profile: ProfileIndex, core: CoreIndex, findings: FindingBudget) -> None:
+def _plan_contexts(
+    profile: ProfileIndex, history: SessionHistory | None, findings: FindingBudget
+) -> None:
     """§4 for each context some plan selects: its tool inputs agree with their sources."""
-    if core.history is None:
+    if history is None:
         return
     for context_id in dict.fromkeys(p.context_id for p in profile.profile.plans):
-        found = context_calls(core.history, context_id)
+        found = context_calls(history, context_id)
         if found is not None:
             findings.extend(found.findings)
 

@@ -24,9 +24,10 @@ from typing import cast
 
 from zcf_inspector.core import pointer
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.index import ResourceBytes
 from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.continuation.rules.history import event_record, fold_history
-from zcf_inspector.core.continuation.rules.resource_bytes import ResourceBytes, decode_json
+from zcf_inspector.core.continuation.rules.resource_bytes import decode_json
 from zcf_inspector.core.continuation.rules.tool_schemas import json_schema_problem
 from zcf_inspector.core.continuation.walks import cycles
 from zcf_inspector.core.findings import Finding, error

@@ -13,8 +13,8 @@ from __future__ import annotations
 import hashlib
 
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.index import ResourceBytes
 from zcf_inspector.core.continuation.models.profile import GitState
-from zcf_inspector.core.continuation.rules.resource_bytes import ResourceBytes
 from zcf_inspector.core.findings import Finding, Severity, error
 
 OID_LENGTHS = {"sha1": 40, "sha256": 64}

@@ -8,7 +8,11 @@ from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
 from zcf_inspector.core.continuation.models.profile import ContinuationPlan
 from zcf_inspector.core.continuation.models.session import Checkpoint, Requirement
 from zcf_inspector.core.continuation.rules.bindings import check_rule_roots
-from zcf_inspector.core.continuation.rules.contexts import check_open_calls, context_calls
+from zcf_inspector.core.continuation.rules.contexts import (
+    SessionHistory,
+    check_open_calls,
+    context_calls,
+)
 from zcf_inspector.core.continuation.rules.paths import path_problem
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonValue
@@ -24,12 +28,18 @@ _ENTITY_TABLES = {
 
 class PlanRules:
     def __init__(
-        self, plan: ContinuationPlan, where: str, profile: ProfileIndex, core: CoreIndex | None
+        self,
+        plan: ContinuationPlan,
+        where: str,
+        profile: ProfileIndex,
+        core: CoreIndex | None,
+        history: SessionHistory | None = None,
     ) -> None:
         self.plan = plan
         self.where = where
         self.profile = profile
         self.core = core
+        self.history = history  # look-ups over the raw history (a session's, once checked)
         self.findings: list[Finding] = []
 
     def add(self, code: PlanCode, field: str, message: str) -> None:
@@ -358,9 +368,9 @@ class PlanRules:
         The §4 correlation of the context's inputs with their sources is about the context
         and is reported once for it (inspection), however many plans select it.
         """
-        if core.history is None:
+        if self.history is None:
             return
-        found = context_calls(core.history, self.plan.context_id)
+        found = context_calls(self.history, self.plan.context_id)
         if found is None:
             return
         self.findings.extend(
@@ -454,5 +464,7 @@ def check_plan_rules(
     profile: ProfileIndex,
     core: CoreIndex | None,
     inventoried_environments: list[str] | None = None,
+    *,
+    history: SessionHistory | None = None,
 ) -> list[Finding]:
-    return PlanRules(plan, where, profile, core).run(inventoried_environments)
+    return PlanRules(plan, where, profile, core, history).run(inventoried_environments)

@@ -13,10 +13,10 @@ import base64
 import binascii
 import hashlib
 import json
-from dataclasses import dataclass, field
 from typing import cast
 
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.index import ResourceBytes
 from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.continuation.rules.paths import path_problem
 from zcf_inspector.core.findings import Finding, Severity, error
@@ -25,19 +25,6 @@ from zcf_inspector.core.jsontypes import JsonObject, JsonValue
 MAX_RESOURCE = 64 * 1024 * 1024
 MAX_TOTAL = 256 * 1024 * 1024
 MAX_JSON_DEPTH = 128
-
-
-@dataclass(slots=True)
-class ResourceBytes:
-    """The session's resources by ID (first wins), with the verified bytes of inline ones."""
-
-    records: dict[str, JsonObject] = field(default_factory=dict)
-    pointers: dict[str, str] = field(default_factory=dict)
-    verified: dict[str, bytes] = field(default_factory=dict)
-    refused: set[str] = field(default_factory=set)  # declared inline bytes that failed
-
-    def __contains__(self, ident: str) -> bool:
-        return ident in self.records
 
 
 def _decoded(resource: JsonObject) -> bytes | str:
