@@ -8,6 +8,7 @@ report's blocking reason are attached to their node by its ID.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -87,28 +88,15 @@ class PlanFacts:
         return tuple(sorted(n for n, f in self.nodes.items() if f.blockers))
 
 
-def _within(pointer: str, prefix: str) -> bool:
-    return pointer == prefix or pointer.startswith(prefix + "/")
+def finding_node(known: Collection[str], finding: Finding) -> str | None:
+    """The node a finding is about: the subject its rule named (`Finding.subject`), when
+    the plan inventories that subject (``known``: the plan's node IDs); otherwise none.
 
-
-def finding_node(plan: PlanResult, pointer: str) -> str | None:
-    """The node a finding's pointer (into the session or profile) is about.
-
-    A pointer at a reference field names an edge: that points at the edge's target when
-    the target is missing (a closure finding is about what is missing), else its source.
-    Otherwise the node declared at the longest prefix of the pointer.
+    Never guessed from the pointer: a pointer at one subject's field (a dependency's
+    ``depends_on`` entry, an assessment of the report) may be about another subject.
     """
-    for edge in plan.edges:
-        if edge.pointer == pointer:
-            target = plan.node(edge.target)
-            return edge.target if target is not None and target.missing else edge.source
-    best: tuple[int, str] | None = None
-    for node in plan.nodes:
-        if node.pointer is not None and _within(pointer, node.pointer):
-            candidate = (len(node.pointer), node.id)
-            if best is None or candidate[0] > best[0]:
-                best = candidate
-    return None if best is None else best[1]
+    subject = finding.subject
+    return subject if subject is not None and subject in known else None
 
 
 def plan_facts(result: InspectionResult, plan: PlanResult) -> PlanFacts:
@@ -117,17 +105,16 @@ def plan_facts(result: InspectionResult, plan: PlanResult) -> PlanFacts:
     by_subject: dict[str, SubjectAssessment] = {}
     if report is not None and assessed:
         by_subject = {s.node_id: s for s in report.subjects}
+    known = {n.id for n in plan.nodes}
     listed: list[ListedFinding] = [
-        ListedFinding(f, "plan", finding_node(plan, f.pointer)) for f in plan.findings
+        ListedFinding(f, "plan", finding_node(known, f)) for f in plan.findings
     ]
-    listed += [ListedFinding(f, "document", finding_node(plan, f.pointer)) for f in result.findings]
+    listed += [ListedFinding(f, "document", finding_node(known, f)) for f in result.findings]
     bound = _bindings(result) if assessed else {}
     if report is not None and assessed:
-        # Report pointers point into the report, not the session: they select no node,
-        # except those at an assessment whose subject the snapshot binding names (0.5).
-        listed += [
-            ListedFinding(f, "report", _bound_node(bound, f.pointer)) for f in report.findings
-        ]
+        # Report pointers point into the report, not the session; a report finding
+        # about an assessed subject lands on that subject's node all the same.
+        listed += [ListedFinding(f, "report", finding_node(known, f)) for f in report.findings]
     per_node: dict[str, list[Finding]] = {}
     for item in listed:
         if item.node_id is not None:
@@ -135,7 +122,6 @@ def plan_facts(result: InspectionResult, plan: PlanResult) -> PlanFacts:
     listed += [ListedFinding(f, "known blocker", node) for node, f in blocker_findings(plan)]
     reasons: dict[str, list[BlockingReason]] = {}
     if report is not None and assessed:
-        known = {n.id for n in plan.nodes}
         for reason in report.blocking_reasons:
             node_id = reason.node_id if reason.node_id in known else None
             listed.append(ListedFinding(reason_finding(reason), "report reason", node_id))
@@ -169,15 +155,6 @@ def _bindings(result: InspectionResult) -> dict[str, ComponentBinding]:
     if snapshot is None:
         return {}
     return {b.pointer: b for b in snapshot.bindings}
-
-
-def _bound_node(bound: dict[str, ComponentBinding], pointer: str) -> str | None:
-    """The node of the assessment a report finding points into (/assessments/N/…)."""
-    if not bound or not pointer.startswith("/assessments/"):
-        return None
-    head = "/".join(pointer.split("/")[:3])
-    binding = bound.get(head)
-    return None if binding is None else binding.node_id
 
 
 def blocker_finding(node: PlanNode, blocker: Blocker, plans: str = "") -> Finding:

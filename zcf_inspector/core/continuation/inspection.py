@@ -313,6 +313,7 @@ def _uncovered_cycles(
                 PlanCode.DEPENDENCY_CYCLE,
                 profile.dependencies.at(members[0]) + "/depends_on",
                 "dependencies form a cycle among " + ", ".join(members),
+                f"dependency:{members[0]}",
             )
         )
 

@@ -20,7 +20,7 @@ open calls, each bound to one selected operation whose call is in the context.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import cast
 
 from zcf_inspector.core.codes import PlanCode
@@ -36,6 +36,7 @@ from zcf_inspector.core.continuation.rules.history import (
     event_record,
     fold_history,
 )
+from zcf_inspector.core.continuation.subjects import node_of
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonObject, JsonValue
 
@@ -136,47 +137,56 @@ def _typed_inputs(ctx: JsonObject, where: str) -> list[Record]:
 
 
 def check_contexts(history: SessionHistory, findings: list[Finding]) -> None:
+    """Each context against its history; every finding is about that context's subject."""
     for i, ctx in enumerate(history.contexts):
         tick()
-        at = f"/contexts/{i}"
-        events = history.branch_events(cast(str, ctx["branch_id"]))
-        boundary = ctx["at_event_id"]
-        bound: int | None = None
-        if isinstance(boundary, str):
-            if events is not None and not history.in_branch(cast(str, ctx["branch_id"]), boundary):
+        found: list[Finding] = []
+        _check_context(history, ctx, f"/contexts/{i}", found)
+        subject = node_of("context", cast(str, ctx["id"]))
+        findings.extend(replace(f, subject=subject) for f in found)
+
+
+def _check_context(
+    history: SessionHistory, ctx: JsonObject, at: str, findings: list[Finding]
+) -> None:
+    events = history.branch_events(cast(str, ctx["branch_id"]))
+    boundary = ctx["at_event_id"]
+    bound: int | None = None
+    if isinstance(boundary, str):
+        if events is not None and not history.in_branch(cast(str, ctx["branch_id"]), boundary):
+            findings.append(
+                error(
+                    PlanCode.BOUNDARY_INVALID,
+                    at + "/at_event_id",
+                    f"context {ctx['id']!r} stands at {boundary!r}, which is not an event "
+                    f"of branch {ctx['branch_id']!r}",
+                )
+            )
+        bound = history.sequence(boundary)
+    for j, item in enumerate(_objects(ctx["inputs"])):
+        tick()
+        for k, source in enumerate(_objects(item["source_events"])):
+            if "capture_id" in source or bound is None:
+                continue
+            used = history.sequence(cast(str, source["event_id"]))
+            if used is not None and used > bound:
                 findings.append(
                     error(
-                        PlanCode.BOUNDARY_INVALID,
-                        at + "/at_event_id",
-                        f"context {ctx['id']!r} stands at {boundary!r}, which is not an event "
-                        f"of branch {ctx['branch_id']!r}",
+                        PlanCode.STALE_CONTEXT,
+                        f"{at}/inputs/{j}/source_events/{k}/event_id",
+                        f"input {item['id']!r} uses event {source['event_id']!r} (sequence "
+                        f"{used}), after the context boundary {boundary!r} (sequence {bound})",
                     )
                 )
-            bound = history.sequence(boundary)
-        for j, item in enumerate(_objects(ctx["inputs"])):
-            tick()
-            for k, source in enumerate(_objects(item["source_events"])):
-                if "capture_id" in source or bound is None:
-                    continue
-                used = history.sequence(cast(str, source["event_id"]))
-                if used is not None and used > bound:
-                    findings.append(
-                        error(
-                            PlanCode.STALE_CONTEXT,
-                            f"{at}/inputs/{j}/source_events/{k}/event_id",
-                            f"input {item['id']!r} uses event {source['event_id']!r} (sequence "
-                            f"{used}), after the context boundary {boundary!r} (sequence {bound})",
-                        )
-                    )
-            if item["kind"] == "tool_call" and item["tool_id"] not in history.tools:
-                findings.append(
-                    error(
-                        PlanCode.DANGLING_REFERENCE,
-                        f"{at}/inputs/{j}/tool_id",
-                        f"tool {item['tool_id']!r} of call input {item['id']!r} resolves nowhere",
-                    )
+        if item["kind"] == "tool_call" and item["tool_id"] not in history.tools:
+            findings.append(
+                error(
+                    PlanCode.DANGLING_REFERENCE,
+                    f"{at}/inputs/{j}/tool_id",
+                    f"tool {item['tool_id']!r} of call input {item['id']!r} resolves nowhere",
                 )
-        fold_history(_typed_inputs(ctx, at), findings, code=PlanCode.CONTEXT_TOOL_CORRELATION)
+            )
+    fold_history(_typed_inputs(ctx, at), findings, code=PlanCode.CONTEXT_TOOL_CORRELATION)
 
 
 # Checkpoints over a history with corrections need one fold each (below); past this many
@@ -466,12 +476,14 @@ def context_calls(history: SessionHistory, context_id: str) -> ContextCalls | No
     index = history.context_index.get(context_id)
     if index is None:
         return None
-    found = _correlate(history, history.contexts[index], f"/contexts/{index}")
+    found = _correlate(history, history.contexts[index], f"/contexts/{index}", context_id)
     history.context_calls[context_id] = found
     return found
 
 
-def _correlate(history: SessionHistory, ctx: JsonObject, base: str) -> ContextCalls:
+def _correlate(
+    history: SessionHistory, ctx: JsonObject, base: str, context_id: str
+) -> ContextCalls:
     findings: list[Finding] = []
     calls: set[str] = set()
     terminal: set[str] = set()
@@ -517,7 +529,10 @@ def _correlate(history: SessionHistory, ctx: JsonObject, base: str) -> ContextCa
                             "transformation is recorded",
                         )
                     )
-    return ContextCalls(frozenset(calls), frozenset(terminal), tuple(findings))
+    subject = node_of("context", context_id)  # what every correlation finding is about
+    return ContextCalls(
+        frozenset(calls), frozenset(terminal), tuple(replace(f, subject=subject) for f in findings)
+    )
 
 
 def check_open_calls(
@@ -542,6 +557,7 @@ def check_open_calls(
                 where + "/context_id",
                 f"context {context_id!r} leaves calls {sorted(still_open)} open; the checkpoint "
                 f"lists {sorted(set(open_calls))}",
+                node_of("context", context_id),
             )
         )
     for call, operation in bound_calls.items():
@@ -552,6 +568,7 @@ def check_open_calls(
                     where + "/operation_ids",
                     f"operation {operation!r} is bound to call {call!r}, which is not in "
                     f"context {context_id!r}",
+                    node_of("operation", operation),
                 )
             )
     return findings

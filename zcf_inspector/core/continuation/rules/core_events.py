@@ -29,6 +29,7 @@ from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.continuation.rules.history import event_record, fold_history
 from zcf_inspector.core.continuation.rules.resource_bytes import decode_json
 from zcf_inspector.core.continuation.rules.tool_schemas import json_schema_problem
+from zcf_inspector.core.continuation.subjects import node_of
 from zcf_inspector.core.continuation.walks import cycles
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonObject, JsonValue
@@ -52,6 +53,18 @@ _LOSS_TYPES = {
     "checkpoint": "checkpoints",
     "tool": "tools",
     "environment": "environments",
+}
+
+
+# The tables whose records a plan inventories as nodes (subjects.py), by their node kind:
+# a reference into one that resolves nowhere is about that missing subject. The core's
+# other records (events, participants, branches, tools…) are no plan subject: findings
+# about them name the subject whose record is being read (`CoreEvents.owner`), if any.
+_NODE_TABLES = {
+    "resources": "resource",
+    "contexts": "context",
+    "configurations": "configuration",
+    "environments": "environment",
 }
 
 
@@ -108,14 +121,18 @@ class CoreEvents:
         self.tables["events"] = self.event_index
         self.tables["resources"] = dict.fromkeys(resources.records, 0)
         self.external_calls, self.external_requests = external_descriptors(doc)
+        self.owner: str | None = None  # the node of the record being read, if it is one
 
-    def add(self, code: PlanCode, where: str, message: str) -> None:
-        self.findings.append(error(code, where, message))
+    def add(self, code: PlanCode, where: str, message: str, subject: str | None = None) -> None:
+        """A finding about ``subject`` (a node ID), by default the record being read."""
+        self.findings.append(error(code, where, message, subject or self.owner))
 
     def exists(self, table: str, ident: str, where: str, what: str) -> bool:
         if ident in self.tables[table]:
             return True
-        self.add(PlanCode.DANGLING_REFERENCE, where, f"{what} {ident!r} resolves nowhere")
+        kind = _NODE_TABLES.get(table)
+        subject = None if kind is None else node_of(kind, ident)
+        self.add(PlanCode.DANGLING_REFERENCE, where, f"{what} {ident!r} resolves nowhere", subject)
         return False
 
     def run(self) -> None:
@@ -247,6 +264,15 @@ class CoreEvents:
                 self._locator(ident, locator, at + "/locator")
 
     def _locator(self, ident: str, locator: JsonObject, where: str) -> None:
+        """A provenance locator into resource ``ident``: its findings are about the
+        resource it cannot be found in."""
+        owner, self.owner = self.owner, node_of("resource", ident)
+        try:
+            self._locate(ident, locator, where)
+        finally:
+            self.owner = owner
+
+    def _locate(self, ident: str, locator: JsonObject, where: str) -> None:
         syntax = locator["syntax"]
         record = self.resources.records[ident]
         if syntax == "bytes":
@@ -606,6 +632,7 @@ class CoreEvents:
         for i, config in enumerate(_objects(self.doc["configurations"])):
             tick()
             at = f"/configurations/{i}"
+            self.owner = node_of("configuration", cast(str, config["id"]))
             seen: set[str] = set()
             for j, secret in enumerate(_objects(config["secret_requirements"])):
                 handle = cast(str, secret["handle"])
@@ -617,10 +644,14 @@ class CoreEvents:
                     )
                 seen.add(handle)
             for j, instruction in enumerate(_objects(config["instructions"])):
+                self.owner = node_of(
+                    "instruction", cast(str, instruction["id"]), cast(str, config["id"])
+                )
                 self.provenance(
                     cast(JsonObject, instruction["provenance"]),
                     f"{at}/instructions/{j}/provenance",
                 )
+        self.owner = None
 
     def _executions(self) -> None:
         for i, execution in enumerate(_objects(self.doc["executions"])):
@@ -639,6 +670,7 @@ class CoreEvents:
         for ident, record in self.resources.records.items():
             tick()
             at = self.resources.pointers[ident]
+            self.owner = node_of("resource", ident)
             if record.get("purpose") == "session_memory" and "provenance" not in record:
                 self.add(
                     PlanCode.SCHEMA_VIOLATION,
@@ -647,6 +679,7 @@ class CoreEvents:
                 )
             if isinstance(record.get("provenance"), dict):
                 self.provenance(cast(JsonObject, record["provenance"]), at + "/provenance")
+        self.owner = None
 
     def _losses(self) -> None:
         for i, loss in enumerate(_objects(self.doc["losses"])):

@@ -51,6 +51,7 @@ def _closure(
                 f"dependency {key.id!r} {why} but "
                 + ", ".join(sorted({e.source.node_id for e in referrers}))
                 + " need it",
+                key.node_id,  # about the missing dependency, not the one that needs it
             )
         )
     return Closure(tuple(dependencies), tuple(missing))
@@ -89,6 +90,7 @@ def _cycles(
                 PlanCode.DEPENDENCY_CYCLE,
                 first.pointer if first else "",
                 "prerequisites form a cycle among " + ", ".join(m.node_id for m in members),
+                members[0].node_id,
             )
         )
     return found, cycle_edges

@@ -66,8 +66,10 @@ class _ReportChecker:
         self.current = current
         self.findings: list[Finding] = []
 
-    def add(self, code: PlanCode, where: str, message: str) -> None:
-        self.findings.append(error(code, where, message))
+    def add(self, code: PlanCode, where: str, message: str, subject: str | None = None) -> None:
+        """A finding at ``where`` in the report, about ``subject`` (the node ID of the
+        subject an assessment or transformation names) when it is about one."""
+        self.findings.append(error(code, where, message, subject))
 
     def run(self) -> ReportResult:
         facts = self._binding()
@@ -197,6 +199,7 @@ class _ReportChecker:
                     PlanCode.ASSESSMENT_DUPLICATE,
                     f"/assessments/{i}/subject",
                     f"{key.node_id} is already assessed at /assessments/{first[key]}",
+                    key.node_id,
                 )
                 continue
             first[key] = i
@@ -207,6 +210,7 @@ class _ReportChecker:
                     PlanCode.ASSESSMENT_EXTRANEOUS,
                     f"/assessments/{i}/subject",
                     f"{key.node_id} is not in the plan's computed inventory",
+                    key.node_id,
                 )
             elif inventory[key] != item.required:
                 state = "required" if inventory[key] else "optional"
@@ -215,6 +219,7 @@ class _ReportChecker:
                     f"/assessments/{i}/required",
                     f"{key.node_id} is {state} for this action; the report says "
                     f"required={str(item.required).lower()}",
+                    key.node_id,
                 )
         if inventory is not None:
             for key in inventory:
@@ -223,6 +228,7 @@ class _ReportChecker:
                         PlanCode.ASSESSMENT_MISSING,
                         "/assessments",
                         f"{key.node_id} has no assessment",
+                        key.node_id,
                     )
         for i, transformation in enumerate(self.report.transformations):
             key = subject_key(transformation.subject)
@@ -231,6 +237,7 @@ class _ReportChecker:
                     PlanCode.ASSESSMENT_EXTRANEOUS,
                     f"/transformations/{i}/subject",
                     f"transformation of {key.node_id}, which has no assessment",
+                    key.node_id,
                 )
         return self._subjects(inventory, first)
 
@@ -258,25 +265,31 @@ class _ReportChecker:
 
     def _evidence(self) -> None:
         known = {e.id for e in self.report.evidence}
-        uses: list[tuple[str, list[str]]] = [
-            (f"/assessments/{i}/evidence_ids", a.evidence_ids)
+        # (where, the evidence IDs, the subject whose assessment or transformation cites them)
+        uses: list[tuple[str, list[str], str | None]] = [
+            (f"/assessments/{i}/evidence_ids", a.evidence_ids, subject_key(a.subject).node_id)
             for i, a in enumerate(self.report.assessments)
         ]
         uses += [
-            (f"/transformations/{i}/evidence_ids", t.evidence_ids)
+            (f"/transformations/{i}/evidence_ids", t.evidence_ids, subject_key(t.subject).node_id)
             for i, t in enumerate(self.report.transformations)
         ]
         uses += [
-            ("/import_result/evidence_ids", self.report.import_result.evidence_ids),
-            ("/continuation_result/evidence_ids", self.report.continuation_result.evidence_ids),
+            ("/import_result/evidence_ids", self.report.import_result.evidence_ids, None),
+            (
+                "/continuation_result/evidence_ids",
+                self.report.continuation_result.evidence_ids,
+                None,
+            ),
         ]
-        for where, ids in uses:
+        for where, ids, subject in uses:
             for j, ident in enumerate(ids):
                 if ident not in known:
                     self.add(
                         PlanCode.EVIDENCE_UNRESOLVED,
                         pointer.child(where, j),
                         f"evidence {ident!r} is not in the report's evidence",
+                        subject,
                     )
 
     def _claims(self) -> None:
@@ -303,6 +316,7 @@ class _ReportChecker:
                     PlanCode.ADAPTATION_WITHOUT_MAPPING,
                     f"/assessments/{i}/status",
                     f"{subject_key(item.subject).node_id} is adapted without a transformation",
+                    subject_key(item.subject).node_id,
                 )
 
 

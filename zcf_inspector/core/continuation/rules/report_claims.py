@@ -50,6 +50,18 @@ def subject_key(subject: Subject) -> SubjectKey:
     return SubjectKey(subject.kind, subject.owner_id, subject.id)
 
 
+def assessment_subject(report: DestinationReport, where: str) -> str | None:
+    """The node ID of the subject the assessment at ``where`` (``/assessments/N…`` in the
+    report) names; None for a pointer elsewhere in the report."""
+    parts = where.split("/")
+    if len(parts) < 3 or parts[1] != "assessments" or not parts[2].isdigit():
+        return None
+    index = int(parts[2])
+    if index >= len(report.assessments):
+        return None
+    return subject_key(report.assessments[index].subject).node_id
+
+
 def as_json(model: BaseModel | None) -> JsonValue:
     """A parsed object as the JSON it was read from (extra fields kept, unset ones absent)."""
     if model is None:
@@ -73,8 +85,13 @@ class ReportClaims:
         for i, item in enumerate(report.assessments):
             self.first.setdefault(subject_key(item.subject), i)
 
-    def add(self, code: PlanCode, where: str, message: str) -> None:
-        self.findings.append(error(code, where, message))
+    def add(self, code: PlanCode, where: str, message: str, subject: str | None = None) -> None:
+        """A finding at ``where`` in the report. Its subject (a node ID) is ``subject``,
+        or for a finding at an assessment (``/assessments/N…``) the subject assessment N
+        names — the report's own record N, looked up, never a guess at a prefix."""
+        if subject is None:
+            subject = assessment_subject(self.report, where)
+        self.findings.append(error(code, where, message, subject))
 
     def assessed(self, key: SubjectKey) -> tuple[int, Assessment] | None:
         index = self.first.get(key)

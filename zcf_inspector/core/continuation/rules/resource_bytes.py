@@ -19,6 +19,7 @@ from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.index import ResourceBytes
 from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.continuation.rules.paths import path_problem
+from zcf_inspector.core.continuation.subjects import node_of
 from zcf_inspector.core.findings import Finding, Severity, error
 from zcf_inspector.core.jsontypes import JsonObject, JsonValue
 
@@ -53,6 +54,7 @@ def resource_bytes(raw_resources: list[JsonValue], findings: list[Finding]) -> R
         resource = cast(JsonObject, item)
         ident = cast(str, resource["id"])
         where = f"/resources/{i}"
+        subject = node_of("resource", ident)  # what each finding below is about
         if ident in out.records:
             continue  # a duplicate ID is reported with the other collections
         out.records[ident] = resource
@@ -60,13 +62,15 @@ def resource_bytes(raw_resources: list[JsonValue], findings: list[Finding]) -> R
         if resource.get("availability") != "embedded":
             continue
         if "path" in resource:
-            _path_resource(resource, where, folded_paths, findings)
+            _path_resource(resource, where, folded_paths, findings, subject)
             continue
         raw = _decoded(resource)
         if isinstance(raw, str):
             out.refused.add(ident)
             field_name = "text" if "text" in resource else "data"
-            findings.append(error(PlanCode.RESOURCE_INTEGRITY, f"{where}/{field_name}", raw))
+            findings.append(
+                error(PlanCode.RESOURCE_INTEGRITY, f"{where}/{field_name}", raw, subject)
+            )
             continue
         total += len(raw)
         problem = None
@@ -76,7 +80,7 @@ def resource_bytes(raw_resources: list[JsonValue], findings: list[Finding]) -> R
             problem = f"inline resources exceed {MAX_TOTAL} bytes in total"
         if problem is not None:
             out.refused.add(ident)
-            findings.append(error(PlanCode.RESOURCE_INTEGRITY, where, problem))
+            findings.append(error(PlanCode.RESOURCE_INTEGRITY, where, problem, subject))
             continue
         declared = resource["bytes"]
         digest = hashlib.sha256(raw).hexdigest()
@@ -87,6 +91,7 @@ def resource_bytes(raw_resources: list[JsonValue], findings: list[Finding]) -> R
                     PlanCode.RESOURCE_INTEGRITY,
                     where + "/bytes",
                     f"resource {ident!r} declares {declared} bytes; its content has {len(raw)}",
+                    subject,
                 )
             )
         elif digest != resource["sha256"]:
@@ -97,6 +102,7 @@ def resource_bytes(raw_resources: list[JsonValue], findings: list[Finding]) -> R
                     where + "/sha256",
                     f"resource {ident!r} declares SHA-256 {resource['sha256']}; its content "
                     f"hashes to {digest}",
+                    subject,
                 )
             )
         else:
@@ -105,12 +111,18 @@ def resource_bytes(raw_resources: list[JsonValue], findings: list[Finding]) -> R
 
 
 def _path_resource(
-    resource: JsonObject, where: str, folded: dict[str, str], findings: list[Finding]
+    resource: JsonObject,
+    where: str,
+    folded: dict[str, str],
+    findings: list[Finding],
+    subject: str,
 ) -> None:
     path = cast(str, resource["path"])
     problem = path_problem(path)
     if problem is not None:
-        findings.append(error(PlanCode.UNSAFE_PATH, where + "/path", f"{path!r}: {problem}"))
+        findings.append(
+            error(PlanCode.UNSAFE_PATH, where + "/path", f"{path!r}: {problem}", subject)
+        )
         return
     key = path.casefold()
     if key in folded and folded[key] != path:
@@ -119,6 +131,7 @@ def _path_resource(
                 PlanCode.UNSAFE_PATH,
                 where + "/path",
                 f"{path!r} and {folded[key]!r} name one file on a case-insensitive filesystem",
+                subject,
             )
         )
     folded.setdefault(key, path)
@@ -129,6 +142,7 @@ def _path_resource(
             where + "/path",
             f"resource {resource['id']!r} is the file {path!r} beside the session; plan reads "
             "the session's bytes only, so its length and SHA-256 were not checked",
+            subject=subject,
         )
     )
 
