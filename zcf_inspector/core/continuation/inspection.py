@@ -424,6 +424,7 @@ def _inspect(
     report_result: ReportResult | None = None
     plans = tuple(checked.plans)
     if report is not None:
+        monitor.breathe()  # between the session and its report: Cancel stops here too
         report_result = _check_report_bytes(
             report, checked.binding, now, findings_limit, current_capabilities
         )

@@ -16,6 +16,7 @@ from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.blockers import model_fit_blocker
 from zcf_inspector.core.continuation.models.report import DestinationReport
 from zcf_inspector.core.continuation.models.v0_5 import DestinationReport03
+from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.continuation.results import (
     BLOCKING_STATUSES,
     BlockingReason,
@@ -41,11 +42,13 @@ def recompute_outcome(
 
     flags: dict[SubjectKey, bool] = {}
     for item in report.assessments:
+        tick()
         key = subject_key(item.subject)
         flags[key] = flags.get(key, False) or is_required(key, item.required)
         if flags[key] and item.status in BLOCKING_STATUSES:
             return "blocked"
     for transformation in report.transformations:
+        tick()
         key = subject_key(transformation.subject)
         if not transformation.accepted and flags.get(key, False):
             return "adaptation_required"
@@ -193,6 +196,7 @@ class _ReportChecker:
     def _inventory(self, inventory: dict[SubjectKey, bool] | None) -> tuple[SubjectAssessment, ...]:
         first: dict[SubjectKey, int] = {}
         for i, item in enumerate(self.report.assessments):
+            tick()
             key = subject_key(item.subject)
             if key in first:
                 self.add(
@@ -223,6 +227,7 @@ class _ReportChecker:
                 )
         if inventory is not None:
             for key in inventory:
+                tick()
                 if key not in first:
                     self.add(
                         PlanCode.ASSESSMENT_MISSING,
@@ -231,6 +236,7 @@ class _ReportChecker:
                         key.node_id,
                     )
         for i, transformation in enumerate(self.report.transformations):
+            tick()
             key = subject_key(transformation.subject)
             if key not in first:
                 self.add(
@@ -248,6 +254,7 @@ class _ReportChecker:
         counts = Counter(subject_key(a.subject) for a in self.report.assessments)
         out = []
         for key in keys:
+            tick()
             item = self.report.assessments[first[key]] if key in first else None
             out.append(
                 SubjectAssessment(
@@ -283,6 +290,7 @@ class _ReportChecker:
             ),
         ]
         for where, ids, subject in uses:
+            tick()
             for j, ident in enumerate(ids):
                 if ident not in known:
                     self.add(
@@ -310,6 +318,7 @@ class _ReportChecker:
                 )
         mapped = {subject_key(t.subject) for t in report.transformations}
         for i, item in enumerate(report.assessments):
+            tick()
             if item.status == "adapted" and subject_key(item.subject) not in mapped:
                 # §10a: adaptations always need transformation mappings.
                 self.add(

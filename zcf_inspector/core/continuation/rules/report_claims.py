@@ -37,6 +37,7 @@ from zcf_inspector.core.continuation.blockers import Blockers
 from zcf_inspector.core.continuation.models.report import Assessment, DestinationReport, Subject
 from zcf_inspector.core.continuation.models.schema_check import json_key
 from zcf_inspector.core.continuation.models.session import Requirement
+from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.continuation.results import BLOCKING_STATUSES
 from zcf_inspector.core.continuation.rules.report_binding import PlanFacts, SessionBinding
 from zcf_inspector.core.continuation.subjects import AGENT_ACTIONS, SubjectKey
@@ -83,6 +84,7 @@ class ReportClaims:
         self.findings: list[Finding] = []
         self.first: dict[SubjectKey, int] = {}
         for i, item in enumerate(report.assessments):
+            tick()
             self.first.setdefault(subject_key(item.subject), i)
 
     def add(self, code: PlanCode, where: str, message: str, subject: str | None = None) -> None:
@@ -109,6 +111,7 @@ class ReportClaims:
     def _evidence_ids(self) -> None:
         seen: set[str] = set()
         for i, item in enumerate(self.report.evidence):
+            tick()
             if item.id in seen:
                 self.add(
                     PlanCode.DUPLICATE_ID, f"/evidence/{i}/id", f"evidence {item.id!r} repeats"
@@ -117,6 +120,7 @@ class ReportClaims:
 
     def _omissions(self) -> None:
         for i, transformation in enumerate(self.report.transformations):
+            tick()
             found = self.assessed(subject_key(transformation.subject))
             if found is not None and found[1].status == "omitted" and not transformation.losses:
                 self.add(
@@ -132,6 +136,7 @@ class ReportClaims:
             return
         kinds = {e.id: e.kind for e in report.evidence}
         for i, item in enumerate(report.evidence):
+            tick()
             if item.kind == "synthetic":
                 self.add(
                     PlanCode.SYNTHETIC_EVIDENCE_OBSERVED,
@@ -221,6 +226,7 @@ class ReportClaims:
 
     def _blockers(self, blockers: Blockers) -> None:
         for key, found in blockers.items():
+            tick()
             hit = self.assessed(key)
             if hit is None or hit[1].status not in CLAIMS:
                 continue
@@ -240,6 +246,7 @@ class ReportClaims:
     def _dependencies(self, binding: SessionBinding, facts: PlanFacts) -> None:
         runtime = self.report.destination.runtime
         for dep_id in facts.plan.dependency_ids:
+            tick()
             dep = binding.profile.dependencies.get(dep_id)
             hit = self._supported(SubjectKey("dependency", None, dep_id))
             if dep is None or hit is None:
@@ -277,6 +284,7 @@ class ReportClaims:
 
     def _services(self, binding: SessionBinding, facts: PlanFacts) -> None:
         for svc_id in facts.plan.service_binding_ids:
+            tick()
             service = binding.profile.services.get(svc_id)
             hit = self._supported(SubjectKey("service", None, svc_id))
             if service is None or hit is None:
@@ -320,6 +328,7 @@ class ReportClaims:
             owners.append(("environment_requirement", env.id, list(env.requirements)))
         for kind, owner, requirements in owners:
             for requirement in requirements:
+                tick()
                 ident = requirement.id
                 key = SubjectKey(kind, owner, ident)
                 if key not in facts.inventory:
@@ -419,6 +428,7 @@ class ReportClaims:
                 needed.add(workspace.root_id)
         mappings: dict[str, int] = {}
         for i, item in enumerate(self.report.path_bindings):
+            tick()
             if item.root_id in mappings:
                 self.add(
                     PlanCode.PATH_BINDINGS_INCOMPLETE,
@@ -451,6 +461,7 @@ class ReportClaims:
             mapping = self.report.path_bindings[index]
             seen: dict[str, str] = {}
             for path in tree.entries:
+                tick()
                 folded = path
                 if mapping.unicode_normalization != "none":
                     folded = unicodedata.normalize(mapping.unicode_normalization, folded)
