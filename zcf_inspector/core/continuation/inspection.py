@@ -59,7 +59,7 @@ from zcf_inspector.core.continuation.rules.plan_check import (
     required_inventory,
 )
 from zcf_inspector.core.continuation.rules.report import check_report
-from zcf_inspector.core.continuation.rules.report_binding import PlanFacts, SessionBinding
+from zcf_inspector.core.continuation.rules.report_binding import DefinedPlan, SessionBinding
 from zcf_inspector.core.continuation.rules.resource_bytes import resource_bytes
 from zcf_inspector.core.continuation.rules.streams import check_streams
 from zcf_inspector.core.continuation.rules.workspace_state import workspace_trees
@@ -212,7 +212,7 @@ def _check_source(
     monitor.breathe()
     trees = workspace_trees(profile, findings, monitor)
     plans: list[PlanResult] = []
-    facts: dict[str, PlanFacts] = {}
+    facts: dict[str, DefinedPlan] = {}
     graph_size = 0
     plans_kept = 0
     for i, plan in enumerate(profile_model.plans):
@@ -231,7 +231,7 @@ def _check_source(
         graph_size += len(graph.nodes) + len(graph.edges) + trees.work - replayed
         blockers = plan_blockers(plan, where, profile, core, set(graph.nodes))
         if plan.id not in facts:
-            facts[plan.id] = PlanFacts(plan, where, required_inventory(graph), blockers)
+            facts[plan.id] = DefinedPlan(plan, where, required_inventory(graph), blockers)
         if wanted:
             result = plan_result(graph, where, profile, core, blockers, history=history)
             budget = FindingBudget(findings.limit - len(findings) - plans_kept)

@@ -45,7 +45,7 @@ from zcf_inspector.gui.messages import confirm, message_box
 from zcf_inspector.gui.plain_text import set_tooltip, visible
 from zcf_inspector.gui.plangraph import export
 from zcf_inspector.gui.plangraph.detail_pane import NodeDetailPane
-from zcf_inspector.gui.plangraph.findings_model import NODE_ROLE, FindingsModel
+from zcf_inspector.gui.plangraph.findings_model import NODE_ROLE, PlanFindingsModel
 from zcf_inspector.gui.plangraph.graph_view import GraphView
 from zcf_inspector.gui.plangraph.layout_worker import BACKGROUND_THRESHOLD, LayoutJob, LayoutSignals
 from zcf_inspector.gui.plangraph.legend import LegendWidget
@@ -219,7 +219,7 @@ class PlanGraphPane(QWidget):
             empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
 
         self.details = NodeDetailPane()
-        self.findings_model = FindingsModel()
+        self.findings_model = PlanFindingsModel(self)
         self.findings_view = QTableView()
         self.findings_view.setModel(self.findings_model)
         self.findings_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -355,7 +355,7 @@ class PlanGraphPane(QWidget):
         self.plan_box.clear()
         self.plan_box.blockSignals(False)
         self._replace_scene(None)
-        self.findings_model.set_findings(())
+        self.findings_model.replace_rows(())
         self.details.clear()
         self._outside = {}
         self._outside_plan = {}
@@ -417,7 +417,7 @@ class PlanGraphPane(QWidget):
         show_all = self.show_all_box.isChecked()
         self._outside, self._outside_plan = self._other_subjects(plan) if show_all else ({}, {})
         self._texts.update({n: node_text(f, has_report=False) for n, f in self._outside.items()})
-        self.findings_model.set_findings(facts.findings)
+        self.findings_model.replace_rows(facts.findings)
         # Findings past the document's budget are counted in the core: said, not listed.
         report = self._result.report
         cut = sum(o.count for o in (*self._result.omitted, *plan.omitted))

@@ -117,7 +117,9 @@ def report_json(report: ReportResult) -> dict[str, JsonValue]:
     return out
 
 
-def inspection_json(result: InspectionResult) -> dict[str, JsonValue]:
+def continuation_json(result: InspectionResult) -> dict[str, JsonValue]:
+    """The whole `plan --json` shape of one checked file (`cli.output.inspection_json` is
+    the packet's)."""
     return {
         "kind": None if result.kind is None else str(result.kind),
         "findings": _findings(result.findings),

@@ -24,7 +24,7 @@ from zcf_inspector.core.continuation.results import (
     ReportTimes,
     SubjectAssessment,
 )
-from zcf_inspector.core.continuation.rules.report_binding import PlanFacts, SessionBinding
+from zcf_inspector.core.continuation.rules.report_binding import DefinedPlan, SessionBinding
 from zcf_inspector.core.continuation.rules.report_claims import ReportClaims, subject_key
 from zcf_inspector.core.continuation.rules.snapshot_check import check_snapshot, plan_view
 from zcf_inspector.core.continuation.subjects import SubjectKey
@@ -123,7 +123,7 @@ class _ReportChecker:
             report_version=self.report.report_version,
         )
 
-    def _binding(self) -> PlanFacts | None:
+    def _binding(self) -> DefinedPlan | None:
         binding, source = self.binding, self.report.source
         if binding is None:
             return None

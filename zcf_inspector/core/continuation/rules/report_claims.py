@@ -39,7 +39,7 @@ from zcf_inspector.core.continuation.models.schema_check import json_key
 from zcf_inspector.core.continuation.models.session import Requirement
 from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.continuation.results import BLOCKING_STATUSES
-from zcf_inspector.core.continuation.rules.report_binding import PlanFacts, SessionBinding
+from zcf_inspector.core.continuation.rules.report_binding import DefinedPlan, SessionBinding
 from zcf_inspector.core.continuation.subjects import AGENT_ACTIONS, SubjectKey
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonValue
@@ -213,7 +213,7 @@ class ReportClaims:
             )
 
     # -- against the session -------------------------------------------------------------
-    def run_against(self, binding: SessionBinding, facts: PlanFacts, blockers: Blockers) -> None:
+    def run_against(self, binding: SessionBinding, facts: DefinedPlan, blockers: Blockers) -> None:
         self._blockers(blockers)
         self._dependencies(binding, facts)
         self._services(binding, facts)
@@ -243,7 +243,7 @@ class ReportClaims:
         hit = self.assessed(key)
         return hit if hit is not None and hit[1].status == "supported" else None
 
-    def _dependencies(self, binding: SessionBinding, facts: PlanFacts) -> None:
+    def _dependencies(self, binding: SessionBinding, facts: DefinedPlan) -> None:
         runtime = self.report.destination.runtime
         for dep_id in facts.plan.dependency_ids:
             tick()
@@ -282,7 +282,7 @@ class ReportClaims:
                     f"{runtime.os!r} on {runtime.architecture!r}",
                 )
 
-    def _services(self, binding: SessionBinding, facts: PlanFacts) -> None:
+    def _services(self, binding: SessionBinding, facts: DefinedPlan) -> None:
         for svc_id in facts.plan.service_binding_ids:
             tick()
             service = binding.profile.services.get(svc_id)
@@ -318,7 +318,7 @@ class ReportClaims:
                     f"service {svc_id!r} is supported without " + " and ".join(missing),
                 )
 
-    def _requirements(self, binding: SessionBinding, facts: PlanFacts) -> None:
+    def _requirements(self, binding: SessionBinding, facts: DefinedPlan) -> None:
         core = binding.core
         owners: list[tuple[str, str, list[Requirement]]] = []
         checkpoint = core.checkpoints.get(facts.plan.checkpoint_id)
@@ -357,7 +357,7 @@ class ReportClaims:
                         f"{_listed(handles)}",
                     )
 
-    def _recovery(self, binding: SessionBinding, facts: PlanFacts) -> None:
+    def _recovery(self, binding: SessionBinding, facts: DefinedPlan) -> None:
         action = facts.plan.next_action
         if action.kind != "reconcile_operation" or action.operation_id is None:
             return
@@ -397,7 +397,7 @@ class ReportClaims:
                 + "; ".join(problems),
             )
 
-    def _native(self, binding: SessionBinding, facts: PlanFacts) -> None:
+    def _native(self, binding: SessionBinding, facts: DefinedPlan) -> None:
         native_id = facts.plan.native_import_id
         if native_id is None:
             return
@@ -415,7 +415,7 @@ class ReportClaims:
                 f"{version!r}",
             )
 
-    def _paths(self, binding: SessionBinding, facts: PlanFacts) -> None:
+    def _paths(self, binding: SessionBinding, facts: DefinedPlan) -> None:
         selected: dict[str, str] = {}  # root → workspace
         needed: set[str] = set()
         for ws_id in facts.plan.workspace_ids:
@@ -479,7 +479,7 @@ class ReportClaims:
                     break
                 seen[folded] = path
 
-    def _model(self, facts: PlanFacts) -> None:
+    def _model(self, facts: DefinedPlan) -> None:
         model = self.report.model_assessment
         source = facts.plan.model_requirements.source_model
         if not same(model.source, source):
@@ -499,7 +499,7 @@ class ReportClaims:
                     "yet the model is assessed supported rather than adapted or unsupported",
                 )
 
-    def _action_claims(self, facts: PlanFacts) -> None:
+    def _action_claims(self, facts: DefinedPlan) -> None:
         action = facts.plan.next_action.kind
         agent = action in AGENT_ACTIONS
         if self.report.import_result.status == "imported" and not agent:
