@@ -41,12 +41,8 @@ from zcf_inspector.core.continuation.results import (
     ReportResult,
 )
 from zcf_inspector.core.continuation.rules.bindings import check_binding
-from zcf_inspector.core.continuation.rules.contexts import (
-    SessionHistory,
-    check_checkpoints,
-    check_contexts,
-    context_calls,
-)
+from zcf_inspector.core.continuation.rules.context_calls import context_calls
+from zcf_inspector.core.continuation.rules.contexts import check_checkpoints, check_contexts
 from zcf_inspector.core.continuation.rules.core_events import check_core_events
 from zcf_inspector.core.continuation.rules.document import (
     check_core,
@@ -61,6 +57,7 @@ from zcf_inspector.core.continuation.rules.plan_check import (
 from zcf_inspector.core.continuation.rules.report import check_report
 from zcf_inspector.core.continuation.rules.report_binding import DefinedPlan, SessionBinding
 from zcf_inspector.core.continuation.rules.resource_bytes import resource_bytes
+from zcf_inspector.core.continuation.rules.session_history import SessionHistory
 from zcf_inspector.core.continuation.rules.streams import check_streams
 from zcf_inspector.core.continuation.rules.workspace_state import workspace_trees
 from zcf_inspector.core.continuation.version_check import mixed_report, read_versions

@@ -8,12 +8,9 @@ from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
 from zcf_inspector.core.continuation.models.profile import ContinuationPlan
 from zcf_inspector.core.continuation.models.session import Checkpoint, Requirement
 from zcf_inspector.core.continuation.rules.bindings import check_rule_roots
-from zcf_inspector.core.continuation.rules.contexts import (
-    SessionHistory,
-    check_open_calls,
-    context_calls,
-)
+from zcf_inspector.core.continuation.rules.context_calls import check_open_calls, context_calls
 from zcf_inspector.core.continuation.rules.paths import path_problem
+from zcf_inspector.core.continuation.rules.session_history import SessionHistory
 from zcf_inspector.core.continuation.subjects import node_of
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonValue

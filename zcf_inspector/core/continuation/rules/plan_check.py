@@ -10,8 +10,8 @@ from zcf_inspector.core.continuation.graph_build import Edge, PlanGraph, build_p
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex, WorkspaceView
 from zcf_inspector.core.continuation.models.profile import ContinuationPlan
 from zcf_inspector.core.continuation.results import Closure, PlanEdge, PlanNode, PlanResult
-from zcf_inspector.core.continuation.rules.contexts import SessionHistory
 from zcf_inspector.core.continuation.rules.plan import check_plan_rules
+from zcf_inspector.core.continuation.rules.session_history import SessionHistory
 from zcf_inspector.core.continuation.subjects import SELECTIONS, SubjectKey, active_scopes
 from zcf_inspector.core.continuation.walks import cycles
 from zcf_inspector.core.findings import Finding, error
