@@ -6,7 +6,8 @@ from collections.abc import Mapping
 
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.blockers import Blockers
-from zcf_inspector.core.continuation.graph_build import Edge, PlanGraph, build_plan_graph
+from zcf_inspector.core.continuation.graph_build import build_plan_graph
+from zcf_inspector.core.continuation.graph_edges import Edge, PlanGraph
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex, WorkspaceView
 from zcf_inspector.core.continuation.models.profile import ContinuationPlan
 from zcf_inspector.core.continuation.results import Closure, PlanEdge, PlanNode, PlanResult
