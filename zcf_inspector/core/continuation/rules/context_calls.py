@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import cast
 
 from zcf_inspector.core.codes import PlanCode
-from zcf_inspector.core.continuation.models.schema_check import json_key, short_json
+from zcf_inspector.core.continuation.models.json_values import json_key, short_json
 from zcf_inspector.core.continuation.rules.core_records import objects
 from zcf_inspector.core.continuation.rules.session_history import ContextCalls, SessionHistory
 from zcf_inspector.core.continuation.subjects import node_of

@@ -34,8 +34,8 @@ from pydantic import BaseModel
 
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.blockers import Blockers
+from zcf_inspector.core.continuation.models.json_values import json_key
 from zcf_inspector.core.continuation.models.report import Assessment, DestinationReport, Subject
-from zcf_inspector.core.continuation.models.schema_check import json_key
 from zcf_inspector.core.continuation.models.session import Requirement
 from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.continuation.results import BLOCKING_STATUSES

@@ -17,8 +17,8 @@ import json
 from dataclasses import dataclass
 
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.models.json_values import json_key
 from zcf_inspector.core.continuation.models.report import PathBinding
-from zcf_inspector.core.continuation.models.schema_check import json_key
 from zcf_inspector.core.continuation.models.v0_5 import Assessment03, DestinationReport03
 from zcf_inspector.core.continuation.results import ComponentBinding, SnapshotComponent
 from zcf_inspector.core.continuation.rules.report_claims import as_json, subject_key
