@@ -8,7 +8,7 @@ report's blocking reason are attached to their node by its ID.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -147,6 +147,45 @@ def plan_facts(result: InspectionResult, plan: PlanResult) -> PlanFacts:
             component,
         )
     return PlanFacts(plan, nodes, tuple(listed), assessed)
+
+
+def other_subjects(
+    result: InspectionResult, plan: PlanResult
+) -> tuple[dict[str, NodeFacts], dict[str, PlanResult]]:
+    """Subjects the document's other plans inventory and ``plan`` does not (what the
+    graph's "All subjects" draws beside it), each with its facts in the first plan that
+    has it, and that plan."""
+    own = {n.id for n in plan.nodes}
+    facts: dict[str, NodeFacts] = {}
+    source: dict[str, PlanResult] = {}
+    for other in result.plans:
+        if other is plan or other.id == plan.id:
+            continue
+        missing = [n.id for n in other.nodes if n.id not in own and n.id not in facts]
+        if not missing:
+            continue
+        other_facts = plan_facts(result, other)
+        for node_id in missing:
+            facts[node_id] = other_facts.nodes[node_id]
+            source[node_id] = other
+    return facts, source
+
+
+def next_match(
+    node_ids: Iterable[str], needle: str, previous: list[str], current: str | None
+) -> tuple[list[str], str | None]:
+    """The node IDs containing ``needle`` (casefolded), sorted, and the one Find selects:
+    an exact match, else the one after ``current`` when the matches are the ``previous``
+    ones (Find again cycles), else the first; None when nothing matches."""
+    matches = sorted(n for n in node_ids if needle in n.casefold())
+    if not matches:
+        return matches, None
+    exact = [n for n in matches if n.casefold() == needle]
+    if exact:
+        return matches, exact[0]
+    if matches == previous and current in matches:
+        return matches, matches[(matches.index(current) + 1) % len(matches)]
+    return matches, matches[0]
 
 
 def _bindings(result: InspectionResult) -> dict[str, ComponentBinding]:
