@@ -6,10 +6,11 @@ from zcf_inspector.core import pointer
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
 from zcf_inspector.core.continuation.models.profile import ContinuationPlan
-from zcf_inspector.core.continuation.models.session import Checkpoint, Requirement
+from zcf_inspector.core.continuation.models.session import Checkpoint
 from zcf_inspector.core.continuation.rules.bindings import check_rule_roots
 from zcf_inspector.core.continuation.rules.context_calls import check_open_calls, context_calls
 from zcf_inspector.core.continuation.rules.paths import path_problem
+from zcf_inspector.core.continuation.rules.plan_secrets import undeclared_secrets
 from zcf_inspector.core.continuation.rules.session_history import SessionHistory
 from zcf_inspector.core.continuation.subjects import node_of
 from zcf_inspector.core.findings import Finding, error
@@ -58,7 +59,11 @@ class PlanRules:
             self._accounting(self.core, checkpoint)
             self._open_calls(checkpoint)
             self._plan_context(self.core, checkpoint)
-        self._secrets(checkpoint, inventoried_environments or [])
+        self.findings.extend(
+            undeclared_secrets(
+                self.plan, self.profile, self.core, checkpoint, inventoried_environments or []
+            )
+        )
         self._binding_roots()
         return self.findings
 
@@ -439,77 +444,6 @@ class PlanRules:
                     "/operation_ids",
                     f"open call {call.call_id!r} has no selected operation",
                 )
-
-    def _secrets(self, checkpoint: Checkpoint | None, environments: list[str]) -> None:
-        """§8/§10a: secret handles and capabilities are declared by the plan's configuration."""
-        core = self.core
-        if core is None:
-            return
-        config = core.configurations.get(self.plan.configuration_id)
-        if config is None:
-            return
-        declared = {s.handle for s in config.secret_requirements}
-        for svc_id in self.plan.service_binding_ids:
-            service = self.profile.services.get(svc_id)
-            if service is None:
-                continue
-            for j, handle in enumerate(service.secret_handles):
-                if handle not in declared:
-                    self.findings.append(
-                        error(
-                            PlanCode.UNDECLARED_SECRET,
-                            f"{self.profile.services.at(svc_id)}/secret_handles/{j}",
-                            f"secret handle {handle!r} is not declared by configuration "
-                            f"{config.id!r}",
-                            node_of("service", svc_id),
-                        )
-                    )
-        # (where, the requirements, their node kind and owner: §10a inventories each)
-        owners: list[tuple[str, list[Requirement], str, str]] = []
-        if checkpoint is not None:
-            owners.append(
-                (
-                    core.checkpoints.at(checkpoint.id),
-                    checkpoint.requirements,
-                    "checkpoint_requirement",
-                    checkpoint.id,
-                )
-            )
-        for env_id in environments:
-            env = core.environments.get(env_id)
-            if env is not None:
-                owners.append(
-                    (
-                        core.environments.at(env_id),
-                        env.requirements,
-                        "environment_requirement",
-                        env_id,
-                    )
-                )
-        capabilities = {c.id for c in config.capabilities}
-        for base, requirements, kind, owner in owners:
-            for j, item in enumerate(requirements):
-                subject = node_of(kind, item.id, owner)
-                if item.secret_handle is not None and item.secret_handle not in declared:
-                    self.findings.append(
-                        error(
-                            PlanCode.UNDECLARED_SECRET,
-                            f"{base}/requirements/{j}/secret_handle",
-                            f"secret handle {item.secret_handle!r} is not declared by "
-                            f"configuration {config.id!r}",
-                            subject,
-                        )
-                    )
-                if item.capability_id is not None and item.capability_id not in capabilities:
-                    self.findings.append(
-                        error(
-                            PlanCode.DANGLING_REFERENCE,
-                            f"{base}/requirements/{j}/capability_id",
-                            f"capability {item.capability_id!r} is not a capability of "
-                            f"configuration {config.id!r}",
-                            subject,
-                        )
-                    )
 
 
 def check_plan_rules(

@@ -25,7 +25,8 @@ from zcf_inspector.core.continuation.results import (
     SubjectAssessment,
 )
 from zcf_inspector.core.continuation.rules.report_binding import DefinedPlan, SessionBinding
-from zcf_inspector.core.continuation.rules.report_claims import ReportClaims, subject_key
+from zcf_inspector.core.continuation.rules.report_claims import ReportClaims
+from zcf_inspector.core.continuation.rules.report_subjects import subject_key
 from zcf_inspector.core.continuation.rules.snapshot_check import check_snapshot, plan_view
 from zcf_inspector.core.continuation.subjects import SubjectKey
 from zcf_inspector.core.continuation.timestamps import TimestampError, instant_of, parse_instant

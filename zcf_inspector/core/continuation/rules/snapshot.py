@@ -34,7 +34,7 @@ from zcf_inspector.core.continuation.models.v0_5 import (
     DestinationReport03,
 )
 from zcf_inspector.core.continuation.results import SnapshotComponent, SnapshotState
-from zcf_inspector.core.continuation.rules.report_claims import as_json
+from zcf_inspector.core.continuation.rules.report_subjects import as_json
 from zcf_inspector.core.continuation.timestamps import (
     TimestampError,
     parse_datetime,

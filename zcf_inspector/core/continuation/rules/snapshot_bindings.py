@@ -21,7 +21,7 @@ from zcf_inspector.core.continuation.models.json_values import json_key
 from zcf_inspector.core.continuation.models.report import PathBinding
 from zcf_inspector.core.continuation.models.v0_5 import Assessment03, DestinationReport03
 from zcf_inspector.core.continuation.results import ComponentBinding, SnapshotComponent
-from zcf_inspector.core.continuation.rules.report_claims import as_json, subject_key
+from zcf_inspector.core.continuation.rules.report_subjects import as_json, subject_key
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonValue
 
