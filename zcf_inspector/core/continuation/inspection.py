@@ -33,7 +33,7 @@ from zcf_inspector.core.continuation.models.v0_5 import (
     DestinationReport03,
 )
 from zcf_inspector.core.continuation.models.validation import validate_at
-from zcf_inspector.core.continuation.pulse import pulsing
+from zcf_inspector.core.continuation.pulse import EVERY, pulsing, tick
 from zcf_inspector.core.continuation.results import (
     DocumentKind,
     InspectionResult,
@@ -323,6 +323,7 @@ def _check_report_bytes(
     current: bytes | None = None,
 ) -> ReportResult:
     read = _read(data)
+    tick(EVERY)  # a check point between reading the report and validating it
     budget = FindingBudget(limit)
     if read.kind is not DocumentKind.CONTINUATION_REPORT or read.value is None:
         problems = read.findings or [
@@ -333,6 +334,7 @@ def _check_report_bytes(
     if binding is not None and binding.contract is not contract:
         return ReportResult(None, None, None, None, (), (mixed_report(contract, binding.contract),))
     report, _ = validate_at(_REPORTS[contract], read.value, budget=budget)
+    tick(EVERY)  # and another before its schema check
     if report is None:
         return ReportResult(None, None, None, None, (), tuple(budget), omitted=budget.omitted())
     if not check_schema("continuation-report", read.value, budget, folder=contract.schemas):
