@@ -2,8 +2,9 @@
 to the node it is about — what the plan graph, the findings pane and the tree show.
 
 No Qt here: the facts are plain data, so the scene only draws. What blocks is the core's
-§11 rule (`SubjectAssessment.blocking`), never re-derived here; a known blocker and a
-report's blocking reason are attached to their node by its ID.
+§11 rule (`SubjectAssessment.blocking`), never re-derived here. Everything is attached
+to its node by identity: a finding by the subject its rule named (`Finding.subject`), a
+known blocker and a report's blocking reason by their node's ID.
 """
 
 from __future__ import annotations
