@@ -1,4 +1,4 @@
-"""Write docs/codes.md from the code registry (zcf_inspector/core/codes.py).
+"""Write docs/codes.md from the code registry (zcf_inspector/core/code_registry.py).
 
 .venv/bin/python scripts/codes_doc.py           # write it
 .venv/bin/python scripts/codes_doc.py --check   # exit 1 if it is out of date (CI)
@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from zcf_inspector.core.codes import codes_markdown
+from zcf_inspector.core.code_registry import codes_markdown
 
 TARGET = Path(__file__).resolve().parents[1] / "docs" / "codes.md"
 

@@ -30,8 +30,8 @@ from enum import StrEnum
 from pathlib import Path
 
 from zcf_inspector.core.canonical import canonical as _canonical
+from zcf_inspector.core.code_registry import describe as _describe
 from zcf_inspector.core.codes import CodeInfo, ErrorCode, PlanCode, ReviewCode
-from zcf_inspector.core.codes import describe as _describe
 from zcf_inspector.core.compare.model import Change, ChangeKind, Comparison, PartStatus
 from zcf_inspector.core.compare.packets import compare as _compare
 from zcf_inspector.core.continuation.inspection import inspect_continuation as _continuation

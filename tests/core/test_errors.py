@@ -15,6 +15,7 @@ import pytest
 
 from tests.conftest import PROFILE, REPO
 from zcf_inspector.cli import exitcodes
+from zcf_inspector.core.code_registry import codes_markdown, describe, registry
 from zcf_inspector.core.codes import (
     AdvisoryCode,
     CodeFamily,
@@ -22,9 +23,6 @@ from zcf_inspector.core.codes import (
     FileCode,
     PlanCode,
     ReviewCode,
-    codes_markdown,
-    describe,
-    registry,
 )
 from zcf_inspector.core.errors import FormatError, InputError, RefusalError, ZcfError
 from zcf_inspector.core.findings import Severity

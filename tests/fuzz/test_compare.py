@@ -9,13 +9,9 @@ import json
 from hypothesis import strategies as st
 
 from tests.fuzz.harness import fuzz
-from tests.fuzz.strategies import (
-    PacketCase,
-    golden_files,
-    golden_packet,
-    mutated_bytes,
-    mutated_packets,
-)
+from tests.fuzz.strategies.corpus import golden_files, golden_packet
+from tests.fuzz.strategies.packets import PacketCase, mutated_packets
+from tests.fuzz.strategies.raw_bytes import mutated_bytes
 from zcf_inspector.cli.diff import write_text
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.canonical import canonical

@@ -9,14 +9,10 @@ from hypothesis import strategies as st
 
 from tests.fuzz.checks import check_continuation
 from tests.fuzz.harness import fuzz
-from tests.fuzz.strategies import (
-    ContinuationCase,
-    example_corpus,
-    example_values,
-    mutated_bytes,
-    mutated_continuations,
-    render,
-)
+from tests.fuzz.strategies.continuations import ContinuationCase, mutated_continuations
+from tests.fuzz.strategies.corpus import example_corpus, example_values
+from tests.fuzz.strategies.raw_bytes import mutated_bytes
+from tests.fuzz.strategies.trees import render
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.timestamps import parse_datetime

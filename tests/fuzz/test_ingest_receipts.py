@@ -11,20 +11,18 @@ from hypothesis import strategies as st
 from goldens import generate
 from tests.fuzz.checks import check_pipeline
 from tests.fuzz.harness import check_findings, fuzz
-from tests.fuzz.strategies import (
-    LAYOUTS,
-    Layout,
+from tests.fuzz.strategies.corpus import (
     golden_destination,
     golden_destination_value,
     golden_files,
     golden_packet,
     hostile_corpus,
-    mutated,
-    mutated_bytes,
-    packet_pools,
     receipt_corpus,
-    render,
 )
+from tests.fuzz.strategies.mutation import mutated
+from tests.fuzz.strategies.pools import packet_pools
+from tests.fuzz.strategies.raw_bytes import mutated_bytes
+from tests.fuzz.strategies.trees import LAYOUTS, Layout, render
 from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.crypto import ed25519_public_key
 from zcf_inspector.core.findings import has_error

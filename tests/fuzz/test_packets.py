@@ -6,13 +6,9 @@ from hypothesis import strategies as st
 
 from tests.fuzz.checks import check_pipeline
 from tests.fuzz.harness import fuzz
-from tests.fuzz.strategies import (
-    DESTINATIONS,
-    PacketCase,
-    mutated_bytes,
-    mutated_packets,
-    packet_corpus,
-)
+from tests.fuzz.strategies.corpus import DESTINATIONS, packet_corpus
+from tests.fuzz.strategies.packets import PacketCase, mutated_packets
+from tests.fuzz.strategies.raw_bytes import mutated_bytes
 from zcf_inspector.core.packet.destination import Destination
 
 _MAYBE_DESTINATION = st.one_of(st.none(), DESTINATIONS)

@@ -9,21 +9,11 @@ from hypothesis import strategies as st
 from tests.core.test_reading_paths import assert_paths_agree
 from tests.fuzz import oracle
 from tests.fuzz.harness import fuzz, is_pointer
-from tests.fuzz.strategies import (
-    LAYOUTS,
-    NUMBER_LITERALS,
-    STRING_BODIES,
-    DupObject,
-    Layout,
-    RawNumber,
-    RawString,
-    example_corpus,
-    golden_files,
-    hostile_corpus,
-    mutated_bytes,
-    nest,
-    render,
-)
+from tests.fuzz.strategies.corpus import example_corpus, golden_files, hostile_corpus
+from tests.fuzz.strategies.leaves import NUMBER_LITERALS, STRING_BODIES
+from tests.fuzz.strategies.mutation import nest
+from tests.fuzz.strategies.raw_bytes import mutated_bytes
+from tests.fuzz.strategies.trees import LAYOUTS, DupObject, Layout, RawNumber, RawString, render
 from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError, read_json, read_packet

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.fuzz.checks import check_continuation
-from tests.fuzz.strategies import example_files
+from tests.fuzz.strategies.corpus import example_files
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime

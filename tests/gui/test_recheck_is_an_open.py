@@ -25,13 +25,13 @@ from tests.core.many_beliefs import many_beliefs_bytes
 from tests.gui.driving import GOLDENS, drop_and_wait, rows, wait_idle
 from zcf_inspector.core.continuation.timestamps import parse_datetime
 from zcf_inspector.core.formats import ReviewState
-from zcf_inspector.core.review.table import Filters
 from zcf_inspector.gui.document_tab import PANE_REVIEW, DocumentTab
 from zcf_inspector.gui.main_window import MainWindow
 from zcf_inspector.gui.packet_tree_model import STATUS_COLUMN, expanded_rows
 from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.settings import save_identity
 from zcf_inspector.gui.review.table_model import REF_ROLE
+from zcf_inspector.present.review_table import Filters
 
 BIG = 200_000
 WAIT_MS = 240_000  # a 200,000-belief packet opens, and is checked again, on two cores

@@ -19,8 +19,8 @@ from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.gui import theme
 from zcf_inspector.gui.main_window import MainWindow
 from zcf_inspector.gui.plangraph import style
-from zcf_inspector.gui.review.pane import default_data_dir
 from zcf_inspector.gui.review.settings import save_identity
+from zcf_inspector.gui.review.storage import default_data_dir
 from zcf_inspector.gui.settings import settings_store
 from zcf_inspector.gui.theme import Theme, Tone, ToneLabel, is_dark, tone_colour
 

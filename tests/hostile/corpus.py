@@ -5,7 +5,7 @@ with as many copies of a small unit as fit (so 64 MiB costs a few seconds and no
 memory than the bytes). Small instances are kept in ``tests/data/hostile/`` (written and
 checked by this module, like the goldens) and run through the CLI by
 ``tests/cli/test_hostile_corpus.py``; the fuzz run mutates them
-(``tests/fuzz/strategies.py``); ``tests/perf/bench_hostile.py`` makes the large ones.
+(``tests/fuzz/strategies/``); ``tests/perf/bench_hostile.py`` makes the large ones.
 
     .venv/bin/python -m tests.hostile.corpus --write   # rewrite tests/data/hostile/
     .venv/bin/python -m tests.hostile.corpus --check   # exit 1 when a file is stale

@@ -53,8 +53,8 @@ def run(count: int, home: Path) -> int:
     from zcf_inspector.core.review.decisions import DecisionRequest, prepare_review
     from zcf_inspector.core.review.journal import JournaledReview
     from zcf_inspector.gui.main_window import MainWindow
-    from zcf_inspector.gui.review.pane import default_data_dir, default_key_dir
     from zcf_inspector.gui.review.settings import save_identity
+    from zcf_inspector.gui.review.storage import default_data_dir, default_key_dir
     from zcf_inspector.gui.settings import settings_store
 
     def destination_file(name: str) -> Path:

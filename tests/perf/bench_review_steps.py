@@ -43,9 +43,9 @@ def run(count: int, home: Path) -> int:
     from zcf_inspector.core.packet.inspection import inspect_bytes
     from zcf_inspector.core.review.decisions import DecisionRequest, prepare_review
     from zcf_inspector.core.review.journal import JournaledReview
-    from zcf_inspector.core.review.table import Filters, shown_rows
     from zcf_inspector.gui.review.pane import ReviewPane
     from zcf_inspector.gui.review.settings import save_identity
+    from zcf_inspector.present.review_table import Filters, shown_rows
 
     data, dest = many_beliefs_bytes(count), admitting(count)
     inspection = inspect_bytes(data, dest)
@@ -61,7 +61,7 @@ def run(count: int, home: Path) -> int:
     review.decide(requests, "carol", g.NOW)
     before_step = time.perf_counter() - start
     facts_session = review.session
-    from zcf_inspector.core.review.table import TableFacts, evidence_counts
+    from zcf_inspector.present.review_table import TableFacts, evidence_counts
 
     facts = TableFacts(
         target.beliefs, facts_session.last_decisions(), evidence_counts(target.packet)

@@ -109,6 +109,9 @@ class BriefingView(QPlainTextEdit):
         # cursor would make the whole new text bold.
         self.setCurrentCharFormat(QTextCharFormat())
         self.setPlainText(text)
+        # setPlainText clears the document first and may repaint it empty meanwhile: a
+        # block painted then got a format one character long. Painted again, in full.
+        self._painted = set()
         self._paint_visible()
 
     def restyle(self) -> None:
@@ -187,6 +190,9 @@ class BriefingView(QPlainTextEdit):
 class BriefingPane(QWidget):
     pointerSelected = Signal(str)  # noqa: N815 - an item's tree node
     statusMessage = Signal(str)  # noqa: N815
+    # The claims checked against the workspace (a WorkspaceCheck, or None: no folder named),
+    # each time a briefing is made: the review's evidence shows them too.
+    workspaceChecked = Signal(object)  # noqa: N815
 
     def __init__(self, runner: TaskRunner, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -360,6 +366,7 @@ class BriefingPane(QWidget):
         workspace = result.briefing.workspace
         self._say(visible(workspace.summary()) if workspace is not None else result.workspace_note)
         self._show(result.text)
+        self.workspaceChecked.emit(workspace)
 
     def _show(self, text: BriefingText) -> None:
         """Set the lines (keeping the cursor's line), paint headings and tones."""

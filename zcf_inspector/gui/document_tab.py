@@ -350,6 +350,10 @@ class DocumentTab(QWidget):
                 self.review_pane = make_review_pane(self.runner)
                 self.review_pane.statusMessage.connect(self.statusMessage)
                 self.review_pane.open_files = self._offered_files
+                # The review's evidence: Enter lands on its node in the tree, and its
+                # sources show the Briefing's workspace check (issue 20).
+                self.review_pane.detail.pointerSelected.connect(self._show_in_tree)
+                self.briefing_pane.workspaceChecked.connect(self.review_pane.detail.set_workspace)
             self.review_pane.set_packet(
                 document.path, document.data, inspection, self.destination, document.review
             )
@@ -524,6 +528,12 @@ class DocumentTab(QWidget):
             self.select_pointer(first_error.pointer)
 
     # --- selection ---------------------------------------------------------------
+
+    def _show_in_tree(self, pointer: str) -> None:
+        """Select ``pointer``'s node and give the tree the keyboard (from the review's
+        evidence: the reviewer goes to read it there; Alt+4 goes back)."""
+        self.select_pointer(pointer)
+        self.tree.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def select_pointer(self, pointer: str) -> None:
         """Select the node ``pointer`` names (or its nearest existing ancestor)."""

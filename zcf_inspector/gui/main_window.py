@@ -72,8 +72,9 @@ from zcf_inspector.gui.receipt_match import (
     ReceiptMatchInput,
     match_row,
 )
-from zcf_inspector.gui.review.pane import ReviewPane, default_data_dir, move_old_journals
+from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.previous_dialog import OpenFile
+from zcf_inspector.gui.review.storage import default_data_dir, move_old_journals
 from zcf_inspector.gui.settings import AppSettings, settings_store
 from zcf_inspector.gui.settings_dialog import SettingsDialog, clock_text
 from zcf_inspector.gui.shortcuts import ShortcutsDialog, shortcut_entries

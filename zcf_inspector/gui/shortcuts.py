@@ -1,4 +1,4 @@
-"""Help → Keyboard Shortcuts: every key of the window, the review pane and the plan graph.
+"""Help → Keyboard Shortcuts: every key of the window, the panes and the plan graph.
 
 The window's keys are read from its actions. The panes' keys are listed here because
 they exist only while such a pane is open (and the plan graph's are handled by its view,
@@ -26,11 +26,15 @@ from PySide6.QtWidgets import (
 from zcf_inspector.gui.briefing_pane import BRIEFING_KEYS
 from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.plain_text import plain_label
+from zcf_inspector.gui.review.detail import DETAIL_KEYS
 
 WINDOW: Final = "Window"
 REVIEW: Final = "Review pane (while its table has the focus)"
 PLAN_GRAPH: Final = "Plan graph (while the graph has the focus)"
 BRIEFING: Final = "Briefing pane (while its text has the focus)"
+REVIEW_DETAIL: Final = (
+    "Review pane's selected belief (its table, evidence or content has the focus)"
+)
 DIALOGS: Final = "Every dialog"
 
 REVIEW_KEYS: Final = (
@@ -82,6 +86,7 @@ def shortcut_entries(window_actions: Iterable[QAction]) -> list[ShortcutEntry]:
     ]
     entries = [ShortcutEntry(e.section, e.keys, e.action.replace("\0", "&")) for e in entries]
     entries += [ShortcutEntry(REVIEW, _native(QKeySequence(k)), t) for k, t in REVIEW_KEYS]
+    entries += [ShortcutEntry(REVIEW_DETAIL, _native(QKeySequence(k)), t) for k, t in DETAIL_KEYS]
     entries += [ShortcutEntry(PLAN_GRAPH, k, t) for k, t in PLAN_GRAPH_KEYS]
     entries += [ShortcutEntry(BRIEFING, k, t) for k, t in BRIEFING_KEYS]
     # Written as users say them: Ctrl+Enter is either Enter key (dialog_keys.SUBMIT_KEYS).

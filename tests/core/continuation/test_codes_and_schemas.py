@@ -23,13 +23,8 @@ from tests.core.continuation.spec_examples import (
     schema_valid,
     session_names,
 )
-from zcf_inspector.core.codes import (
-    BLOCKER_MEANINGS,
-    BlockerCode,
-    PlanCode,
-    meaning_of,
-    severity_of,
-)
+from zcf_inspector.core.code_registry import BLOCKER_MEANINGS, meaning_of, severity_of
+from zcf_inspector.core.codes import BlockerCode, PlanCode
 from zcf_inspector.core.continuation.models.schema_check import (
     ANNOTATIONS,
     KEYWORDS,

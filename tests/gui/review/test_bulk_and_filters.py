@@ -123,7 +123,7 @@ def test_model_passes_qt_checker(make_pane: PaneFactory, qtmodeltester: Any) -> 
         "unreviewed",  # the decision here
         "",  # its note
         "rejected, demoted",  # as it arrived
-        "0",
+        "no evidence cited",
     ]
 
 
@@ -138,9 +138,11 @@ def test_table_and_detail(make_pane: PaneFactory, prompter: ScriptedPrompter) ->
     QTest.keyClick(pane.table, Qt.Key.Key_J)
     detail = pane.detail
     assert detail.content.toPlainText() == "Keys are sorted by code point, not by UTF-16 unit."
-    anchors = [cell(detail.evidence, i, 0) for i in range(detail.evidence.topLevelItemCount())]
-    assert anchors == ["a-1", "a-2"]
-    assert cell(detail.evidence, 0, 3) == "spec/zcf-v1-profile.md @ §2"
+    anchors = [line.text for line in detail.evidence_lines if line.text.startswith("Anchor")]
+    assert anchors == ["Anchor a-1 → source src-spec", "Anchor a-2 → source src-rfc"]
+    shown = detail.evidence.toPlainText().splitlines()
+    assert "      where in the source: §2" in shown
+    assert "      locator: spec/zcf-v1-profile.md" in shown
     QTest.keyClick(pane.table, Qt.Key.Key_K)
     assert detail.history.topLevelItemCount() == 1  # the packet's reviewEvents for b-reader
     assert cell(detail.history, 0, 4) == "seen, not yet checked"

@@ -20,10 +20,11 @@ from tests.gui.review.conftest import OFFSCREEN_NOISE, ScriptedPrompter, focus_t
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.core.review.journal import journal_path
-from zcf_inspector.core.review.table import Filters, shown_rows
-from zcf_inspector.gui.review.pane import SYNC_DECISIONS, ReviewPane
+from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.row_filter import SYNC_ROWS
 from zcf_inspector.gui.task_runner import TaskRunner
+from zcf_inspector.present.review.controller import SYNC_DECISIONS
+from zcf_inspector.present.review_table import Filters, shown_rows
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)
 

@@ -207,6 +207,10 @@ class PreviousGeneration:
     withheld: tuple[Withheld, ...]
     notes: tuple[str, ...]  # what the two packets' identities say about their relation
     trust_words: str = ""  # what the receipt's verification established (by whose key)
+    # The content the previous generation admitted, for each belief changed since: what
+    # the earlier reviewer read, shown beside the new text (only changed beliefs are
+    # kept, so an unchanged stream of 200,000 beliefs keeps nothing twice).
+    earlier_content: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def changed_refs(self) -> frozenset[str]:
@@ -300,6 +304,11 @@ def compare_with_previous(
     imported_at = receipt.get("importedAt")
     assert isinstance(digest, str)
     assert isinstance(imported_at, str)
+    changed = classification.changes
+    earlier_content: dict[str, str] = {}
+    for belief in previous.beliefs:  # the first of a repeated ref, as everywhere
+        if changed.get(belief.portable_ref) is BeliefChange.CHANGED:
+            earlier_content.setdefault(belief.portable_ref, belief.content)
     return PreviousGeneration(
         previous.receipt_text("packetId"),
         digest,
@@ -312,6 +321,7 @@ def compare_with_previous(
         tuple(candidates),
         tuple(withheld),
         _relation_notes(previous, current),
+        earlier_content=earlier_content,
     )
 
 

@@ -1,75 +1,75 @@
-"""The selected belief in full: content, evidence anchors with their sources, and history."""
+"""The selected belief in full: content, evidence anchors with their sources, and history.
+
+Everything shown is computed by the presentation layer: the evidence lines
+(`present.review_evidence`), the masked content of a belief the secret scan flags
+(`present.review_secrets`) and, for a belief changed since the previous generation, the
+earlier admitted text beside the new one with the changed words marked
+(`present.text_changes`). The widgets only set that plain text and paint those spans
+(extra selections over a read-only `QPlainTextEdit`: never rich text).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence, QTextCursor
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QPlainTextEdit,
     QPushButton,
     QSplitter,
     QTabWidget,
+    QTextEdit,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
+from zcf_inspector.core.claims.workspace import WorkspaceCheck
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
 from zcf_inspector.core.review.previous import BeliefChange
-from zcf_inspector.core.review.table import evidence_counts
+from zcf_inspector.gui.briefing_lines import Style
+from zcf_inspector.gui.briefing_pane import BriefingView
 from zcf_inspector.gui.clipboard import set_clipboard
 from zcf_inspector.gui.plain_text import one_line, plain_label, set_tooltip, visible_lines
+from zcf_inspector.gui.theme import Tone, tone_background
+from zcf_inspector.present.review_evidence import (
+    DetailIndex,
+    EvidenceLine,
+    LineStyle,
+    WorkspaceFacts,
+    event_note,
+    evidence_lines,
+    workspace_facts,
+)
+from zcf_inspector.present.review_secrets import ReviewSecrets, hit_words, masked, scan_text
+from zcf_inspector.present.text_changes import ShownText, text_change
 
 CONTENT_LIMIT = 1_000_000  # characters of a belief's content shown (admission cuts it far shorter)
+EVIDENCE_KEYS: Final = "E"  # from the table: the keyboard goes to the evidence
+REVEAL_KEYS: Final = "Ctrl+Shift+V"  # as in the Briefing pane
+# The detail's keys, for Help → Keyboard Shortcuts (a test compares them with the actions).
+DETAIL_KEYS: Final = (
+    (EVIDENCE_KEYS, "Go to the selected belief's evidence (from the table)"),
+    ("Enter", "In the evidence: select the anchor, source or receipt in the tree"),
+    (REVEAL_KEYS, "Reveal (or mask again) the belief's suspected credential"),
+)
 
-__all__ = ["BeliefDetail", "DetailIndex", "SincePrevious", "detail_index", "evidence_counts"]
-
-
-def _objects(packet: Mapping[str, JsonValue], section: str) -> list[dict[str, JsonValue]]:
-    content = packet.get("content")
-    items = content.get(section, []) if isinstance(content, dict) else []
-    return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
-
-
-def _s(value: JsonValue) -> str:
-    return one_line(value) if isinstance(value, str) else ""
-
-
-@dataclass(frozen=True, slots=True)
-class DetailIndex:
-    """A packet's evidence sources by id, and its evidence anchors and review events by
-    the belief they name: the detail of one belief is then a lookup, not a scan of
-    every anchor (a 200,000-belief packet may have tens of thousands)."""
-
-    sources: Mapping[str, Mapping[str, JsonValue]]
-    anchors: Mapping[str, Sequence[Mapping[str, JsonValue]]]
-    events: Mapping[str, Sequence[Mapping[str, JsonValue]]]
-
-
-def detail_index(packet: Mapping[str, JsonValue]) -> DetailIndex:
-    """Made once per packet (on the runner, by the review's open)."""
-    sources: dict[str, Mapping[str, JsonValue]] = {}
-    for source in _objects(packet, "evidenceSources"):
-        sources[_s(source.get("id"))] = source  # the last of a repeated id, as before
-    return DetailIndex(
-        sources, _by_belief(packet, "evidenceAnchors"), _by_belief(packet, "reviewEvents")
-    )
-
-
-def _by_belief(
-    packet: Mapping[str, JsonValue], section: str
-) -> dict[str, list[Mapping[str, JsonValue]]]:
-    found: dict[str, list[Mapping[str, JsonValue]]] = {}
-    for item in _objects(packet, section):
-        ref = item.get("beliefRef")
-        if isinstance(ref, str):
-            found.setdefault(ref, []).append(item)
-    return found
+__all__ = ["DETAIL_KEYS", "BeliefDetail", "SincePrevious"]
+# The evidence's styles painted as the Briefing's: an entry's first line bold.
+_STYLES: Final = {
+    LineStyle.PLAIN: Style.PLAIN,
+    LineStyle.HEADING: Style.HEADING,
+    LineStyle.ITEM: Style.HEADING,
+    LineStyle.DETAIL: Style.DETAIL,
+    LineStyle.GOOD: Style.GOOD,
+    LineStyle.CAUTION: Style.CAUTION,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +79,7 @@ class SincePrevious:
     change: BeliefChange
     earlier: Decision | None  # its last decision in that receipt
     packet_id: str  # the previous packet's
+    earlier_content: str | None = None  # what that generation admitted, when changed
 
 
 _SINCE_WORDS = {
@@ -88,18 +89,35 @@ _SINCE_WORDS = {
 }
 
 
+def _s(value: JsonValue) -> str:
+    return one_line(value) if isinstance(value, str) else ""
+
+
 class BeliefDetail(QWidget):
     """The selected belief below the table, across the pane's whole width: its content
-    in full (wrapped) gets most of it; evidence and history share a tab beside it."""
+    in full (wrapped) gets most of it, with the earlier text above it while comparing;
+    evidence and history share a tab beside it."""
+
+    pointerSelected = Signal(str)  # noqa: N815 - an evidence entry's node, for the tree
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._index = detail_index({})
+        self._index = DetailIndex()
+        self._check: WorkspaceCheck | None = None
+        self._workspace: WorkspaceFacts | None = None
+        self._belief: AdmittedBelief | None = None
+        self._decisions: Sequence[Decision] = ()
+        self._since: SincePrevious | None = None
+        self.revealed = False  # the current belief's suspected credential shown as it is
         self.title = plain_label(wrap=True, selectable=True)
-        self.content = QPlainTextEdit()
-        self.content.setReadOnly(True)  # a plain-text editor never interprets markup
-        self.content.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.content.setAccessibleName("Content of the selected belief")
+        self.secret_note = plain_label(wrap=True, selectable=True)
+        self.secret_note.hide()
+        self.content = _text_box("Content of the selected belief")
+        self.earlier_label = plain_label(wrap=True)
+        self.earlier = _text_box("Content the previous generation admitted")
+        self.now_label = plain_label("Admitted now (inserted words marked):", wrap=True)
+        for widget in (self.earlier_label, self.earlier, self.now_label):
+            widget.hide()
         # The content is shown escaped, as everywhere (a bidi override would reorder what
         # the reviewer reads); the text as the packet wrote it is one click away.
         self.copy_raw_button = QPushButton("Copy raw value")
@@ -111,9 +129,27 @@ class BeliefDetail(QWidget):
         self.copy_raw_button.clicked.connect(self.copy_raw_value)
         self.copy_raw_button.setEnabled(False)
         self._raw = ""
-        self.evidence = QTreeWidget()
-        self.evidence.setHeaderLabels(["Anchor", "Source", "Kind", "Locator", "Excerpt"])
-        self.evidence.setRootIsDecorated(False)
+        self.reveal_action = QAction("Reveal the suspected credential", self)
+        self.reveal_action.setShortcut(QKeySequence(REVEAL_KEYS))
+        self.reveal_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.reveal_action.triggered.connect(self.toggle_reveal)
+        self.addAction(self.reveal_action)
+        self.reveal_button = QPushButton("Reveal")
+        self.reveal_button.clicked.connect(self.toggle_reveal)
+        set_tooltip(
+            self.reveal_button,
+            f"Show the belief's suspected credential as admitted ({REVEAL_KEYS}); again to mask it",
+        )
+        self.reveal_button.hide()
+        self.evidence = BriefingView()
+        self.evidence.setAccessibleName("Evidence of the selected belief")
+        self.evidence.activated.connect(self._activate)
+        self.evidence.installEventFilter(self)
+        self.evidence_lines: tuple[EvidenceLine, ...] = ()
+        self.evidence_action = QAction("Go to the evidence", self)
+        self.evidence_action.setShortcut(QKeySequence(EVIDENCE_KEYS))
+        self.evidence_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        self.evidence_action.triggered.connect(self.focus_evidence)
         self.history = QTreeWidget()
         self.history.setHeaderLabels(["At", "Reviewer", "From", "To", "Note", "Where"])
         self.history.setRootIsDecorated(False)
@@ -121,9 +157,15 @@ class BeliefDetail(QWidget):
         self.side.setDocumentMode(True)
         self.side.addTab(self.evidence, "Evidence")
         self.side.addTab(self.history, "History")
+        texts = QWidget()
+        texts_layout = QVBoxLayout(texts)
+        texts_layout.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.earlier_label, self.earlier, self.now_label):
+            texts_layout.addWidget(widget)
+        texts_layout.addWidget(self.content, 1)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("reviewDetailSplitter")
-        self.splitter.addWidget(self.content)
+        self.splitter.addWidget(texts)
         self.splitter.addWidget(self.side)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
@@ -132,14 +174,33 @@ class BeliefDetail(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         heading = QHBoxLayout()
         heading.addWidget(self.title, 1)
+        heading.addWidget(self.reveal_button, 0, Qt.AlignmentFlag.AlignTop)
         heading.addWidget(self.copy_raw_button, 0, Qt.AlignmentFlag.AlignTop)
         layout.addLayout(heading)
+        layout.addWidget(self.secret_note)
         layout.addWidget(self.splitter, 1)
 
+    # --- what is shown -----------------------------------------------------------------
+
+    @property
+    def secrets(self) -> ReviewSecrets:
+        """What the secret scan (made with the review's open) flags in this packet."""
+        return self._index.secrets
+
     def set_packet(self, packet: Mapping[str, JsonValue], index: DetailIndex | None = None) -> None:
-        """``index``: the packet's `detail_index`, made off the UI thread (else here)."""
-        self._index = index if index is not None else detail_index(packet)
+        """``index``: the packet's `detail_index`, made with the review's open (on the
+        runner). The workspace check stays: it is kept where it still describes the
+        packet's sources (`workspace_facts`)."""
+        self._index = index if index is not None else DetailIndex()
+        self._workspace = None if self._check is None else workspace_facts(self._check, self._index)
         self.show_belief(None, ())
+
+    def set_workspace(self, check: WorkspaceCheck | None) -> None:
+        """The claims checked against the workspace the reviewer named (the Briefing
+        pane's check; None: no folder named)."""
+        self._check = check
+        self._workspace = None if check is None else workspace_facts(check, self._index)
+        self._show_evidence()
 
     def show_belief(
         self,
@@ -147,13 +208,18 @@ class BeliefDetail(QWidget):
         decisions: Sequence[Decision],
         since: SincePrevious | None = None,
     ) -> None:
-        self.evidence.clear()
+        if belief is None or self._belief is None or belief != self._belief:
+            self.revealed = False  # another belief: masked again
+        self._belief, self._decisions, self._since = belief, decisions, since
         self.history.clear()
         if belief is None:
             self.title.setText("No belief selected")
-            self.content.setPlainText("")
+            self._set_texts(ShownText("", ()), None)
             self._raw = ""
             self.copy_raw_button.setEnabled(False)
+            self.reveal_button.hide()
+            self.secret_note.hide()
+            self._show_evidence()
             return
         ref = belief.portable_ref
         demoted = f" — arrived {one_line(belief.incoming_state)}, demoted" if belief.demoted else ""
@@ -162,35 +228,19 @@ class BeliefDetail(QWidget):
         self.title.setText(
             f"{one_line(ref)}  (source {one_line(belief.source_id)}){demoted}{cut}{changed}"
         )
-        self.content.setPlainText(visible_lines(belief.content, CONTENT_LIMIT))
+        self._show_content()
         self._raw = belief.content
         self.copy_raw_button.setEnabled(True)
-        sources = self._index.sources
-        for anchor in self._index.anchors.get(ref, ()):
-            source = sources.get(_s(anchor.get("sourceRef")), {})
-            locator = _s(source.get("locator"))
-            if isinstance(anchor.get("locator"), str):
-                locator += f" @ {_s(anchor.get('locator'))}"
-            self.evidence.addTopLevelItem(
-                QTreeWidgetItem(
-                    [
-                        _s(anchor.get("id")),
-                        _s(anchor.get("sourceRef")),
-                        _s(source.get("kind")),
-                        locator,
-                        _s(anchor.get("excerpt")),
-                    ]
-                )
-            )
         for event in self._index.events.get(ref, ()):
+            item = event.item
             self.history.addTopLevelItem(
                 QTreeWidgetItem(
                     [
-                        _s(event.get("at")),
-                        _s(event.get("reviewer")),
-                        _s(event.get("fromState")),
-                        _s(event.get("toState")),
-                        _s(event.get("note")),
+                        _s(item.get("at")),
+                        _s(item.get("reviewer")),
+                        _s(item.get("fromState")),
+                        _s(item.get("toState")),
+                        event_note(self._index, event),
                         "packet",
                     ]
                 )
@@ -198,13 +248,97 @@ class BeliefDetail(QWidget):
         if since is not None and since.earlier is not None:
             self._add_earlier(since)
         self._add_local_history(ref, decisions)
-        self.side.setTabText(0, f"Evidence ({self.evidence.topLevelItemCount()})")
+        self._show_evidence()
         self.side.setTabText(1, f"History ({self.history.topLevelItemCount()})")
+
+    def _show_content(self) -> None:
+        belief, since = self._belief, self._since
+        assert belief is not None
+        hits = self._index.secrets.by_ref.get(belief.portable_ref, ())
+        flagged = bool(hits)
+        self.reveal_button.setVisible(flagged)
+        self.reveal_button.setText("Mask again" if self.revealed else "Reveal")
+        self.secret_note.setVisible(flagged)
+        if flagged:
+            state = "revealed: shown as admitted" if self.revealed else f"reveal with {REVEAL_KEYS}"
+            self.secret_note.setText(f"Suspected credential: {hit_words(hits)} ({state}).")
+        hide = flagged and not self.revealed
+        content = masked(belief.content, hits) if hide else belief.content
+        earlier = since.earlier_content if since is not None else None
+        if since is None or since.change is not BeliefChange.CHANGED or earlier is None:
+            self._set_texts(ShownText(visible_lines(content, CONTENT_LIMIT), ()), None)
+            return
+        if hide:  # the earlier text may hold the same credential: masked alike
+            earlier = masked(earlier, scan_text(earlier))
+        change = text_change(earlier, content)
+        self._set_texts(change.now, change.earlier)
+
+    def _set_texts(self, now: ShownText, earlier: ShownText | None) -> None:
+        self.content.setPlainText(now.text)
+        comparing = earlier is not None
+        for widget in (self.earlier_label, self.earlier, self.now_label):
+            widget.setVisible(comparing)
+        if earlier is not None:
+            assert self._since is not None
+            self.earlier_label.setText(
+                "Admitted by the previous generation (packet "
+                f"{one_line(self._since.packet_id)}; removed words marked):"
+            )
+            self.earlier.setPlainText(earlier.text)
+            _mark(self.earlier, earlier, Tone.BAD)
+        else:
+            self.earlier.setPlainText("")
+        _mark(self.content, now, Tone.GOOD)
+
+    def _show_evidence(self) -> None:
+        ref = self._belief.portable_ref if self._belief is not None else None
+        lines = evidence_lines(self._index, ref, self._workspace) if ref is not None else ()
+        self.evidence_lines = lines
+        self.evidence.set_lines(
+            "\n".join(line.text for line in lines),
+            tuple(_STYLES.get(line.style, Style.PLAIN) for line in lines),
+        )
+        count = len(self._index.anchors.get(ref, ())) if ref is not None else 0
+        self.side.setTabText(0, f"Evidence ({count})")
+
+    # --- actions -----------------------------------------------------------------------
+
+    def focus_evidence(self) -> None:
+        """E (from the table): the keyboard goes to the evidence, on its first entry."""
+        self.side.setCurrentWidget(self.evidence)
+        self.evidence.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        first = next((n for n, line in enumerate(self.evidence_lines) if line.pointer), 0)
+        block = self.evidence.document().findBlockByNumber(first)
+        self.evidence.setTextCursor(QTextCursor(block))
+
+    def toggle_reveal(self) -> None:
+        """Show the belief's suspected credential as admitted (escaped, never
+        interpreted), or mask it again: only ever on the reviewer's explicit request."""
+        belief = self._belief
+        if belief is None or not self._index.secrets.by_ref.get(belief.portable_ref):
+            return
+        self.revealed = not self.revealed
+        self._show_content()
 
     def copy_raw_value(self) -> None:
         """The selected belief's content exactly as admitted (the one unescaped path)."""
         if self._raw:
             set_clipboard(self._raw)
+
+    def _activate(self, number: int) -> None:
+        if 0 <= number < len(self.evidence_lines):
+            pointer = self.evidence_lines[number].pointer
+            if pointer is not None:
+                self.pointerSelected.emit(pointer)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if watched is self.evidence and event.type() == QEvent.Type.PaletteChange:
+            self.evidence.restyle()
+            if self._belief is not None:
+                self._show_content()  # the marks' colours are the theme's
+        return super().eventFilter(watched, event)
+
+    # --- history -----------------------------------------------------------------------
 
     def _add_earlier(self, since: SincePrevious) -> None:
         earlier = since.earlier
@@ -246,3 +380,26 @@ class BeliefDetail(QWidget):
                 )
             )
             before = str(decision.state)
+
+
+def _text_box(name: str) -> QPlainTextEdit:
+    box = QPlainTextEdit()
+    box.setReadOnly(True)  # a plain-text editor never interprets markup
+    box.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+    box.setAccessibleName(name)
+    return box
+
+
+def _mark(box: QPlainTextEdit, text: ShownText, tone: Tone) -> None:
+    """Paint ``text``'s spans (positions in UTF-16 units, as the document counts them)."""
+    colour = tone_background(tone, box.palette())
+    selections = []
+    for start, length in text.spans:
+        selection = QTextEdit.ExtraSelection()
+        cursor = QTextCursor(box.document())
+        cursor.setPosition(start)
+        cursor.setPosition(start + length, QTextCursor.MoveMode.KeepAnchor)
+        selection.cursor = cursor
+        selection.format.setBackground(colour)
+        selections.append(selection)
+    box.setExtraSelections(selections)

@@ -1,11 +1,12 @@
-"""The review pane's widgets and their layout, kept apart from its behaviour."""
+"""The review pane's widgets and their layout, kept apart from its behaviour, and the
+sizes the reviewer gave its splitters and columns, remembered in the window's settings."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -23,12 +24,12 @@ from PySide6.QtWidgets import (
 
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.review.previous import BeliefChange
-from zcf_inspector.core.review.table import Filters
 from zcf_inspector.gui.plain_text import plain_label, set_tooltip
 from zcf_inspector.gui.review.detail import BeliefDetail
 from zcf_inspector.gui.review.table_model import Column, ReviewRows, ReviewTableModel
 from zcf_inspector.gui.review.table_view import ReviewTable
 from zcf_inspector.gui.theme import Tone, ToneLabel
+from zcf_inspector.present.review_table import Filters
 
 ANY = "any"
 # The filter against the previous generation's receipt (shown while comparing with it).
@@ -40,20 +41,30 @@ SINCE_CHOICES: tuple[tuple[str, frozenset[BeliefChange] | None], ...] = (
     ("Unchanged since that receipt", frozenset({BeliefChange.UNCHANGED})),
     ("Changed or not", None),
 )
-# What admission did to a belief: (text, key) of the filter's choices, and the key's
-# (demoted, cut) filters.
+# What admission did to a belief, or found in it: (text, key) of the filter's choices,
+# and the key's (demoted, cut, secret suspected) filters.
 ADMISSION_ITEMS: tuple[tuple[str, str], ...] = (
     ("Demoted or cut, or not", ANY),
     ("Demoted", "demoted"),
     ("Not demoted", "not demoted"),
     ("Cut by maxBeliefBytes", "cut"),
     ("Not cut", "not cut"),
+    ("Secret suspected", "secret"),
+    ("No secret suspected", "no secret"),
 )
-ADMISSION_CHOICES: dict[object, tuple[bool | None, bool | None]] = {
-    "demoted": (True, None),
-    "not demoted": (False, None),
-    "cut": (None, True),
-    "not cut": (None, False),
+ADMISSION_CHOICES: dict[object, tuple[bool | None, bool | None, bool | None]] = {
+    "demoted": (True, None, None),
+    "not demoted": (False, None, None),
+    "cut": (None, True, None),
+    "not cut": (None, False, None),
+    "secret": (None, None, True),
+    "no secret": (None, None, False),
+}
+# Where the pane's splitters and columns are remembered (the window's settings store).
+LAYOUT_KEYS = {
+    "splitter": "layout/reviewSplitter",
+    "detail": "layout/reviewDetailSplitter",
+    "columns": "layout/reviewColumns",
 }
 BULK_LABELS = {
     ReviewState.CONFIRMED: "Confirm…",
@@ -100,12 +111,13 @@ class PaneWidgets:
         admission = self.admission_filter.currentData()
         evidence = self.evidence_filter.currentData()
         since = SINCE_CHOICES[self.since_filter.currentIndex()][1]
-        demoted, cut = ADMISSION_CHOICES.get(admission, (None, None))
+        demoted, cut, secret = ADMISSION_CHOICES.get(admission, (None, None, None))
         return Filters(
             state=ReviewState(state) if state in set(ReviewState) else None,
             demoted=demoted,
             cut=cut,
             has_evidence=evidence if isinstance(evidence, bool) else None,
+            secret=secret,
             text=self.text_filter.text(),
             since=None if self.since_filter.isHidden() else since,  # hidden: not comparing
         )
@@ -123,7 +135,7 @@ _COLUMN_SAMPLES = {
     Column.REF: "portableRef",
     Column.CURRENT: "superseded",
     Column.ARRIVED: "confirmed",
-    Column.EVIDENCE: "Evidence",
+    Column.EVIDENCE: "no evidence",  # "no evidence cited" wraps over the row's lines
 }
 NOTE_SAMPLE = "a short note"
 ROW_LINES = 3  # a row shows this many lines of content, wrapped; the detail shows all
@@ -183,7 +195,7 @@ def build_widgets(pane: QWidget) -> PaneWidgets:
         state_filter=_combo([("Any state", ANY)] + [(str(s), str(s)) for s in ReviewState]),
         admission_filter=_combo(ADMISSION_ITEMS),
         evidence_filter=_combo(
-            [("Any evidence", None), ("Has evidence", True), ("No evidence", False)]
+            [("Any evidence", None), ("With evidence", True), ("Without evidence", False)]
         ),
         since_filter=_combo([(text, None) for text, _ in SINCE_CHOICES]),
         text_filter=QLineEdit(),
@@ -202,6 +214,10 @@ def build_widgets(pane: QWidget) -> PaneWidgets:
         redo_button=QToolButton(),
         export_button=QToolButton(),
     )
+    # The detail's keys work from the table too: E goes to the evidence, Ctrl+Shift+V
+    # reveals a suspected credential.
+    table.addAction(w.detail.evidence_action)
+    table.addAction(w.detail.reveal_action)
     w.text_filter.setPlaceholderText("Filter: ref, content or note")
     w.splitter.setObjectName("reviewSplitter")
     for hidden in (
@@ -287,3 +303,27 @@ def _lay_out(pane: QWidget, w: PaneWidgets) -> None:
     layout.addLayout(bottom)
     layout.addWidget(w.signer)
     layout.addWidget(w.status)
+
+
+def _layout_parts(
+    ui: PaneWidgets,
+) -> dict[str, tuple[Callable[[], QByteArray], Callable[[QByteArray], object]]]:
+    header = ui.table.horizontalHeader()
+    return {
+        "splitter": (ui.splitter.saveState, ui.splitter.restoreState),
+        "detail": (ui.detail.splitter.saveState, ui.detail.splitter.restoreState),
+        "columns": (header.saveState, header.restoreState),
+    }
+
+
+def restore_layout(settings: QSettings, ui: PaneWidgets) -> None:
+    for key, state in _layout_parts(ui).items():
+        value = settings.value(LAYOUT_KEYS[key])
+        if isinstance(value, QByteArray) and not value.isEmpty():
+            state[1](value)
+
+
+def save_layout(settings: QSettings, ui: PaneWidgets) -> None:
+    for key, state in _layout_parts(ui).items():
+        settings.setValue(LAYOUT_KEYS[key], state[0]())
+    settings.sync()

@@ -23,7 +23,9 @@ from zcf_inspector.core.reading import fast_path_limit
 from zcf_inspector.core.review.decisions import ReviewError, ReviewPreparation, prepare_review
 from zcf_inspector.core.review.journal import JournaledReview
 from zcf_inspector.core.review.previous import PreviousGeneration, load_previous
-from zcf_inspector.core.review.table import (
+from zcf_inspector.gui.documents import FAST_READ_MAX_BYTES
+from zcf_inspector.present.review_evidence import DetailIndex, detail_index
+from zcf_inspector.present.review_table import (
     Filters,
     TableFacts,
     evidence_counts,
@@ -31,8 +33,6 @@ from zcf_inspector.core.review.table import (
     position,
     shown_rows,
 )
-from zcf_inspector.gui.documents import FAST_READ_MAX_BYTES
-from zcf_inspector.gui.review.detail import DetailIndex, detail_index
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +84,7 @@ def open_review(request: ReviewOpen, monitor: Monitor) -> OpenedReview:
     if target is None:
         return OpenedReview(request, prepared, {}, None, None)
     evidence = evidence_counts(target.packet)
-    detail = detail_index(target.packet)
+    detail = detail_index(target.packet, target.beliefs, monitor)  # with the secret scan
     monitor.step("restoring the saved review", 0.1)
     try:
         review = JournaledReview.open(
@@ -110,7 +110,7 @@ def open_review(request: ReviewOpen, monitor: Monitor) -> OpenedReview:
     filters = request.filters if comparing else replace(request.filters, since=None)
     last = review.session.last_decisions()
     changes = previous.classification.changes if isinstance(previous, PreviousGeneration) else None
-    facts = TableFacts(target.beliefs, last, evidence, changes)
+    facts = TableFacts(target.beliefs, last, evidence, changes, detail.secrets.flagged)
     rows = shown_rows(facts, filters, monitor)
     decided = review.session.last_decision
     after = None

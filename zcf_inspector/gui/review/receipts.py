@@ -1,82 +1,21 @@
-"""Texts for export summaries and for receipts opened later (verified, matched to a packet)."""
+"""Receipts on disk: the name an export suggests, and a receipt opened later (verified,
+matched to the open packet). What an export says is `present.review.export`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from zcf_inspector.core.crypto import public_key_fingerprint
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
-from zcf_inspector.core.formats import ReviewState
-from zcf_inspector.core.packet.admission import AdmissionNotice
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.receipt import verify_receipt
-from zcf_inspector.core.packet.receipt_keys import ReceiptSigner
 from zcf_inspector.core.reading import ReadError, read_json
-from zcf_inspector.core.review.decisions import (
-    AdmittedBelief,
-    ReviewSummary,
-    ReviewTarget,
-    match_receipt,
-)
-from zcf_inspector.core.visible_text import shown
+from zcf_inspector.core.review.decisions import ReviewTarget, match_receipt
 from zcf_inspector.gui.file_names import free_name, safe_part
 from zcf_inspector.present.receipt import verdict as receipt_verdict
 
 RECEIPT_MAX_BYTES = 64 * 1024 * 1024
-CUT_LISTED = 20  # cut beliefs named in an export summary before "and N more"
-REF_CHARS = 80
-
-
-def summary_text(summary: ReviewSummary) -> str:
-    counts = ", ".join(f"{summary.counts[s]:,} {s}" for s in ReviewState)
-    return (
-        f"{summary.total:,} admitted beliefs: {counts}.\n"
-        f"{summary.decisions:,} decision{'s' if summary.decisions != 1 else ''} recorded."
-    )
-
-
-def export_summary_text(
-    summary: ReviewSummary,
-    notice: AdmissionNotice | None,
-    signer: ReceiptSigner,
-    cut: Sequence[AdmittedBelief] = (),
-) -> str:
-    """What the reviewer confirms before an export: the decisions, everything admission
-    changed (each belief it cut, by name), and which key will sign the receipt (and how
-    to check it)."""
-    parts = [summary_text(summary)]
-    if notice is not None and notice.changed:
-        parts.append(
-            "Admission (the receipt records it):\n"
-            + "\n".join(f"• {line}" for line in notice.lines)
-        )
-    if cut:
-        lines = [
-            f"• {shown(b.portable_ref, REF_CHARS)}: {b.cut.text}"
-            for b in cut[:CUT_LISTED]
-            if b.cut is not None
-        ]
-        if len(cut) > CUT_LISTED:
-            lines.append(f"• … and {len(cut) - CUT_LISTED:,} more")
-        parts.append(
-            "Cut beliefs (reviewed, and in the receipt, as admitted — not as written):\n"
-            + "\n".join(lines)
-        )
-    if signer.fingerprint is None:
-        parts.append(
-            f"The receipt will be UNSIGNED: destination {signer.destination_id} has no "
-            "signingKey, so nothing proves who wrote it."
-        )
-    else:
-        parts.append(
-            f"The receipt will be signed by destination {signer.destination_id}'s signingKey\n"
-            f"{signer.fingerprint}\n"
-            "(not by your reviewer key). Check it with: zcf-inspector receipt verify "
-            "--destination DESTINATION.json, or --key with the public key from Settings."
-        )
-    return "\n\n".join(parts)
 
 
 def suggested_receipt_path(packet_path: str, packet_id: str = "") -> str:

@@ -1,6 +1,6 @@
 """Keeps the review table's shown rows in step with its filters.
 
-The rows are computed by the core (`core.review.table.shown_rows`): on the UI thread
+The rows are computed by the core (`present.review_table.shown_rows`): on the UI thread
 for a small table, on the runner for a large one, whose answer is then swapped in whole.
 Typing in the filter box of a large table waits for a pause (`DEBOUNCE_MS`), and a newer
 request cancels the computation it makes stale; a stale answer that still arrives is
@@ -15,9 +15,9 @@ from functools import partial
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from zcf_inspector.core.monitor import Monitor
-from zcf_inspector.core.review.table import Filters, TableFacts, shown_rows, shows
 from zcf_inspector.gui.review.table_model import ReviewRows, ReviewTableModel
 from zcf_inspector.gui.task_runner import TaskRunner
+from zcf_inspector.present.review_table import Filters, TableFacts, shown_rows, shows
 
 # Tables up to this many rows are filtered on the UI thread: a few milliseconds.
 SYNC_ROWS = 5_000
@@ -154,4 +154,4 @@ class RowFilter(QObject):
 def facts_of(model: ReviewTableModel) -> TableFacts:
     """What the core's filters read: the model's beliefs and the review's decisions as
     they are now (replaced whole, never changed in place, by a step made on the runner)."""
-    return TableFacts(model.beliefs, model.last, model.evidence, model.changes)
+    return TableFacts(model.beliefs, model.last, model.evidence, model.changes, model.flagged)

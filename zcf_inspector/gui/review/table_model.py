@@ -20,7 +20,8 @@ from PySide6.QtCore import (
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.review.decisions import AdmittedBelief, Decision
 from zcf_inspector.core.review.previous import BeliefChange
-from zcf_inspector.gui.plain_text import one_line
+from zcf_inspector.present import review_rows as rows
+from zcf_inspector.present.review_secrets import NO_SECRETS, ReviewSecrets
 
 AnyIndex = QModelIndex | QPersistentModelIndex
 REF_ROLE = Qt.ItemDataRole.UserRole + 1  # the belief's portableRef, whatever the column
@@ -44,10 +45,6 @@ HEADERS = {
     Column.ARRIVED: "Arrived",
     Column.EVIDENCE: "Evidence",
 }
-# A cell shows this much of a belief's content, wrapped over the row's lines; the detail
-# below the table shows all of it.
-CONTENT_CHARS = 1000
-NOTE_CHARS = 400
 
 
 class ReviewTableModel(QAbstractTableModel):
@@ -62,6 +59,7 @@ class ReviewTableModel(QAbstractTableModel):
         self._last: Mapping[str, Decision] = {}
         # Against the previous generation's receipt, when one is being compared with.
         self._changes: Mapping[str, BeliefChange] | None = None
+        self._secrets: ReviewSecrets = NO_SECRETS  # what the secret scan flags
 
     def reset(
         self,
@@ -75,6 +73,7 @@ class ReviewTableModel(QAbstractTableModel):
         self._beliefs, self._evidence, self._last = beliefs, evidence, last
         self._rows = rows if rows is not None else _first_rows(beliefs)
         self._changes = None
+        self._secrets = NO_SECRETS
         self.endResetModel()
 
     @property
@@ -97,6 +96,23 @@ class ReviewTableModel(QAbstractTableModel):
     @property
     def last(self) -> Mapping[str, Decision]:
         return self._last
+
+    @property
+    def secrets(self) -> ReviewSecrets:
+        return self._secrets
+
+    @property
+    def flagged(self) -> frozenset[str]:
+        """The beliefs whose admitted content the secret scan flags."""
+        return self._secrets.flagged
+
+    def set_secrets(self, secrets: ReviewSecrets) -> None:
+        """What the secret scan (made with the review's open, on the runner) flags."""
+        self._secrets = secrets
+        if self._beliefs:
+            self.dataChanged.emit(
+                self.index(0, Column.CONTENT), self.index(len(self._beliefs) - 1, Column.CONTENT)
+            )
 
     def set_changes(self, changes: Mapping[str, BeliefChange] | None) -> None:
         """New / changed / unchanged since the previous receipt (None: not comparing)."""
@@ -165,27 +181,20 @@ class ReviewTableModel(QAbstractTableModel):
         return self._display(belief, Column(index.column()))
 
     def _display(self, belief: AdmittedBelief, column: Column) -> str:
+        # The words are the presentation layer's (`present.review_rows`).
         ref = belief.portable_ref
         last = self._last.get(ref)
         if column is Column.REF:
-            return one_line(ref)
+            return rows.ref_cell(belief)
         if column is Column.CONTENT:
-            content = one_line(belief.content, CONTENT_CHARS)
-            # Said first, on a line of its own (the content's own line breaks are escaped):
-            # what the reviewer reads here is not all the packet said.
-            return content if belief.cut is None else f"[{belief.cut.text}]\n{content}"
+            return rows.content_cell(belief, self._secrets.by_ref.get(ref, ()))
         if column is Column.ARRIVED:
-            arrived = one_line(belief.incoming_state)
-            arrived = f"{arrived}, demoted" if belief.demoted else arrived
-            change = self.change(ref)
-            return arrived if change is None else f"{arrived}\n{change}"
+            return rows.arrived_cell(belief, self.change(ref))
         if column is Column.CURRENT:
-            if last is not None and last.superseded_by is not None:
-                return f"superseded by {one_line(last.superseded_by)}"
-            return str(self.state(ref))
+            return rows.decision_cell(last)
         if column is Column.EVIDENCE:
-            return str(self.evidence_count(ref))
-        return one_line(self.note(ref), NOTE_CHARS)
+            return rows.evidence_cell(self.evidence_count(ref))
+        return rows.note_cell(last)
 
     def headerData(  # noqa: N802
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
@@ -200,7 +209,7 @@ class ReviewTableModel(QAbstractTableModel):
 
 
 class ReviewRows(QAbstractProxyModel):
-    """The rows the filters let through, as the core computed them (`core.review.table`):
+    """The rows the filters let through, as the core computed them (`present.review_table`):
     source rows in ascending order, swapped in whole (`set_rows`) or changed one at a
     time after a small step (`drop`, `admit`). It computes nothing itself: filtering
     200,000 rows in a proxy's ``filterAcceptsRow`` held the window for over a second.

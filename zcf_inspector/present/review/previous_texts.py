@@ -9,7 +9,7 @@ from zcf_inspector.core.errors import ZcfError
 from zcf_inspector.core.review.decisions import ReviewError
 from zcf_inspector.core.review.previous import PreviousGeneration, RepeatCounts
 from zcf_inspector.core.review.previous_trust import UNSIGNED_ORIGIN
-from zcf_inspector.gui.plain_text import visible
+from zcf_inspector.core.visible_text import visible
 
 WITHHELD_SHOWN = 3  # the banner names this many beliefs not repeated, then counts the rest
 

@@ -1,4 +1,4 @@
-"""The review table's rows for its filters, computed in the core (core/review/table.py)."""
+"""The review table's rows for its filters (present/review_table.py)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from zcf_inspector.core.monitor import Cancelled, Monitor
 from zcf_inspector.core.packet.ingest import ingest_bytes
 from zcf_inspector.core.review.decisions import DecisionRequest, ReviewSession, ReviewTarget
 from zcf_inspector.core.review.previous import BeliefChange
-from zcf_inspector.core.review.table import (
+from zcf_inspector.present.review_table import (
     Filters,
     TableFacts,
     evidence_counts,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 from zcf_inspector.core.formats import ReviewState
@@ -29,6 +30,7 @@ class Filters:
     demoted: bool | None = None
     cut: bool | None = None  # content cut to maxBeliefBytes by admission
     has_evidence: bool | None = None
+    secret: bool | None = None  # the secret scan flags its admitted content
     text: str = ""  # found, case-folded, in the ref, the content or the current note
     since: frozenset[BeliefChange] | None = None  # against the previous receipt
 
@@ -52,6 +54,7 @@ class TableFacts:
     last: Mapping[str, Decision]  # each decided belief's last decision
     evidence: Mapping[str, int]  # evidence anchors per portableRef
     changes: Mapping[str, BeliefChange] | None = None  # while comparing with a receipt
+    flagged: AbstractSet[str] = frozenset()  # beliefs the secret scan flags
 
 
 def evidence_counts(packet: Mapping[str, JsonValue]) -> dict[str, int]:
@@ -83,6 +86,8 @@ def shows(facts: TableFacts, row: int, filters: Filters) -> bool:
         filters.has_evidence is not None
         and (facts.evidence.get(ref, 0) > 0) != filters.has_evidence
     ):
+        return False
+    if filters.secret is not None and (ref in facts.flagged) != filters.secret:
         return False
     if filters.since is not None:
         change = None if facts.changes is None else facts.changes.get(ref)
