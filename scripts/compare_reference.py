@@ -58,7 +58,7 @@ from tests.core.continuation.upstream_cases import (  # noqa: E402
     materialise,
     verdict,
 )
-from zcf_inspector.core.continuation.models.schema_check import json_key  # noqa: E402
+from zcf_inspector.core.continuation.models.json_values import json_key  # noqa: E402
 from zcf_inspector.core.continuation.results import InspectionResult  # noqa: E402
 from zcf_inspector.core.exact_numbers import is_integral  # noqa: E402
 

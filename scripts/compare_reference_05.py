@@ -38,6 +38,10 @@ class Oracle05:
     inspect_report: Callable[..., Any]
     refusals: tuple[type[BaseException], ...]
     folder: Path
+    # Its own reader (reference/common.py `decode`), as the 0.4 script uses: numbers
+    # exactly (parse_float=Decimal), duplicate keys refused. Fed json.loads' doubles, it
+    # would judge rounded numbers and accept a document with a repeated key.
+    decode: Callable[[bytes], Any]
 
 
 def load_oracle_05(folder: Path) -> Oracle05:
@@ -50,6 +54,7 @@ def load_oracle_05(folder: Path) -> Oracle05:
         continuation.inspect_report,
         (common.Invalid, jsonschema.ValidationError, jsonschema.SchemaError),
         folder.parent / "examples" / "continuation",
+        common.decode,
     )
 
 
@@ -57,14 +62,14 @@ def reference_says(
     oracle: Oracle05, source: bytes, receipt: bytes | None, current: bytes | None
 ) -> Said:
     try:
-        doc = json.loads(source)
-    except ValueError as exc:
+        doc = oracle.decode(source)
+    except (*oracle.refusals, ValueError) as exc:
         return Said("rejected", f"invalid JSON: {exc}")
     try:
         if receipt is None:
             return Said("accepted", "", inventory_of(oracle.inspect_session(doc, oracle.folder)))
         outcome = oracle.inspect_report(
-            doc, source, json.loads(receipt), oracle.folder, now=NOW, current_snapshot=current
+            doc, source, oracle.decode(receipt), oracle.folder, now=NOW, current_snapshot=current
         )
         return Said(str(outcome["outcome"]), "")
     except oracle.refusals as exc:

@@ -35,6 +35,7 @@ from zcf_inspector.core.codes import CodeInfo, ErrorCode, PlanCode, ReviewCode
 from zcf_inspector.core.compare.model import Change, ChangeKind, Comparison, PartStatus
 from zcf_inspector.core.compare.packets import compare as _compare
 from zcf_inspector.core.continuation.inspection import inspect_continuation as _continuation
+from zcf_inspector.core.continuation.inspection import require_plan as _require_plan
 from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.errors import FormatError, InputError, RefusalError, ZcfError
 from zcf_inspector.core.files import UnreadableFileError
@@ -388,13 +389,14 @@ def inspect_continuation(
 
     Raises:
         UnreadableFileError: a path that cannot be read.
-        InputError: the document reached a limit of the interpreter.
+        InputError: the document reached a limit of the interpreter, or ``plan_id`` names
+            no plan of a session or profile the rules accepted (as `plan --plan` refuses).
     """
     data = _bytes(session)
     report_data = None if report is None else _bytes(report)
     current = None if current_capabilities is None else _bytes(current_capabilities)
     try:
-        return _continuation(
+        result = _continuation(
             data,
             now=now or datetime.now(UTC),
             plan_id=plan_id,
@@ -405,6 +407,8 @@ def inspect_continuation(
         raise InputError(
             f"the document is too complex to inspect ({type(exc).__name__}: {exc})"
         ) from exc
+    _require_plan(result, plan_id)
+    return result
 
 
 def verdict(result: Result) -> Verdict:

@@ -18,7 +18,9 @@ from tests.core.continuation.spec_examples import (
     session,
 )
 from tests.core.helpers import GOLDENS
+from zcf_inspector import api
 from zcf_inspector.cli import exitcodes, main
+from zcf_inspector.core.errors import InputError
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -140,6 +142,24 @@ def test_unknown_plan_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> No
     code, _, err = run(capsys, example("action-specific.session.json"), "--plan", "nope")
     assert code == exitcodes.USAGE
     assert "no plan 'nope'" in err
+
+
+def test_the_api_refuses_an_unknown_plan_as_the_cli_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path = example("action-specific.session.json")
+    with pytest.raises(InputError) as raised:
+        api.inspect_continuation(path, plan_id="nope")
+    assert raised.value.code == "input_unusable"
+    _, _, err = run(capsys, path, "--plan", "nope")
+    assert "has no plan 'nope'" in str(raised.value)
+    assert err.endswith("has no plan 'nope'\n")
+    # A plan that exists is still selected, and a refused document keeps its findings.
+    assert [p.id for p in api.inspect_continuation(path, plan_id="await_decision").plans] == [
+        "await_decision"
+    ]
+    refused = api.inspect_continuation(b"{}", plan_id="nope")
+    assert not refused.ok
 
 
 def test_error_exits_refused_with_finding_and_pointer(

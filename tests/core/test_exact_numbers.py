@@ -8,7 +8,7 @@ import pytest
 
 from zcf_inspector.core.canonical import canonical, canonical_exact
 from zcf_inspector.core.codes import ErrorCode
-from zcf_inspector.core.continuation.models.schema_check import json_key, short_json
+from zcf_inspector.core.continuation.models.json_values import json_key, short_json
 from zcf_inspector.core.continuation.timestamps import instant_of, parse_datetime, parse_instant
 from zcf_inspector.core.errors import FormatError
 from zcf_inspector.core.exact_numbers import INT_DIGITS, exact_number_text, is_integral

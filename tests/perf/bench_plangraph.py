@@ -30,12 +30,12 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QApplication, QScrollBar
 
-from tests.core.continuation.test_layout import BIG_EDGES, BIG_NODES
 from tests.perf.bench_continuation import NOW, dag, generated_profile
+from tests.present.test_layout import BIG_EDGES, BIG_NODES
 from zcf_inspector.core.continuation.inspection import inspect_continuation
-from zcf_inspector.core.continuation.layout import layout_graph, layout_plan
 from zcf_inspector.core.continuation.why import entry_path
 from zcf_inspector.gui.plangraph.pane import PlanGraphPane
+from zcf_inspector.present.layout import layout_graph, layout_plan
 
 OPEN_BUDGET_SECONDS = 2.0
 FRAME_BUDGET_SECONDS = 0.050

@@ -23,8 +23,8 @@ from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import print_json, print_omitted, print_verdict, verdict_json
 from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field
 from zcf_inspector.core.continuation.export.to_dot import plan_dot
-from zcf_inspector.core.continuation.export.to_json import inspection_json
-from zcf_inspector.core.continuation.inspection import inspect_continuation
+from zcf_inspector.core.continuation.export.to_json import continuation_json
+from zcf_inspector.core.continuation.inspection import inspect_continuation, require_plan
 from zcf_inspector.core.continuation.models.v0_5 import MAX_SNAPSHOT_BYTES
 from zcf_inspector.core.continuation.results import (
     DocumentKind,
@@ -99,16 +99,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--report needs FILE to be the session the report binds")
     if current is not None and result.report is None:
         raise InputError("--current-capabilities needs a destination report (--report)")
-    if (
-        args.plan is not None
-        and result.kind in (DocumentKind.ASIF_SESSION, DocumentKind.CONTINUATION_PROFILE)
-        and not result.plans
-        and result.ok
-    ):
-        raise InputError(f"FILE has no plan {field(repr(args.plan))}")
+    require_plan(result, args.plan, "FILE")  # the error is escaped where it is printed
     shown = asif.verdict(result)
     if args.json:
-        print_json({**verdict_json(shown), **inspection_json(result)})
+        print_json({**verdict_json(shown), **continuation_json(result)})
     elif args.dot:
         for plan in result.plans:
             sys.stdout.write(plan_dot(plan))

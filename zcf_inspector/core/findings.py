@@ -25,6 +25,11 @@ class Finding:
     pointer: str
     message: str
     offset: int | None = None  # byte offset, for refusals made while reading bytes
+    # The ASIF plan subject (node ID, `TYPE:ID`) the finding is about, named by the rule
+    # that raised it, so a front end attaches it to its node by identity rather than by
+    # guessing from the pointer (which may point at another subject's field). None: the
+    # finding is about no one subject (and always for packets, receipts and reviews).
+    subject: str | None = None
 
     def to_json(self) -> dict[str, JsonValue]:
         out: dict[str, JsonValue] = {
@@ -40,8 +45,8 @@ class Finding:
         return out
 
 
-def error(code: StrEnum, pointer: str, message: str) -> Finding:
-    return Finding(code, Severity.ERROR, pointer, message)
+def error(code: StrEnum, pointer: str, message: str, subject: str | None = None) -> Finding:
+    return Finding(code, Severity.ERROR, pointer, message, subject=subject)
 
 
 def has_error(findings: Iterable[Finding]) -> bool:

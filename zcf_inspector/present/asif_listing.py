@@ -2,12 +2,14 @@
 to the node it is about — what the plan graph, the findings pane and the tree show.
 
 No Qt here: the facts are plain data, so the scene only draws. What blocks is the core's
-§11 rule (`SubjectAssessment.blocking`), never re-derived here; a known blocker and a
-report's blocking reason are attached to their node by its ID.
+§11 rule (`SubjectAssessment.blocking`), never re-derived here. Everything is attached
+to its node by identity: a finding by the subject its rule named (`Finding.subject`), a
+known blocker and a report's blocking reason by their node's ID.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -87,28 +89,15 @@ class PlanFacts:
         return tuple(sorted(n for n, f in self.nodes.items() if f.blockers))
 
 
-def _within(pointer: str, prefix: str) -> bool:
-    return pointer == prefix or pointer.startswith(prefix + "/")
+def finding_node(known: Collection[str], finding: Finding) -> str | None:
+    """The node a finding is about: the subject its rule named (`Finding.subject`), when
+    the plan inventories that subject (``known``: the plan's node IDs); otherwise none.
 
-
-def finding_node(plan: PlanResult, pointer: str) -> str | None:
-    """The node a finding's pointer (into the session or profile) is about.
-
-    A pointer at a reference field names an edge: that points at the edge's target when
-    the target is missing (a closure finding is about what is missing), else its source.
-    Otherwise the node declared at the longest prefix of the pointer.
+    Never guessed from the pointer: a pointer at one subject's field (a dependency's
+    ``depends_on`` entry, an assessment of the report) may be about another subject.
     """
-    for edge in plan.edges:
-        if edge.pointer == pointer:
-            target = plan.node(edge.target)
-            return edge.target if target is not None and target.missing else edge.source
-    best: tuple[int, str] | None = None
-    for node in plan.nodes:
-        if node.pointer is not None and _within(pointer, node.pointer):
-            candidate = (len(node.pointer), node.id)
-            if best is None or candidate[0] > best[0]:
-                best = candidate
-    return None if best is None else best[1]
+    subject = finding.subject
+    return subject if subject is not None and subject in known else None
 
 
 def plan_facts(result: InspectionResult, plan: PlanResult) -> PlanFacts:
@@ -117,17 +106,16 @@ def plan_facts(result: InspectionResult, plan: PlanResult) -> PlanFacts:
     by_subject: dict[str, SubjectAssessment] = {}
     if report is not None and assessed:
         by_subject = {s.node_id: s for s in report.subjects}
+    known = {n.id for n in plan.nodes}
     listed: list[ListedFinding] = [
-        ListedFinding(f, "plan", finding_node(plan, f.pointer)) for f in plan.findings
+        ListedFinding(f, "plan", finding_node(known, f)) for f in plan.findings
     ]
-    listed += [ListedFinding(f, "document", finding_node(plan, f.pointer)) for f in result.findings]
+    listed += [ListedFinding(f, "document", finding_node(known, f)) for f in result.findings]
     bound = _bindings(result) if assessed else {}
     if report is not None and assessed:
-        # Report pointers point into the report, not the session: they select no node,
-        # except those at an assessment whose subject the snapshot binding names (0.5).
-        listed += [
-            ListedFinding(f, "report", _bound_node(bound, f.pointer)) for f in report.findings
-        ]
+        # Report pointers point into the report, not the session; a report finding
+        # about an assessed subject lands on that subject's node all the same.
+        listed += [ListedFinding(f, "report", finding_node(known, f)) for f in report.findings]
     per_node: dict[str, list[Finding]] = {}
     for item in listed:
         if item.node_id is not None:
@@ -135,7 +123,6 @@ def plan_facts(result: InspectionResult, plan: PlanResult) -> PlanFacts:
     listed += [ListedFinding(f, "known blocker", node) for node, f in blocker_findings(plan)]
     reasons: dict[str, list[BlockingReason]] = {}
     if report is not None and assessed:
-        known = {n.id for n in plan.nodes}
         for reason in report.blocking_reasons:
             node_id = reason.node_id if reason.node_id in known else None
             listed.append(ListedFinding(reason_finding(reason), "report reason", node_id))
@@ -163,21 +150,51 @@ def plan_facts(result: InspectionResult, plan: PlanResult) -> PlanFacts:
     return PlanFacts(plan, nodes, tuple(listed), assessed)
 
 
+def other_subjects(
+    result: InspectionResult, plan: PlanResult
+) -> tuple[dict[str, NodeFacts], dict[str, PlanResult]]:
+    """Subjects the document's other plans inventory and ``plan`` does not (what the
+    graph's "All subjects" draws beside it), each with its facts in the first plan that
+    has it, and that plan."""
+    own = {n.id for n in plan.nodes}
+    facts: dict[str, NodeFacts] = {}
+    source: dict[str, PlanResult] = {}
+    for other in result.plans:
+        if other is plan or other.id == plan.id:
+            continue
+        missing = [n.id for n in other.nodes if n.id not in own and n.id not in facts]
+        if not missing:
+            continue
+        other_facts = plan_facts(result, other)
+        for node_id in missing:
+            facts[node_id] = other_facts.nodes[node_id]
+            source[node_id] = other
+    return facts, source
+
+
+def next_match(
+    node_ids: Iterable[str], needle: str, previous: list[str], current: str | None
+) -> tuple[list[str], str | None]:
+    """The node IDs containing ``needle`` (casefolded), sorted, and the one Find selects:
+    an exact match, else the one after ``current`` when the matches are the ``previous``
+    ones (Find again cycles), else the first; None when nothing matches."""
+    matches = sorted(n for n in node_ids if needle in n.casefold())
+    if not matches:
+        return matches, None
+    exact = [n for n in matches if n.casefold() == needle]
+    if exact:
+        return matches, exact[0]
+    if matches == previous and current in matches:
+        return matches, matches[(matches.index(current) + 1) % len(matches)]
+    return matches, matches[0]
+
+
 def _bindings(result: InspectionResult) -> dict[str, ComponentBinding]:
     """The report's component bindings by assessment pointer (/assessments/N)."""
     snapshot = None if result.report is None else result.report.snapshot
     if snapshot is None:
         return {}
     return {b.pointer: b for b in snapshot.bindings}
-
-
-def _bound_node(bound: dict[str, ComponentBinding], pointer: str) -> str | None:
-    """The node of the assessment a report finding points into (/assessments/N/…)."""
-    if not bound or not pointer.startswith("/assessments/"):
-        return None
-    head = "/".join(pointer.split("/")[:3])
-    binding = bound.get(head)
-    return None if binding is None else binding.node_id
 
 
 def blocker_finding(node: PlanNode, blocker: Blocker, plans: str = "") -> Finding:

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from tests.core.continuation import spec_examples
 from tests.hostile.corpus import _session as base_session
 from tests.hostile.corpus import by_name
 from zcf_inspector.core.continuation import pulse
@@ -149,3 +150,60 @@ def test_hostile_results_are_the_same_with_a_monitor(name: str) -> None:
     assert inspect_continuation(data, now=NOW, monitor=Recording()) == inspect_continuation(
         data, now=NOW
     )
+
+
+# -- the report rules (issue 19): a large report stops as soon as Cancel is pressed --------
+
+
+def _large_report(count: int = ITEMS) -> tuple[bytes, bytes]:
+    """The another-computer session and its report with ``count`` more assessments (of
+    subjects the plan does not inventory) and as many evidence items, bound to it."""
+    source = spec_examples.raw_session("another-computer")
+    receipt = spec_examples.report("another-computer")
+    template = receipt["assessments"][-1]
+    evidence = receipt["evidence"][0]
+    for i in range(count):
+        receipt["assessments"].append(
+            {**template, "subject": {"kind": "resource", "id": f"extra-{i}"}}
+        )
+        receipt["evidence"].append({**evidence, "id": f"extra-evidence-{i}"})
+    bound = spec_examples.rebind(receipt, source)
+    return source, spec_examples.dump(bound)
+
+
+@pytest.mark.parametrize("module", ["report.py", "report_claims.py"])
+def test_cancel_stops_inside_the_report_rules(module: str) -> None:
+    source, receipt = _large_report()
+    monitor = Recording(stop_in=module)
+    with pytest.raises(Cancelled):
+        inspect_continuation(source, now=spec_examples.CLOCK, report=receipt, monitor=monitor)
+    assert module in monitor.where[-1]
+    assert _count(monitor, module) == 1  # it stopped at the first point: nothing after ran
+
+
+@pytest.mark.parametrize("module", ["report.py", "report_claims.py"])
+def test_report_points_grow_with_the_assessments(module: str) -> None:
+    small, large = Recording(), Recording()
+    for monitor, count in ((small, 10), (large, ITEMS)):
+        source, receipt = _large_report(count)
+        inspect_continuation(source, now=spec_examples.CLOCK, report=receipt, monitor=monitor)
+    assert _count(large, module) - _count(small, module) >= (ITEMS - 10) // pulse.EVERY
+
+
+def test_a_report_cancelled_before_it_starts_stops_at_the_first_point() -> None:
+    """A monitor cancelled at its first check point: the check stops there, whatever the
+    report's size (the session's first point comes before any report rule)."""
+    source, receipt = _large_report()
+    monitor = Recording()
+    monitor.cancel()
+    with pytest.raises(Cancelled):
+        inspect_continuation(source, now=spec_examples.CLOCK, report=receipt, monitor=monitor)
+    assert len(monitor.where) == 1
+
+
+def test_report_results_are_the_same_with_a_monitor() -> None:
+    source, receipt = _large_report()
+    clock = spec_examples.CLOCK
+    assert inspect_continuation(
+        source, now=clock, report=receipt, monitor=Recording()
+    ) == inspect_continuation(source, now=clock, report=receipt)

@@ -17,7 +17,7 @@ from tests.core.continuation.upstream_cases_05 import (
     supply,
 )
 from zcf_inspector.core.codes import PlanCode
-from zcf_inspector.core.continuation.export.to_json import inspection_json
+from zcf_inspector.core.continuation.export.to_json import continuation_json
 from zcf_inspector.core.continuation.models.v0_5 import MAX_SNAPSHOT_BYTES, DestinationReport03
 from zcf_inspector.core.continuation.results import CurrentState, SnapshotState
 from zcf_inspector.core.continuation.rules.snapshot import (
@@ -174,7 +174,7 @@ def test_an_unavailable_snapshot_is_its_own_state() -> None:
 
 def test_the_json_shape_gains_the_snapshot_only_for_0_5_reports() -> None:
     result = check(raw_session("another-computer"), raw_report("another-computer"))
-    shape = inspection_json(result)
+    shape = continuation_json(result)
     report = shape["report"]
     assert isinstance(report, dict)
     snapshot = report["snapshot"]

@@ -9,7 +9,7 @@ import pytest
 from tests.core.continuation import spec_examples as v04
 from tests.core.continuation import upstream_cases_05 as v05
 from tests.core.continuation.upstream_cases import verdict
-from zcf_inspector.core.continuation.export.to_json import inspection_json
+from zcf_inspector.core.continuation.export.to_json import continuation_json
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.models.schema_check import load_schema
 from zcf_inspector.core.continuation.results import DocumentKind
@@ -54,7 +54,7 @@ def test_each_0_4_example_pair_is_read_as_0_4_without_a_snapshot(name: str) -> N
     assert verdict(result, True) == OUTCOMES[name]
     assert result.report is not None
     assert result.report.snapshot is None
-    report = inspection_json(result)["report"]
+    report = continuation_json(result)["report"]
     assert isinstance(report, dict)
     assert "snapshot" not in report
 

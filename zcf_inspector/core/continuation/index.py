@@ -6,9 +6,9 @@ first record keeps the ID, so later checks still have one answer for every look-
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar, cast
+from typing import Generic, Protocol, TypeVar, cast
 
 from zcf_inspector.core import pointer
 from zcf_inspector.core.codes import PlanCode
@@ -20,6 +20,7 @@ from zcf_inspector.core.continuation.models.profile import (
     Operation,
     ServiceBinding,
     Workspace,
+    WorkspaceEntry,
 )
 from zcf_inspector.core.continuation.models.session import (
     AsifSession,
@@ -35,10 +36,8 @@ from zcf_inspector.core.continuation.models.session import (
 )
 from zcf_inspector.core.continuation.models.validation import validate_at
 from zcf_inspector.core.continuation.pulse import tick
-from zcf_inspector.core.continuation.rules.contexts import SessionHistory
-from zcf_inspector.core.continuation.rules.resource_bytes import ResourceBytes
 from zcf_inspector.core.findings import Finding, error
-from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.jsontypes import JsonObject, JsonValue
 
 T = TypeVar("T")
 
@@ -49,6 +48,40 @@ class Located(Generic[T]):
 
     value: T
     pointer: str
+
+
+# -- facts the rules establish, carried by the tables and read by the graph walk ------
+# Defined here, below graph_build.py and rules/, so neither the tables nor the walk import
+# a rule module (that would close an import circle: the rules read these tables).
+
+
+@dataclass(slots=True)
+class ResourceBytes:
+    """The session's resources by ID (first wins), with the verified bytes of inline ones."""
+
+    records: dict[str, JsonObject] = field(default_factory=dict)
+    pointers: dict[str, str] = field(default_factory=dict)
+    verified: dict[str, bytes] = field(default_factory=dict)
+    refused: set[str] = field(default_factory=set)  # declared inline bytes that failed
+
+    def __contains__(self, ident: str) -> bool:
+        return ident in self.records
+
+
+class WorkspaceView(Protocol):
+    """The selected tree of one workspace as the graph walk reads it (made by
+    `rules.workspace_state.WorkspaceTree`, when first read)."""
+
+    @property
+    def entries(self) -> Mapping[str, Located[WorkspaceEntry]]:
+        """Path → entry, with where it was declared."""
+        ...
+
+    @property
+    def chain(self) -> tuple[str, ...]:
+        """This workspace, then its base, its base's base, … (up to a missing base or
+        the first repeat of a cycle)."""
+        ...
 
 
 @dataclass(slots=True)
@@ -110,8 +143,6 @@ class CoreIndex:
     decisions: dict[str, Located[DecisionRequestData]]
     # The verified bytes of inline resources, once rules.resource_bytes has run.
     resource_bytes: ResourceBytes | None = None
-    # Look-ups over the raw history, for the per-plan context rules.
-    history: SessionHistory | None = None
 
     def raw_entity(self, collection: str, ident: str) -> JsonValue:
         """The raw JSON of ``collection``'s record ``ident`` (extra fields included)."""

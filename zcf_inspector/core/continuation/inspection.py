@@ -33,7 +33,7 @@ from zcf_inspector.core.continuation.models.v0_5 import (
     DestinationReport03,
 )
 from zcf_inspector.core.continuation.models.validation import validate_at
-from zcf_inspector.core.continuation.pulse import pulsing
+from zcf_inspector.core.continuation.pulse import EVERY, pulsing, tick
 from zcf_inspector.core.continuation.results import (
     DocumentKind,
     InspectionResult,
@@ -41,12 +41,8 @@ from zcf_inspector.core.continuation.results import (
     ReportResult,
 )
 from zcf_inspector.core.continuation.rules.bindings import check_binding
-from zcf_inspector.core.continuation.rules.contexts import (
-    SessionHistory,
-    check_checkpoints,
-    check_contexts,
-    context_calls,
-)
+from zcf_inspector.core.continuation.rules.context_calls import context_calls
+from zcf_inspector.core.continuation.rules.contexts import check_checkpoints, check_contexts
 from zcf_inspector.core.continuation.rules.core_events import check_core_events
 from zcf_inspector.core.continuation.rules.document import (
     check_core,
@@ -59,12 +55,14 @@ from zcf_inspector.core.continuation.rules.plan_check import (
     required_inventory,
 )
 from zcf_inspector.core.continuation.rules.report import check_report
-from zcf_inspector.core.continuation.rules.report_binding import PlanFacts, SessionBinding
+from zcf_inspector.core.continuation.rules.report_binding import DefinedPlan, SessionBinding
 from zcf_inspector.core.continuation.rules.resource_bytes import resource_bytes
+from zcf_inspector.core.continuation.rules.session_history import SessionHistory
 from zcf_inspector.core.continuation.rules.streams import check_streams
 from zcf_inspector.core.continuation.rules.workspace_state import workspace_trees
 from zcf_inspector.core.continuation.version_check import mixed_report, read_versions
 from zcf_inspector.core.continuation.versions import ASIF_0_4, ASIF_0_5, Contract
+from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, FindingBudget, Severity, error
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
@@ -155,6 +153,7 @@ def _check_source(
     monitor: Monitor = NULL_MONITOR,
 ) -> _Checked:
     core: CoreIndex | None = None
+    history: SessionHistory | None = None
     if kind is DocumentKind.ASIF_SESSION:
         session, _ = validate_at(_SESSIONS[contract], value, budget=findings)
         monitor.breathe()
@@ -179,7 +178,7 @@ def _check_source(
         core.resource_bytes = resource_bytes(cast(list[JsonValue], value["resources"]), findings)
         check_core_events(value, core.resource_bytes, findings)
         monitor.breathe()
-        history = core.history = SessionHistory(value)
+        history = SessionHistory(value)
         check_contexts(history, findings)
         check_checkpoints(history, findings)
         check_streams(value, core.resource_bytes, findings)
@@ -210,7 +209,7 @@ def _check_source(
     monitor.breathe()
     trees = workspace_trees(profile, findings, monitor)
     plans: list[PlanResult] = []
-    facts: dict[str, PlanFacts] = {}
+    facts: dict[str, DefinedPlan] = {}
     graph_size = 0
     plans_kept = 0
     for i, plan in enumerate(profile_model.plans):
@@ -229,9 +228,9 @@ def _check_source(
         graph_size += len(graph.nodes) + len(graph.edges) + trees.work - replayed
         blockers = plan_blockers(plan, where, profile, core, set(graph.nodes))
         if plan.id not in facts:
-            facts[plan.id] = PlanFacts(plan, where, required_inventory(graph), blockers)
+            facts[plan.id] = DefinedPlan(plan, where, required_inventory(graph), blockers)
         if wanted:
-            result = plan_result(graph, where, profile, core, blockers)
+            result = plan_result(graph, where, profile, core, blockers, history=history)
             budget = FindingBudget(findings.limit - len(findings) - plans_kept)
             budget.extend(result.findings)
             plans_kept += len(budget)
@@ -241,7 +240,7 @@ def _check_source(
     _uncovered_cycles(profile, plans, findings)
     if core is not None:
         _bindings(profile, core, findings)
-        _plan_contexts(profile, core, findings)
+        _plan_contexts(profile, history, findings)
     binding = None
     if core is not None:
         binding = SessionBinding(
@@ -277,12 +276,14 @@ def _bindings(profile: ProfileIndex, core: CoreIndex, findings: FindingBudget) -
             findings.extend(check_binding(config, binding, profile.bindings.at(config_id)))
 
 
-def _plan_contexts(profile: ProfileIndex, core: CoreIndex, findings: FindingBudget) -> None:
+def _plan_contexts(
+    profile: ProfileIndex, history: SessionHistory | None, findings: FindingBudget
+) -> None:
     """§4 for each context some plan selects: its tool inputs agree with their sources."""
-    if core.history is None:
+    if history is None:
         return
     for context_id in dict.fromkeys(p.context_id for p in profile.profile.plans):
-        found = context_calls(core.history, context_id)
+        found = context_calls(history, context_id)
         if found is not None:
             findings.extend(found.findings)
 
@@ -309,6 +310,7 @@ def _uncovered_cycles(
                 PlanCode.DEPENDENCY_CYCLE,
                 profile.dependencies.at(members[0]) + "/depends_on",
                 "dependencies form a cycle among " + ", ".join(members),
+                f"dependency:{members[0]}",
             )
         )
 
@@ -321,6 +323,7 @@ def _check_report_bytes(
     current: bytes | None = None,
 ) -> ReportResult:
     read = _read(data)
+    tick(EVERY)  # a check point between reading the report and validating it
     budget = FindingBudget(limit)
     if read.kind is not DocumentKind.CONTINUATION_REPORT or read.value is None:
         problems = read.findings or [
@@ -331,6 +334,7 @@ def _check_report_bytes(
     if binding is not None and binding.contract is not contract:
         return ReportResult(None, None, None, None, (), (mixed_report(contract, binding.contract),))
     report, _ = validate_at(_REPORTS[contract], read.value, budget=budget)
+    tick(EVERY)  # and another before its schema check
     if report is None:
         return ReportResult(None, None, None, None, (), tuple(budget), omitted=budget.omitted())
     if not check_schema("continuation-report", read.value, budget, folder=contract.schemas):
@@ -372,6 +376,22 @@ def inspect_continuation(
         )
 
 
+def require_plan(result: InspectionResult, plan_id: str | None, name: str = "the document") -> None:
+    """Refuse a plan filter that names no plan of a session or profile the rules accepted.
+
+    A filter that matches nothing would otherwise look like a document with no plans to
+    check — a clean result for a typo — so the CLI (``--plan``) and the API both raise
+    this one error. A refused document keeps its findings: the plans were never listed.
+    """
+    if (
+        plan_id is not None
+        and result.kind in (DocumentKind.ASIF_SESSION, DocumentKind.CONTINUATION_PROFILE)
+        and not result.plans
+        and result.ok
+    ):
+        raise InputError(f"{name} has no plan {plan_id!r}")
+
+
 def _inspect(
     data: bytes,
     *,
@@ -403,6 +423,7 @@ def _inspect(
     report_result: ReportResult | None = None
     plans = tuple(checked.plans)
     if report is not None:
+        monitor.breathe()  # between the session and its report: Cancel stops here too
         report_result = _check_report_bytes(
             report, checked.binding, now, findings_limit, current_capabilities
         )

@@ -43,6 +43,12 @@ class SubjectKey(NamedTuple):
         return f"{self.kind}{mark}{owner}/{self.id}"
 
 
+def node_of(kind: str, ident: str, owner: str | None = None) -> str:
+    """The node ID (`SubjectKey.node_id`) of a subject: what a rule names as the subject
+    of a finding it raises (`Finding.subject`), whether or not some plan inventories it."""
+    return SubjectKey(kind, owner, ident).node_id
+
+
 def active_scopes(action: str) -> tuple[str, ...]:
     """§10a table: `read` always, `continue` for active actions, `context` for agent ones."""
     scopes = {"read"}

@@ -9,7 +9,6 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPlainTextEdit, QSplitter, QVBoxLayout, QWidget
 
-from zcf_inspector.core.continuation.reach import Reach
 from zcf_inspector.core.continuation.results import PlanResult
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.gui.plain_text import plain_label
@@ -17,6 +16,7 @@ from zcf_inspector.gui.plangraph.node_details import node_details
 from zcf_inspector.gui.plangraph.object_tree import ObjectTree
 from zcf_inspector.gui.plangraph.relations import why_line
 from zcf_inspector.present.asif_listing import NodeFacts
+from zcf_inspector.present.reach import Reach
 
 
 class NodeDetailPane(QWidget):

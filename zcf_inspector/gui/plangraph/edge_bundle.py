@@ -18,9 +18,9 @@ from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsPathItem
 
-from zcf_inspector.core.continuation.layout import EdgeRoute
 from zcf_inspector.core.continuation.results import PlanEdge
 from zcf_inspector.gui.plangraph import style
+from zcf_inspector.present.layout import EdgeRoute
 
 _ARROW = 8.0
 _ARROW_ANGLE = math.radians(24)

@@ -2,44 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import Qt
 
 from zcf_inspector.gui.plain_text import visible
+from zcf_inspector.gui.row_table_model import ModelIndex, RowTableModel
 from zcf_inspector.present.asif_listing import ListedFinding
 
 NODE_ROLE = Qt.ItemDataRole.UserRole + 1  # the node ID a row selects (or None)
 
-_HEADERS = ("Severity", "Code", "Node", "Message", "Pointer")
 _SEVERITY_GLYPHS = {"error": "✖ error", "warning": "⚠ warning", "info": "• info"}
 
-Index = QModelIndex | QPersistentModelIndex
 
+class PlanFindingsModel(RowTableModel[ListedFinding]):
+    """The plan graph's findings list: each row a listed finding and the node it is about
+    (``NODE_ROLE``); the document's findings pane is `gui.findings_pane.FindingsModel`."""
 
-class FindingsModel(QAbstractTableModel):
-    def __init__(self) -> None:
-        super().__init__()
-        self._rows: tuple[ListedFinding, ...] = ()
-
-    def set_findings(self, rows: tuple[ListedFinding, ...]) -> None:
-        self.beginResetModel()
-        self._rows = rows
-        self.endResetModel()
+    HEADERS: ClassVar[tuple[str, ...]] = ("Severity", "Code", "Node", "Message", "Pointer")
 
     def listed(self, row: int) -> ListedFinding:
         return self._rows[row]
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 (Qt virtual)
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802, B008 (Qt virtual)
-        return 0 if parent.isValid() else len(_HEADERS)
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+    def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        item = self.row_at(index)
+        if item is None:
             return None
-        item = self._rows[index.row()]
         if role == NODE_ROLE:
             return item.node_id
         if role != Qt.ItemDataRole.DisplayRole:
@@ -56,15 +44,4 @@ class FindingsModel(QAbstractTableModel):
             return visible(finding.message)
         if column == 4:
             return visible(finding.pointer) or "(document)"
-        return None
-
-    def headerData(  # noqa: N802 (Qt virtual)
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            role == Qt.ItemDataRole.DisplayRole
-            and orientation == Qt.Orientation.Horizontal
-            and 0 <= section < len(_HEADERS)
-        ):
-            return _HEADERS[section]
         return None

@@ -11,9 +11,9 @@ from collections.abc import Mapping, Sequence
 
 from PySide6.QtCore import QObject, QRunnable, Signal
 
-from zcf_inspector.core.continuation.layout import GraphLayout, Size, layout_plan
-from zcf_inspector.core.continuation.layout.rooted import TARGET_ASPECT
 from zcf_inspector.core.continuation.results import PlanResult
+from zcf_inspector.present.layout import GraphLayout, Size, layout_plan
+from zcf_inspector.present.layout.rooted import TARGET_ASPECT
 
 # Plans with more nodes than this are laid out in the background; smaller ones are
 # quick enough (a few milliseconds) to lay out at once, without a flash of "laying out…".

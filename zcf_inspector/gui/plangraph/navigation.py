@@ -3,8 +3,8 @@ a column (up, down). Pure geometry over the layout; no Qt."""
 
 from __future__ import annotations
 
-from zcf_inspector.core.continuation.layout import GraphLayout, NodeBox
-from zcf_inspector.core.continuation.reach import Reach
+from zcf_inspector.present.layout import GraphLayout, NodeBox
+from zcf_inspector.present.reach import Reach
 
 
 def _nearest(boxes: list[NodeBox], y: float) -> str | None:

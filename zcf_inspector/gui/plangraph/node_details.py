@@ -9,13 +9,13 @@ escapes.
 
 from __future__ import annotations
 
-from zcf_inspector.core.continuation.reach import Reach
 from zcf_inspector.core.continuation.results import PlanResult
 from zcf_inspector.core.continuation.why import relation_label, subject_words
 from zcf_inspector.gui.plain_text import visible
 from zcf_inspector.gui.plangraph import style
 from zcf_inspector.gui.plangraph.relations import requirement_line
 from zcf_inspector.present.asif_listing import NodeFacts
+from zcf_inspector.present.reach import Reach
 
 _LIST_LIMIT = 12
 

@@ -13,9 +13,9 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from zcf_inspector.core.continuation.layout import GraphLayout
 from zcf_inspector.gui.plangraph import style
 from zcf_inspector.present.asif_listing import NodeFacts, PlanFacts
+from zcf_inspector.present.layout import GraphLayout
 
 
 class OverviewItem(QGraphicsItem):

@@ -1,5 +1,11 @@
 """`PlanGraphPane`: the "Plan graph" tool pane of the inspector window.
 
+About 590 lines, kept whole on purpose: it is the one widget where the plan view's parts
+meet (selection, find, paths, zoom, background layout, export), and each method is a
+few lines of wiring. Its parts are built elsewhere — the tool row (`toolbar.py`), the
+side pane (`side_pane.py`), the export dialog (`export_dialog.py`) — and what it shows
+is computed in the presentation layer (`present/asif_listing.py`, `present/layout/`).
+
 Shows one plan of an `InspectionResult` at a time, the plan's node first and its
 inventory laid out from it by distance: a plan selector and tools on top, the graph on
 the left, and on the right the clicked subject (why it is in the plan, its facts,
@@ -16,83 +22,51 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QModelIndex, QPointF, Qt, QThreadPool, Signal, Slot
 from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QCheckBox,
-    QComboBox,
-    QCompleter,
-    QFileDialog,
-    QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QLineEdit,
-    QMenu,
-    QMessageBox,
-    QScrollArea,
     QSplitter,
     QStackedWidget,
-    QTableView,
-    QTabWidget,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from zcf_inspector.core.continuation.layout import GraphLayout, layout_plan
-from zcf_inspector.core.continuation.layout.rooted import TARGET_ASPECT
-from zcf_inspector.core.continuation.reach import Reach
 from zcf_inspector.core.continuation.results import InspectionResult, PlanResult
 from zcf_inspector.core.continuation.why import entry_path
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.gui.file_names import free_name, safe_part
-from zcf_inspector.gui.messages import confirm, message_box
-from zcf_inspector.gui.plain_text import set_tooltip, visible
+from zcf_inspector.gui.messages import confirm
+from zcf_inspector.gui.plain_text import visible
 from zcf_inspector.gui.plangraph import export
-from zcf_inspector.gui.plangraph.detail_pane import NodeDetailPane
-from zcf_inspector.gui.plangraph.findings_model import NODE_ROLE, FindingsModel
+from zcf_inspector.gui.plangraph.export_dialog import (
+    ask_open_path,
+    ask_save_path,
+    export_with_dialog,
+)
+from zcf_inspector.gui.plangraph.findings_model import NODE_ROLE
 from zcf_inspector.gui.plangraph.graph_view import GraphView
 from zcf_inspector.gui.plangraph.layout_worker import BACKGROUND_THRESHOLD, LayoutJob, LayoutSignals
-from zcf_inspector.gui.plangraph.legend import LegendWidget
 from zcf_inspector.gui.plangraph.navigation import next_node
 from zcf_inspector.gui.plangraph.node_item import SHAPE_LOD, NodeText, node_text
-from zcf_inspector.gui.plangraph.object_tree import ObjectTree
 from zcf_inspector.gui.plangraph.palette import colours_for
 from zcf_inspector.gui.plangraph.picking import edge_at
 from zcf_inspector.gui.plangraph.plan_scene import PlanScene
 from zcf_inspector.gui.plangraph.relations import edge_text, requirement_line, why_line
-from zcf_inspector.gui.plangraph.snapshot_chip import SnapshotChip, chip_state
+from zcf_inspector.gui.plangraph.side_pane import PlanSidePane
+from zcf_inspector.gui.plangraph.snapshot_chip import chip_state
 from zcf_inspector.gui.plangraph.summary import plan_summary, summary_line
-from zcf_inspector.present.asif_listing import NodeFacts, PlanFacts, plan_facts
+from zcf_inspector.gui.plangraph.toolbar import PlanToolbar
+from zcf_inspector.present.asif_listing import (
+    NodeFacts,
+    PlanFacts,
+    next_match,
+    other_subjects,
+    plan_facts,
+)
+from zcf_inspector.present.layout import GraphLayout, layout_plan
+from zcf_inspector.present.layout.rooted import TARGET_ASPECT
+from zcf_inspector.present.reach import Reach
 
 _EMPTY, _BUSY, _GRAPH = 0, 1, 2
 SIDE_SHARE = 0.29  # of the pane's width, for the side pane (Node, Findings, Legend)
 OVERVIEW_ZOOM = SHAPE_LOD  # below this zoom, nodes are drawn by the overview item
-
-
-def _ask_save_path(parent: QWidget, title: str, suggested: str, filters: str) -> str | None:
-    name, _ = QFileDialog.getSaveFileName(
-        parent,
-        title,
-        suggested,
-        filters,
-        options=QFileDialog.Option.DontConfirmOverwrite,  # asked below, as every export asks
-    )
-    return name or None
-
-
-def _ask_open_path(parent: QWidget, title: str) -> str | None:
-    path, _ = QFileDialog.getOpenFileName(parent, title, "", "JSON (*.json);;All files (*)")
-    return path or None
-
-
-def export_stem(document_path: str | None, plan_id: str) -> str:
-    """Named after the session and the plan: ``NAME.json`` and plan ``p`` give
-    ``NAME.plan-p`` (``plan-p`` with no document path)."""
-    plan_part = f"plan-{safe_part(plan_id) or 'graph'}"
-    if not document_path:
-        return plan_part
-    name = Path(document_path).name
-    session = safe_part(name.removesuffix(".json"))
-    return f"{session}.{plan_part}" if session else plan_part
 
 
 class PlanGraphPane(QWidget):
@@ -128,77 +102,34 @@ class PlanGraphPane(QWidget):
         # Exports are proposed beside the document (the host sets its path); the two
         # questions are replaceable so tests answer them without native dialogs.
         self.document_path: str | None = None
-        self.ask_save_path: Callable[[QWidget, str, str, str], str | None] = _ask_save_path
-        self.ask_open_path: Callable[[QWidget, str], str | None] = _ask_open_path
+        self.ask_save_path: Callable[[QWidget, str, str, str], str | None] = ask_save_path
+        self.ask_open_path: Callable[[QWidget, str], str | None] = ask_open_path
         self.confirm: Callable[[QWidget, str, str], bool] = confirm
         self._build()
 
     # ---- building the widgets -------------------------------------------------------
 
     def _build(self) -> None:
-        self.plan_box = QComboBox()
-        self.plan_box.setMinimumContentsLength(18)
-        set_tooltip(self.plan_box, "Plan to show")
+        # The tool row's widgets (toolbar.py), kept here under their names.
+        tools = PlanToolbar(self)
+        self.plan_box, self.find_edit, self.path_edit = (
+            tools.plan_box,
+            tools.find_edit,
+            tools.path_edit,
+        )
+        self._completer, self.show_all_box = tools.completer, tools.show_all_box
+        self.export_button, self.snapshot_chip = tools.export_button, tools.snapshot_chip
+        self.current_button = tools.current_button
         self.plan_box.currentIndexChanged.connect(self._plan_picked)
-        self.find_edit = QLineEdit()
-        self.find_edit.setPlaceholderText("Find node by ID…  (Ctrl+F)")
-        self.find_edit.setClearButtonEnabled(True)
         self.find_edit.returnPressed.connect(self._find_next)
-        self.path_edit = QLineEdit()
-        self.path_edit.setPlaceholderText("Path to node…  (or Shift+click)")
-        self.path_edit.setClearButtonEnabled(True)
         self.path_edit.returnPressed.connect(self._path_entered)
-        self._completer = QCompleter([], self)
-        self._completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self._completer.setFilterMode(Qt.MatchFlag.MatchContains)
-        self.find_edit.setCompleter(self._completer)
-        self.path_edit.setCompleter(self._completer)
-        tools = QHBoxLayout()
-        tools.setContentsMargins(4, 4, 4, 2)
-        tools.addWidget(QLabel("Plan:"))
-        tools.addWidget(self.plan_box)
-        tools.addWidget(self.find_edit, 2)
-        tools.addWidget(self.path_edit, 2)
-        self.show_all_box = QCheckBox("All subjects")
-        set_tooltip(
-            self.show_all_box,
-            "Also draw the subjects of the document's other plans, set apart and dimmed",
-        )
         self.show_all_box.toggled.connect(self._show_all_toggled)
-        tools.addWidget(self.show_all_box)
-        for text, tip, slot in (
-            ("\N{MINUS SIGN}", "Zoom out (-)", self._zoom_out),
-            ("+", "Zoom in (+)", self._zoom_in),
-            ("Fit", "Fit the plan in view (F)", self._fit),
-        ):
-            button = QToolButton()
-            button.setText(text)
-            set_tooltip(button, tip)
-            button.clicked.connect(slot)
-            tools.addWidget(button)
-        self.export_button = QToolButton()
-        self.export_button.setText("Export")
-        self.export_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
-        menu = QMenu(self.export_button)
-        menu.addAction("SVG…", lambda: self._export_dialog("svg"))
-        menu.addAction("PNG…", lambda: self._export_dialog("png"))
-        menu.addAction("DOT…", lambda: self._export_dialog("dot"))
-        self.export_button.setMenu(menu)
-        tools.addWidget(self.export_button)
-        # ASIF 0.5 reports: the snapshot they bind, and the caller's current one.
-        self.snapshot_chip = SnapshotChip()
+        tools.zoom_out.connect(self._zoom_out)
+        tools.zoom_in.connect(self._zoom_in)
+        tools.fit.connect(self._fit)
+        tools.export_requested.connect(self._export_dialog)
         self.snapshot_chip.dropped.connect(self.current_snapshot_chosen)
-        self.current_button = QToolButton()
-        self.current_button.setText("Current snapshot…")
-        set_tooltip(
-            self.current_button,
-            "Compare the destination's current capability snapshot (its exact bytes) with "
-            "the one the report binds; any difference makes the whole report stale",
-        )
         self.current_button.clicked.connect(self._ask_current_snapshot)
-        self.current_button.setVisible(False)
-        tools.addWidget(self.snapshot_chip)
-        tools.addWidget(self.current_button)
 
         self.view = GraphView()
         self.view.node_clicked.connect(self._node_clicked)
@@ -218,32 +149,17 @@ class PlanGraphPane(QWidget):
         if isinstance(empty, QLabel):
             empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
 
-        self.details = NodeDetailPane()
-        self.findings_model = FindingsModel()
-        self.findings_view = QTableView()
-        self.findings_view.setModel(self.findings_model)
-        self.findings_view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.findings_view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.findings_view.setWordWrap(False)
-        self.findings_view.verticalHeader().setVisible(False)
-        header = self.findings_view.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        # The side pane's tabs (side_pane.py), kept here under their names.
+        self.side = side = PlanSidePane()
+        self.details, self.legend, self.snapshot_tree = (
+            side.details,
+            side.legend,
+            side.snapshot_tree,
+        )
+        self.findings_model, self.findings_view = side.findings_model, side.findings_view
+        self._snapshot_tab = side.snapshot_tab
         self.findings_view.activated.connect(self._finding_activated)
         self.findings_view.clicked.connect(self._finding_activated)
-        self.legend = LegendWidget()
-        legend_scroll = QScrollArea()
-        legend_scroll.setWidget(self.legend)
-        legend_scroll.setWidgetResizable(True)
-        self.side = QTabWidget()
-        self.side.addTab(self.details, "Node")
-        self.side.addTab(self.findings_view, "Findings")
-        self.side.addTab(legend_scroll, "Legend")
-        # The report's destination snapshot as a tree (ASIF 0.5): its components, each
-        # with its kind, status, revision and typed facts.
-        self.snapshot_tree = ObjectTree()
-        self._snapshot_tab = self.side.addTab(self.snapshot_tree, "Snapshot")
-        self.side.setTabVisible(self._snapshot_tab, False)
 
         self.status = QLabel()
         self.status.setTextFormat(Qt.TextFormat.PlainText)
@@ -355,7 +271,7 @@ class PlanGraphPane(QWidget):
         self.plan_box.clear()
         self.plan_box.blockSignals(False)
         self._replace_scene(None)
-        self.findings_model.set_findings(())
+        self.findings_model.replace_rows(())
         self.details.clear()
         self._outside = {}
         self._outside_plan = {}
@@ -415,9 +331,11 @@ class PlanGraphPane(QWidget):
         self._facts = facts = plan_facts(self._result, plan)
         self._texts = {n: node_text(f, facts.has_report) for n, f in facts.nodes.items()}
         show_all = self.show_all_box.isChecked()
-        self._outside, self._outside_plan = self._other_subjects(plan) if show_all else ({}, {})
+        self._outside, self._outside_plan = (
+            other_subjects(self._result, plan) if show_all else ({}, {})
+        )
         self._texts.update({n: node_text(f, has_report=False) for n, f in self._outside.items()})
-        self.findings_model.set_findings(facts.findings)
+        self.findings_model.replace_rows(facts.findings)
         # Findings past the document's budget are counted in the core: said, not listed.
         report = self._result.report
         cut = sum(o.count for o in (*self._result.omitted, *plan.omitted))
@@ -455,27 +373,6 @@ class PlanGraphPane(QWidget):
         if not self.isVisible() or area.width() < 200 or area.height() < 150:
             return None
         return area.width() / area.height()
-
-    def _other_subjects(
-        self, plan: PlanResult
-    ) -> tuple[dict[str, NodeFacts], dict[str, PlanResult]]:
-        """Subjects the document's other plans inventory and ``plan`` does not, each with
-        its facts in the first plan that has it."""
-        assert self._result is not None
-        own = {n.id for n in plan.nodes}
-        facts: dict[str, NodeFacts] = {}
-        source: dict[str, PlanResult] = {}
-        for other in self._result.plans:
-            if other is plan or other.id == plan.id:
-                continue
-            missing = [n.id for n in other.nodes if n.id not in own and n.id not in facts]
-            if not missing:
-                continue
-            other_facts = plan_facts(self._result, other)
-            for node_id in missing:
-                facts[node_id] = other_facts.nodes[node_id]
-                source[node_id] = other
-        return facts, source
 
     @Slot(bool)
     def _show_all_toggled(self, _checked: bool) -> None:
@@ -610,17 +507,10 @@ class PlanGraphPane(QWidget):
         needle = text.strip().casefold()
         if scene is None or not needle:
             return None
-        matches = sorted(n for n in scene.nodes if needle in n.casefold())
-        exact = [n for n in matches if n.casefold() == needle]
-        if not matches:
+        matches, found = next_match(scene.nodes, needle, self._matches, self._current)
+        if found is None:
             self.status.setText(f"No node ID contains {visible(text)!r}")
             return None
-        if exact:
-            found = exact[0]
-        elif matches == self._matches and self._current in matches:
-            found = matches[(matches.index(self._current) + 1) % len(matches)]
-        else:
-            found = matches[0]
         self._matches = matches
         self.select_node(found)
         self.status.setText(f"{matches.index(found) + 1} of {len(matches)} matching nodes")
@@ -690,37 +580,20 @@ class PlanGraphPane(QWidget):
             export.export_dot(plan, path)
 
     def _export_dialog(self, kind: str) -> str | None:
-        """Ask where (a free name beside the document), ask before replacing, write, and
-        say which file was written."""
+        """Ask where, ask before replacing, write, and say which file was written."""
         plan = self.current_plan
         if plan is None:
             return None
-        filters = {
-            "svg": "SVG image (*.svg)",
-            "png": "PNG image (*.png)",
-            "dot": "Graphviz (*.dot)",
-        }
-        folder = Path(self.document_path).parent if self.document_path else Path.cwd()
-        stem = export_stem(self.document_path, plan.id)
-        suggested = free_name(folder, stem, f".{kind}")
-        name = self.ask_save_path(
-            self, f"Export plan as {kind.upper()}", str(suggested), filters[kind]
-        )
-        if not name:
-            return None
-        if Path(name).exists() and not self.confirm(
-            self, "Replace file?", f"{visible(name)} already exists. Replace it?"
-        ):
-            return None
         writers = {"svg": self.export_svg, "png": self.export_png, "dot": self.export_dot}
-        try:
-            writers[kind](Path(name))
-        except export.ExportError as exc:
-            box = message_box(self, QMessageBox.Icon.Warning, "Export failed", str(exc))
-            try:
-                box.exec()
-            finally:
-                box.deleteLater()
-            return None
-        self.exported.emit(name)
+        name = export_with_dialog(
+            self,
+            kind,
+            plan.id,
+            self.document_path,
+            ask_save_path=self.ask_save_path,
+            confirm=self.confirm,
+            write=writers[kind],
+        )
+        if name is not None:
+            self.exported.emit(name)
         return name

@@ -15,8 +15,6 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsSimpleTextItem
 
-from zcf_inspector.core.continuation.layout import GraphLayout
-from zcf_inspector.core.continuation.reach import Reach
 from zcf_inspector.core.continuation.results import PlanEdge
 from zcf_inspector.gui.plangraph import style
 from zcf_inspector.gui.plangraph.edge_bundle import (
@@ -30,6 +28,8 @@ from zcf_inspector.gui.plangraph.edge_bundle import restyle as restyle_bundle
 from zcf_inspector.gui.plangraph.node_item import Emphasis, NodeItem, NodeText
 from zcf_inspector.gui.plangraph.overview_item import OverviewItem
 from zcf_inspector.present.asif_listing import NodeFacts, PlanFacts
+from zcf_inspector.present.layout import GraphLayout
+from zcf_inspector.present.reach import Reach
 
 _MARGIN = 16.0
 OUTSIDE_OPACITY = 0.45  # subjects of other plans: visible, but plainly not this plan's

@@ -1,6 +1,7 @@
 """The `plan --json` shape of an `InspectionResult` (stable keys scripts rely on).
 
-Each ``findings`` list has a ``findingsOmitted`` beside it: the findings past the
+Each finding carries its ``subject`` (the node ID it is about, or null). Each
+``findings`` list has a ``findingsOmitted`` beside it: the findings past the
 document's budget, counted per code with the first pointer of each (``[]`` when nothing
 was cut)."""
 
@@ -17,7 +18,9 @@ from zcf_inspector.core.jsontypes import JsonValue
 
 
 def _findings(findings: tuple[Finding, ...]) -> list[JsonValue]:
-    return [dict(f.to_json()) for f in findings]
+    # ``subject``: the node ID (`TYPE:ID`) the finding is about, as its rule named it, or
+    # null — what a script attaches the finding to, rather than guessing from the pointer.
+    return [{**f.to_json(), "subject": f.subject} for f in findings]
 
 
 def _omitted(omitted: tuple[OmittedFindings, ...]) -> list[JsonValue]:
@@ -114,7 +117,9 @@ def report_json(report: ReportResult) -> dict[str, JsonValue]:
     return out
 
 
-def inspection_json(result: InspectionResult) -> dict[str, JsonValue]:
+def continuation_json(result: InspectionResult) -> dict[str, JsonValue]:
+    """The whole `plan --json` shape of one checked file (`cli.output.inspection_json` is
+    the packet's)."""
     return {
         "kind": None if result.kind is None else str(result.kind),
         "findings": _findings(result.findings),

@@ -129,7 +129,7 @@ class ModelAssessment(SpecModel):
     fit: Literal["fits", "exceeds", "unknown"]
 
 
-class BlockingReason(SpecModel):
+class BlockingReasonEntry(SpecModel):
     subject: Subject
     reason: Text
 
@@ -197,7 +197,7 @@ class DestinationReport(SpecModel):
     identity_mappings: list[IdentityMapping]
     transformations: list[Transformation]
     model_assessment: ModelAssessment
-    blocking_reasons: list[BlockingReason]
+    blocking_reasons: list[BlockingReasonEntry]
     evidence: list[Evidence]
     import_result: ImportResult
     continuation_result: ContinuationTestResult

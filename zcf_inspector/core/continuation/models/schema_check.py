@@ -25,11 +25,14 @@ from typing import cast
 
 from zcf_inspector.core import pointer
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.models.json_values import SIMPLE_TYPES, is_type, json_key
+
+# The failing value as every message below quotes it (short: the messages are long lines).
+from zcf_inspector.core.continuation.models.json_values import short_json as _short
 from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.errors import FormatError
-from zcf_inspector.core.exact_numbers import is_integral, number_text
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, FindingBudget, Severity, error
-from zcf_inspector.core.jsontypes import JsonValue, json_type_name
+from zcf_inspector.core.jsontypes import JsonValue
 
 # A compiled schema: does ``value`` (at ``where``) conform? With a sink (the document's
 # findings budget), every failure goes to it; without one, the check stops at the first.
@@ -72,93 +75,6 @@ class SchemaError(FormatError):
     """A schema this module cannot apply exactly (a keyword it does not implement)."""
 
     code = "schema_unsupported"
-
-
-# A single plain type as (isinstance types, excluded types): bool is not an integer.
-_SIMPLE: dict[str, tuple[type | tuple[type, ...], type | tuple[type, ...]]] = {
-    "string": (str, ()),
-    "object": (dict, ()),
-    "array": (list, ()),
-    "boolean": (bool, ()),
-    "null": (type(None), ()),
-    "integer": (int, bool),
-}
-
-
-def _is_type(value: JsonValue, name: str) -> bool:
-    kind = json_type_name(value)
-    if name == "number":
-        return kind in ("integer", "number")
-    if name == "integer":
-        # Exactly integral: 1.0 is an integer, 27.999999999999999999 is not.
-        return kind == "integer" or (kind == "number" and is_integral(value))
-    return kind == name
-
-
-def json_key(value: JsonValue) -> object:
-    """A hashable key equal exactly when two JSON values are equal (true is not 1)."""
-    if isinstance(value, bool) or value is None:
-        return ("b", value)
-    if isinstance(value, int | float | Decimal):
-        return ("n", value)  # int and Decimal compare (and hash) exactly: 1.0 is 1
-    if isinstance(value, str):
-        return ("s", value)
-    if isinstance(value, list):
-        return ("a", tuple(json_key(v) for v in value))
-    return ("o", frozenset((k, json_key(v)) for k, v in value.items()))
-
-
-SHORT_CHARS = 60
-
-
-def _short(value: JsonValue) -> str:
-    """``value`` as JSON, cut at `SHORT_CHARS`: only as much of it is written as is shown
-    (a failing value may be the whole document, and the shape fails at every level)."""
-    parts: list[str] = []
-    _preview(value, parts, SHORT_CHARS + 1)
-    text = "".join(parts)
-    return text if len(text) <= SHORT_CHARS else text[: SHORT_CHARS - 3] + "…"
-
-
-def short_json(value: JsonValue) -> str:
-    """``value`` as JSON, exactly (numbers never rounded), cut at `SHORT_CHARS`."""
-    return _short(value)
-
-
-def _preview(value: JsonValue, parts: list[str], room: int) -> int:
-    """Append the start of ``value``'s JSON to ``parts``, stopping once ``room`` characters
-    are written; the room left."""
-    if isinstance(value, dict):
-        parts.append("{")
-        room -= 1
-        for index, (key, member) in enumerate(value.items()):
-            if room <= 0:
-                break
-            text = (", " if index else "") + json.dumps(key[:room], ensure_ascii=False) + ": "
-            parts.append(text)
-            room = _preview(member, parts, room - len(text))
-        parts.append("}")
-        return room - 1
-    if isinstance(value, list):
-        parts.append("[")
-        room -= 1
-        for index, item in enumerate(value):
-            if room <= 0:
-                break
-            if index:
-                parts.append(", ")
-                room -= 2
-            room = _preview(item, parts, room)
-        parts.append("]")
-        return room - 1
-    if isinstance(value, str):
-        value = value[:room]  # a long string's start is all that can be shown
-    if isinstance(value, int | float | Decimal) and not isinstance(value, bool):
-        text = number_text(value)[: room + 1]
-    else:
-        text = json.dumps(value, ensure_ascii=False)
-    parts.append(text)
-    return room - len(text)
 
 
 def _fail(sink: FindingBudget | None, where: str, message: Callable[[], str]) -> bool:
@@ -247,7 +163,7 @@ class _Compiler:
         arg = schema[key]
         if key == "type":
             names = [arg] if isinstance(arg, str) else cast(list[str], arg)
-            simple = _SIMPLE.get(names[0]) if len(names) == 1 else None
+            simple = SIMPLE_TYPES.get(names[0]) if len(names) == 1 else None
             wanted = " or ".join(names)
             if simple is not None:
                 # The common case, a single plain type: one isinstance check.
@@ -261,7 +177,7 @@ class _Compiler:
                 return one_type
 
             def type_check(value: JsonValue, where: str, sink: FindingBudget | None) -> bool:
-                if any(_is_type(value, n) for n in names):
+                if any(is_type(value, n) for n in names):
                     return True
                 return _fail(sink, where, lambda: f"{_short(value)} is not of type {wanted}")
 
@@ -401,7 +317,9 @@ class _Compiler:
                     return True
                 if matches == 0:
                     return _fail(
-                        sink, where, lambda: f"{_short(value)} matches none of the allowed shapes"
+                        sink,
+                        where,
+                        lambda: f"{_short(value)} matches none of the allowed shapes",
                     )
                 return _fail(
                     sink, where, lambda: f"{_short(value)} matches more than one allowed shape"

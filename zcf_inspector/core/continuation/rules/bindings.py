@@ -9,9 +9,12 @@ workspace the plan selects.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.models.profile import ConfigurationBinding
 from zcf_inspector.core.continuation.models.session import Configuration
+from zcf_inspector.core.continuation.subjects import node_of
 from zcf_inspector.core.findings import Finding, error
 
 
@@ -22,8 +25,10 @@ def _listed(ids: set[str]) -> str:
 def check_binding(
     config: Configuration, binding: ConfigurationBinding, where: str
 ) -> list[Finding]:
-    """The plan-independent §7 rules of ``binding`` (at ``where``) for ``config``."""
+    """The plan-independent §7 rules of ``binding`` (at ``where``) for ``config``: each
+    finding is about the configuration's subject."""
     findings: list[Finding] = []
+    subject = node_of("configuration", config.id)
     instructions = {i.id for i in config.instructions}
     rules = {r.instruction_id: r for r in binding.instruction_rules}
     order = set(binding.effective_order)
@@ -66,7 +71,7 @@ def check_binding(
                 f"binding accounts for {_listed(set(binding.policy_ids))}",
             )
         )
-    return findings
+    return [replace(f, subject=subject) for f in findings]
 
 
 def check_rule_roots(
@@ -83,6 +88,7 @@ def check_rule_roots(
                 f"{where}/instruction_rules/{i}/scope/root_id",
                 f"instruction {rule.instruction_id!r} is scoped to root {rule.scope.root_id!r}; "
                 f"plan {plan_id!r} selects workspaces of roots {_listed(roots)}",
+                node_of("instruction", rule.instruction_id, binding.configuration_id),
             )
         )
     return findings

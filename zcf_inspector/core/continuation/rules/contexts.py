@@ -11,115 +11,34 @@ that point of the branch; with complete tool/decision coverage (and known checkp
 knowledge) it lists every open call and decision; each branch has exactly one checkpoint
 at its head.
 
-For the context a plan selects (`check_plan_context`): each tool input agrees with its
-source event's kind and call ID and, without a recorded `transformation`, with its
-arguments or result; the calls left open in the context are exactly the checkpoint's
-open calls, each bound to one selected operation whose call is in the context.
+The context a plan selects is checked in `context_calls.py`; the look-ups over the
+history all these rules share are `session_history.SessionHistory`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import cast
 
 from zcf_inspector.core.codes import PlanCode
-from zcf_inspector.core.continuation.models.schema_check import json_key, short_json
 from zcf_inspector.core.continuation.pulse import tick
-from zcf_inspector.core.continuation.rules.core_events import (
-    external_descriptors,
-    partial_tasks,
-)
+from zcf_inspector.core.continuation.rules.core_records import objects
 from zcf_inspector.core.continuation.rules.history import (
     HistoryState,
     Record,
     event_record,
     fold_history,
 )
+from zcf_inspector.core.continuation.rules.session_history import SessionHistory
+from zcf_inspector.core.continuation.subjects import node_of
 from zcf_inspector.core.findings import Finding, error
-from zcf_inspector.core.jsontypes import JsonObject, JsonValue
-
-_CALL_FIELDS = ("tool_id", "arguments", "arguments_status")
-_RESULT_FIELDS = ("parts", "result_index", "terminal", "outcome")
-
-
-def _objects(value: JsonValue) -> list[JsonObject]:
-    return [cast(JsonObject, v) for v in value] if isinstance(value, list) else []
-
-
-def _first_index(items: list[JsonObject]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for i, item in enumerate(items):
-        out.setdefault(cast(str, item["id"]), i)
-    return out
-
-
-class SessionHistory:
-    """Look-ups over one schema-checked session shared by the context and checkpoint rules."""
-
-    def __init__(self, doc: JsonObject) -> None:
-        self.doc = doc
-        self.events = _objects(doc["events"])
-        self.event_index = _first_index(self.events)
-        self.branches = _objects(doc["branches"])
-        self.branch_index = _first_index(self.branches)
-        self.contexts = _objects(doc["contexts"])
-        self.context_index = _first_index(self.contexts)
-        self.tools = _first_index(_objects(doc["tools"]))
-        self.configurations = _first_index(_objects(doc["configurations"]))
-        self.external_calls, self.external_requests = external_descriptors(doc)
-        self.partial_tasks = partial_tasks(doc)
-        self.coverage = {
-            cast(str, c["scope"]): cast(str, c["status"]) for c in _objects(doc["coverage"])
-        }
-        self.context_calls: dict[str, ContextCalls] = {}
-        self._branch_events: dict[str, list[str]] = {}
-        self._branch_sets: dict[str, frozenset[str]] = {}
-
-    def sequence(self, event_id: str) -> int | None:
-        index = self.event_index.get(event_id)
-        return None if index is None else cast(int, self.events[index]["sequence"])
-
-    def branch_events(self, branch_id: str) -> list[str] | None:
-        """The branch's event IDs (one list per branch, built once: do not change it)."""
-        found = self._branch_events.get(branch_id)
-        if found is not None:
-            return found
-        index = self.branch_index.get(branch_id)
-        if index is None:
-            return None
-        found = [cast(str, e) for e in cast(list[JsonValue], self.branches[index]["event_ids"])]
-        self._branch_events[branch_id] = found
-        self._branch_sets[branch_id] = frozenset(found)
-        return found
-
-    def in_branch(self, branch_id: str, event_id: object) -> bool:
-        if self.branch_events(branch_id) is None:
-            return False
-        return event_id in self._branch_sets[branch_id]
-
-    def prefix_state(
-        self, branch_id: str, at_event: str | None, findings: list[Finding]
-    ) -> HistoryState:
-        ids = self.branch_events(branch_id) or []
-        ids = ids[: ids.index(at_event) + 1] if at_event in ids else []
-        records = [
-            event_record(self.events[self.event_index[i]], f"/events/{self.event_index[i]}")
-            for i in ids
-            if i in self.event_index
-        ]
-        return fold_history(
-            records,
-            findings,
-            external_calls=self.external_calls,
-            external_requests=self.external_requests,
-            partial_tasks=self.partial_tasks,
-        )
+from zcf_inspector.core.jsontypes import JsonObject
 
 
 def _typed_inputs(ctx: JsonObject, where: str) -> list[Record]:
     out = []
-    for j, item in enumerate(_objects(ctx["inputs"])):
+    for j, item in enumerate(objects(ctx["inputs"])):
         if item["kind"] in ("tool_call", "tool_result"):
             # A context input carries its call or result fields at its own top level.
             out.append(
@@ -136,47 +55,56 @@ def _typed_inputs(ctx: JsonObject, where: str) -> list[Record]:
 
 
 def check_contexts(history: SessionHistory, findings: list[Finding]) -> None:
+    """Each context against its history; every finding is about that context's subject."""
     for i, ctx in enumerate(history.contexts):
         tick()
-        at = f"/contexts/{i}"
-        events = history.branch_events(cast(str, ctx["branch_id"]))
-        boundary = ctx["at_event_id"]
-        bound: int | None = None
-        if isinstance(boundary, str):
-            if events is not None and not history.in_branch(cast(str, ctx["branch_id"]), boundary):
+        found: list[Finding] = []
+        _check_context(history, ctx, f"/contexts/{i}", found)
+        subject = node_of("context", cast(str, ctx["id"]))
+        findings.extend(replace(f, subject=subject) for f in found)
+
+
+def _check_context(
+    history: SessionHistory, ctx: JsonObject, at: str, findings: list[Finding]
+) -> None:
+    events = history.branch_events(cast(str, ctx["branch_id"]))
+    boundary = ctx["at_event_id"]
+    bound: int | None = None
+    if isinstance(boundary, str):
+        if events is not None and not history.in_branch(cast(str, ctx["branch_id"]), boundary):
+            findings.append(
+                error(
+                    PlanCode.BOUNDARY_INVALID,
+                    at + "/at_event_id",
+                    f"context {ctx['id']!r} stands at {boundary!r}, which is not an event "
+                    f"of branch {ctx['branch_id']!r}",
+                )
+            )
+        bound = history.sequence(boundary)
+    for j, item in enumerate(objects(ctx["inputs"])):
+        tick()
+        for k, source in enumerate(objects(item["source_events"])):
+            if "capture_id" in source or bound is None:
+                continue
+            used = history.sequence(cast(str, source["event_id"]))
+            if used is not None and used > bound:
                 findings.append(
                     error(
-                        PlanCode.BOUNDARY_INVALID,
-                        at + "/at_event_id",
-                        f"context {ctx['id']!r} stands at {boundary!r}, which is not an event "
-                        f"of branch {ctx['branch_id']!r}",
+                        PlanCode.STALE_CONTEXT,
+                        f"{at}/inputs/{j}/source_events/{k}/event_id",
+                        f"input {item['id']!r} uses event {source['event_id']!r} (sequence "
+                        f"{used}), after the context boundary {boundary!r} (sequence {bound})",
                     )
                 )
-            bound = history.sequence(boundary)
-        for j, item in enumerate(_objects(ctx["inputs"])):
-            tick()
-            for k, source in enumerate(_objects(item["source_events"])):
-                if "capture_id" in source or bound is None:
-                    continue
-                used = history.sequence(cast(str, source["event_id"]))
-                if used is not None and used > bound:
-                    findings.append(
-                        error(
-                            PlanCode.STALE_CONTEXT,
-                            f"{at}/inputs/{j}/source_events/{k}/event_id",
-                            f"input {item['id']!r} uses event {source['event_id']!r} (sequence "
-                            f"{used}), after the context boundary {boundary!r} (sequence {bound})",
-                        )
-                    )
-            if item["kind"] == "tool_call" and item["tool_id"] not in history.tools:
-                findings.append(
-                    error(
-                        PlanCode.DANGLING_REFERENCE,
-                        f"{at}/inputs/{j}/tool_id",
-                        f"tool {item['tool_id']!r} of call input {item['id']!r} resolves nowhere",
-                    )
+        if item["kind"] == "tool_call" and item["tool_id"] not in history.tools:
+            findings.append(
+                error(
+                    PlanCode.DANGLING_REFERENCE,
+                    f"{at}/inputs/{j}/tool_id",
+                    f"tool {item['tool_id']!r} of call input {item['id']!r} resolves nowhere",
                 )
-        fold_history(_typed_inputs(ctx, at), findings, code=PlanCode.CONTEXT_TOOL_CORRELATION)
+            )
+    fold_history(_typed_inputs(ctx, at), findings, code=PlanCode.CONTEXT_TOOL_CORRELATION)
 
 
 # Checkpoints over a history with corrections need one fold each (below); past this many
@@ -188,7 +116,7 @@ def check_checkpoints(history: SessionHistory, findings: list[Finding]) -> None:
     heads: dict[str, list[str]] = {cast(str, b["id"]): [] for b in history.branches}
     # branch → (boundary event or None, checkpoint, pointer) of each checkpoint on it
     stands: dict[str, list[tuple[str | None, JsonObject, str]]] = {}
-    for i, cp in enumerate(_objects(history.doc["checkpoints"])):
+    for i, cp in enumerate(objects(history.doc["checkpoints"])):
         at = f"/checkpoints/{i}"
         branch_id = cast(str, cp["branch_id"])
         events = history.branch_events(branch_id)
@@ -362,7 +290,7 @@ def _open_items(
 ) -> None:
     code = PlanCode.HISTORY_STATE_INVALID
     listed_calls: list[str] = []
-    for j, call in enumerate(_objects(cp["open_calls"])):
+    for j, call in enumerate(objects(cp["open_calls"])):
         ident = cast(str, call["call_id"])
         if ident in listed_calls:
             findings.append(
@@ -383,7 +311,7 @@ def _open_items(
                 )
             )
     listed_requests: list[str] = []
-    for j, decision in enumerate(_objects(cp["open_decisions"])):
+    for j, decision in enumerate(objects(cp["open_decisions"])):
         ident = cast(str, decision["request_id"])
         if ident in listed_requests:
             findings.append(
@@ -405,7 +333,7 @@ def _open_items(
                 )
             )
     seen_tasks: set[str] = set()
-    for j, task in enumerate(_objects(cp["tasks"])):
+    for j, task in enumerate(objects(cp["tasks"])):
         ident = cast(str, task["task_id"])
         if ident in seen_tasks:
             findings.append(
@@ -447,116 +375,3 @@ def _open_items(
                 f"{sorted(set(listed_requests))}",
             )
         )
-
-
-@dataclass(frozen=True, slots=True)
-class ContextCalls:
-    """A context's tool calls and the calls its terminal results close."""
-
-    calls: frozenset[str]
-    terminal: frozenset[str]
-    findings: tuple[Finding, ...]  # §4 correlation of its tool inputs with their sources
-
-
-def context_calls(history: SessionHistory, context_id: str) -> ContextCalls | None:
-    """Computed once per context, however many plans select it."""
-    cached = history.context_calls.get(context_id)
-    if cached is not None:
-        return cached
-    index = history.context_index.get(context_id)
-    if index is None:
-        return None
-    found = _correlate(history, history.contexts[index], f"/contexts/{index}")
-    history.context_calls[context_id] = found
-    return found
-
-
-def _correlate(history: SessionHistory, ctx: JsonObject, base: str) -> ContextCalls:
-    findings: list[Finding] = []
-    calls: set[str] = set()
-    terminal: set[str] = set()
-    for j, item in enumerate(_objects(ctx["inputs"])):
-        kind = item["kind"]
-        if kind not in ("tool_call", "tool_result"):
-            continue
-        call = cast(str, item["call_id"])
-        if kind == "tool_call":
-            calls.add(call)
-        elif item["terminal"] is True:
-            terminal.add(call)
-        for k, source in enumerate(_objects(item["source_events"])):
-            if "capture_id" in source:
-                continue
-            event_index = history.event_index.get(cast(str, source["event_id"]))
-            if event_index is None:
-                continue
-            event = history.events[event_index]
-            data = cast(JsonObject, event["data"])
-            at = f"{base}/inputs/{j}"
-            if event["kind"] != kind or data.get("call_id") != call:
-                findings.append(
-                    error(
-                        PlanCode.CONTEXT_TOOL_CORRELATION,
-                        f"{at}/source_events/{k}/event_id",
-                        f"{kind} input {item['id']!r} (call {call!r}) comes from {event['kind']} "
-                        f"{event['id']!r}"
-                        + (f" of call {data['call_id']!r}" if "call_id" in data else ""),
-                    )
-                )
-                continue
-            if "transformation" in item:
-                continue
-            for name in _CALL_FIELDS if kind == "tool_call" else _RESULT_FIELDS:
-                if json_key(item.get(name)) != json_key(data.get(name)):
-                    findings.append(
-                        error(
-                            PlanCode.UNREPORTED_TRANSFORMATION,
-                            f"{at}/{name}",
-                            f"input {item['id']!r} has {name} {_short(item.get(name))}, its source "
-                            f"event {event['id']!r} {_short(data.get(name))}, and no "
-                            "transformation is recorded",
-                        )
-                    )
-    return ContextCalls(frozenset(calls), frozenset(terminal), tuple(findings))
-
-
-def check_open_calls(
-    found: ContextCalls,
-    context_id: str,
-    open_calls: list[str],
-    bound_calls: dict[str, str],
-    where: str,
-) -> list[Finding]:
-    """§9: the calls the plan's context leaves open are the checkpoint's open calls, and
-    each selected operation's call is in the context.
-
-    ``open_calls`` are the checkpoint's open call IDs; ``bound_calls`` maps the call ID of
-    each selected operation to that operation's ID.
-    """
-    findings: list[Finding] = []
-    still_open = found.calls - found.terminal
-    if set(open_calls) != still_open:
-        findings.append(
-            error(
-                PlanCode.OPEN_CALL_STATE_MISMATCH,
-                where + "/context_id",
-                f"context {context_id!r} leaves calls {sorted(still_open)} open; the checkpoint "
-                f"lists {sorted(set(open_calls))}",
-            )
-        )
-    for call, operation in bound_calls.items():
-        if call not in found.calls:
-            findings.append(
-                error(
-                    PlanCode.OPEN_CALL_STATE_MISMATCH,
-                    where + "/operation_ids",
-                    f"operation {operation!r} is bound to call {call!r}, which is not in "
-                    f"context {context_id!r}",
-                )
-            )
-    return findings
-
-
-def _short(value: JsonValue) -> str:
-    # As JSON, so that exact numbers read as written (not Decimal('…')) and true as true.
-    return short_json(value)

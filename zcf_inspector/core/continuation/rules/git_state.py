@@ -11,10 +11,11 @@ file mode and name a blob or an object; an inline blob hashes to its object ID.
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.index import ResourceBytes
 from zcf_inspector.core.continuation.models.profile import GitState
-from zcf_inspector.core.continuation.rules.resource_bytes import ResourceBytes
 from zcf_inspector.core.findings import Finding, Severity, error
 
 OID_LENGTHS = {"sha1": 40, "sha256": 64}
@@ -23,6 +24,20 @@ _HEX = frozenset("0123456789abcdef")
 
 
 def check_git(
+    git: GitState,
+    where: str,
+    resources: ResourceBytes | None,
+    findings: list[Finding],
+    subject: str | None = None,
+) -> None:
+    """A workspace's Git state (``subject``: the workspace's node, which every finding is
+    about)."""
+    found: list[Finding] = []
+    _check_git(git, where, resources, found)
+    findings.extend(replace(f, subject=subject) for f in found)
+
+
+def _check_git(
     git: GitState, where: str, resources: ResourceBytes | None, findings: list[Finding]
 ) -> None:
     code = PlanCode.GIT_STATE_INVALID

@@ -6,14 +6,19 @@ from zcf_inspector.core import pointer
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
 from zcf_inspector.core.continuation.models.profile import ContinuationPlan
-from zcf_inspector.core.continuation.models.session import Checkpoint, Requirement
+from zcf_inspector.core.continuation.models.session import Checkpoint
 from zcf_inspector.core.continuation.rules.bindings import check_rule_roots
-from zcf_inspector.core.continuation.rules.contexts import check_open_calls, context_calls
+from zcf_inspector.core.continuation.rules.context_calls import check_open_calls, context_calls
 from zcf_inspector.core.continuation.rules.paths import path_problem
+from zcf_inspector.core.continuation.rules.plan_secrets import undeclared_secrets
+from zcf_inspector.core.continuation.rules.session_history import SessionHistory
+from zcf_inspector.core.continuation.subjects import node_of
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonValue
 
 # §3 path_references: which core (or profile) collection each entity type names.
+# The path-reference entity kinds a plan inventories as nodes (an event is none).
+_ENTITY_NODES = frozenset({"dependency", "resource", "environment", "configuration"})
 _ENTITY_TABLES = {
     "event": "events",
     "resource": "resources",
@@ -24,16 +29,25 @@ _ENTITY_TABLES = {
 
 class PlanRules:
     def __init__(
-        self, plan: ContinuationPlan, where: str, profile: ProfileIndex, core: CoreIndex | None
+        self,
+        plan: ContinuationPlan,
+        where: str,
+        profile: ProfileIndex,
+        core: CoreIndex | None,
+        history: SessionHistory | None = None,
     ) -> None:
         self.plan = plan
         self.where = where
         self.profile = profile
         self.core = core
+        self.history = history  # look-ups over the raw history (a session's, once checked)
+        self.subject = node_of("plan", plan.id)
         self.findings: list[Finding] = []
 
-    def add(self, code: PlanCode, field: str, message: str) -> None:
-        self.findings.append(error(code, self.where + field, message))
+    def add(self, code: PlanCode, field: str, message: str, subject: str | None = None) -> None:
+        """A finding at the plan's ``field``: about ``subject`` (a node ID), by default
+        the plan itself."""
+        self.findings.append(error(code, self.where + field, message, subject or self.subject))
 
     def run(self, inventoried_environments: list[str] | None = None) -> list[Finding]:
         self._selection()
@@ -45,36 +59,49 @@ class PlanRules:
             self._accounting(self.core, checkpoint)
             self._open_calls(checkpoint)
             self._plan_context(self.core, checkpoint)
-        self._secrets(checkpoint, inventoried_environments or [])
+        self.findings.extend(
+            undeclared_secrets(
+                self.plan, self.profile, self.core, checkpoint, inventoried_environments or []
+            )
+        )
         self._binding_roots()
         return self.findings
 
-    def _dangling(self, present: bool, field: str, what: str, ident: str) -> None:
+    def _dangling(
+        self, present: bool, field: str, what: str, ident: str, kind: str | None = None
+    ) -> None:
+        """A selection that resolves nowhere: about the missing subject (``kind``), which
+        the plan's inventory holds as a missing node; about the plan when it has none."""
         if not present:
-            self.add(PlanCode.DANGLING_REFERENCE, field, f"{what} {ident!r} resolves nowhere")
+            subject = None if kind is None else node_of(kind, ident)
+            self.add(
+                PlanCode.DANGLING_REFERENCE, field, f"{what} {ident!r} resolves nowhere", subject
+            )
 
     def _selection(self) -> None:
         plan, profile, core = self.plan, self.profile, self.core
-        for name, table, what in (
-            ("workspace_ids", profile.workspaces, "workspace"),
-            ("dependency_ids", profile.dependencies, "dependency"),
-            ("service_binding_ids", profile.services, "service binding"),
-            ("operation_ids", profile.operations, "operation"),
+        for name, table, what, kind in (
+            ("workspace_ids", profile.workspaces, "workspace", "workspace"),
+            ("dependency_ids", profile.dependencies, "dependency", "dependency"),
+            ("service_binding_ids", profile.services, "service binding", "service"),
+            ("operation_ids", profile.operations, "operation", "operation"),
         ):
             for i, ident in enumerate(getattr(plan, name)):
-                self._dangling(ident in table, f"/{name}/{i}", what, ident)
+                self._dangling(ident in table, f"/{name}/{i}", what, ident, kind)
         if plan.native_import_id is not None:
             self._dangling(
                 plan.native_import_id in profile.natives,
                 "/native_import_id",
                 "native import",
                 plan.native_import_id,
+                "native_import",
             )
         self._dangling(
             plan.configuration_id in profile.bindings,
             "/configuration_id",
             "configuration binding for",
             plan.configuration_id,
+            "configuration",
         )
         if core is None:
             return
@@ -84,16 +111,23 @@ class PlanRules:
             "checkpoint",
             plan.checkpoint_id,
         )
-        self._dangling(plan.context_id in core.contexts, "/context_id", "context", plan.context_id)
+        self._dangling(
+            plan.context_id in core.contexts, "/context_id", "context", plan.context_id, "context"
+        )
         self._dangling(
             plan.configuration_id in core.configurations,
             "/configuration_id",
             "configuration",
             plan.configuration_id,
+            "configuration",
         )
         for i, rid in enumerate(plan.boundary.evidence_resource_ids):
             self._dangling(
-                rid in core.resources, f"/boundary/evidence_resource_ids/{i}", "resource", rid
+                rid in core.resources,
+                f"/boundary/evidence_resource_ids/{i}",
+                "resource",
+                rid,
+                "resource",
             )
 
     def _checkpoint(self) -> Checkpoint | None:
@@ -127,6 +161,7 @@ class PlanRules:
                     code,
                     "/context_id",
                     f"context {ctx.id!r} is for {ctx.purpose!r}, not continuation",
+                    node_of("context", ctx.id),
                 )
             if ctx.at_event_id != checkpoint.at_event_id or ctx.branch_id != checkpoint.branch_id:
                 self.add(
@@ -135,6 +170,7 @@ class PlanRules:
                     f"context {ctx.id!r} stands at "
                     f"{ctx.branch_id!r}@{ctx.at_event_id!r}, the checkpoint boundary at "
                     f"{checkpoint.branch_id!r}@{checkpoint.at_event_id!r}",
+                    node_of("context", ctx.id),
                 )
             if ctx.configuration_id != plan.configuration_id:
                 self.add(
@@ -142,6 +178,7 @@ class PlanRules:
                     "/context_id",
                     f"context {ctx.id!r} carries configuration {ctx.configuration_id!r}, the "
                     f"plan {plan.configuration_id!r}",
+                    node_of("context", ctx.id),
                 )
         branch = core.branches.get(checkpoint.branch_id)
         if branch is not None and branch.head_event_id != checkpoint.at_event_id:
@@ -166,6 +203,7 @@ class PlanRules:
                     f"/workspace_ids/{i}",
                     f"workspace {ws_id!r} is at {workspace.at_event_id!r}, the checkpoint "
                     f"boundary at {checkpoint.at_event_id!r}",
+                    node_of("workspace", ws_id),
                 )
             if workspace.root_id in roots:
                 self.add(
@@ -173,6 +211,7 @@ class PlanRules:
                     f"/workspace_ids/{i}",
                     f"workspaces {roots[workspace.root_id]!r} and {ws_id!r} both select "
                     f"root {workspace.root_id!r}",
+                    node_of("workspace", ws_id),
                 )
             else:
                 roots[workspace.root_id] = ws_id
@@ -202,9 +241,12 @@ class PlanRules:
                         PlanCode.DANGLING_REFERENCE,
                         at + "/entity_id",
                         f"{ref.entity_type} {ref.entity_id!r} resolves nowhere",
+                        _entity_node(ref.entity_type, ref.entity_id),
                     )
                 continue
-            self._pointer(entity, ref.json_pointer, at + "/json_pointer")
+            self._pointer(
+                entity, ref.json_pointer, at + "/json_pointer", ref.entity_type, ref.entity_id
+            )
 
     def _root(self, root_id: str, field: str) -> None:
         if root_id not in self._selected_roots():
@@ -234,7 +276,12 @@ class PlanRules:
             return None
         return self.core.raw_entity(collection, ident)
 
-    def _pointer(self, entity: JsonValue, selector: str, field: str) -> None:
+    def _pointer(
+        self, entity: JsonValue, selector: str, field: str, entity_type: str, ident: str
+    ) -> None:
+        """A path reference's pointer names a path string of the entity it references
+        (the finding is about that entity)."""
+        subject = _entity_node(entity_type, ident)
         try:
             target = pointer.resolve(entity, selector)
         except (KeyError, ValueError):
@@ -242,6 +289,7 @@ class PlanRules:
                 PlanCode.POINTER_UNRESOLVED,
                 field,
                 f"{selector!r} names no field of the referenced entity",
+                subject,
             )
             return
         if not isinstance(target, str):
@@ -249,6 +297,7 @@ class PlanRules:
                 PlanCode.POINTER_UNRESOLVED,
                 field,
                 f"{selector!r} names a {type(target).__name__}, not a path string",
+                subject,
             )
 
     def _next_action(self, checkpoint: Checkpoint | None) -> None:
@@ -261,7 +310,7 @@ class PlanRules:
                     code,
                     "/next_action/operation_id",
                     f"operation {action.operation_id!r} is not selected by the plan",
-                )
+                )  # about the plan's next action: the operation is in no inventory
         elif action.kind == "resume_native" and action.native_import_id is not None:
             if action.native_import_id != plan.native_import_id:
                 self.add(
@@ -347,6 +396,7 @@ class PlanRules:
                     f"/operation_ids/{i}",
                     f"operations {bound[operation.call_id]!r} and {op_id!r} are both bound to "
                     f"call {operation.call_id!r}",
+                    node_of("operation", op_id),
                 )
                 continue
             bound[operation.call_id] = op_id
@@ -358,9 +408,9 @@ class PlanRules:
         The §4 correlation of the context's inputs with their sources is about the context
         and is reported once for it (inspection), however many plans select it.
         """
-        if core.history is None:
+        if self.history is None:
             return
-        found = context_calls(core.history, self.plan.context_id)
+        found = context_calls(self.history, self.plan.context_id)
         if found is None:
             return
         self.findings.extend(
@@ -395,58 +445,6 @@ class PlanRules:
                     f"open call {call.call_id!r} has no selected operation",
                 )
 
-    def _secrets(self, checkpoint: Checkpoint | None, environments: list[str]) -> None:
-        """§8/§10a: secret handles and capabilities are declared by the plan's configuration."""
-        core = self.core
-        if core is None:
-            return
-        config = core.configurations.get(self.plan.configuration_id)
-        if config is None:
-            return
-        declared = {s.handle for s in config.secret_requirements}
-        for svc_id in self.plan.service_binding_ids:
-            service = self.profile.services.get(svc_id)
-            if service is None:
-                continue
-            for j, handle in enumerate(service.secret_handles):
-                if handle not in declared:
-                    self.findings.append(
-                        error(
-                            PlanCode.UNDECLARED_SECRET,
-                            f"{self.profile.services.at(svc_id)}/secret_handles/{j}",
-                            f"secret handle {handle!r} is not declared by configuration "
-                            f"{config.id!r}",
-                        )
-                    )
-        owners: list[tuple[str, list[Requirement]]] = []
-        if checkpoint is not None:
-            owners.append((core.checkpoints.at(checkpoint.id), checkpoint.requirements))
-        for env_id in environments:
-            env = core.environments.get(env_id)
-            if env is not None:
-                owners.append((core.environments.at(env_id), env.requirements))
-        capabilities = {c.id for c in config.capabilities}
-        for base, requirements in owners:
-            for j, item in enumerate(requirements):
-                if item.secret_handle is not None and item.secret_handle not in declared:
-                    self.findings.append(
-                        error(
-                            PlanCode.UNDECLARED_SECRET,
-                            f"{base}/requirements/{j}/secret_handle",
-                            f"secret handle {item.secret_handle!r} is not declared by "
-                            f"configuration {config.id!r}",
-                        )
-                    )
-                if item.capability_id is not None and item.capability_id not in capabilities:
-                    self.findings.append(
-                        error(
-                            PlanCode.DANGLING_REFERENCE,
-                            f"{base}/requirements/{j}/capability_id",
-                            f"capability {item.capability_id!r} is not a capability of "
-                            f"configuration {config.id!r}",
-                        )
-                    )
-
 
 def check_plan_rules(
     plan: ContinuationPlan,
@@ -454,5 +452,12 @@ def check_plan_rules(
     profile: ProfileIndex,
     core: CoreIndex | None,
     inventoried_environments: list[str] | None = None,
+    *,
+    history: SessionHistory | None = None,
 ) -> list[Finding]:
-    return PlanRules(plan, where, profile, core).run(inventoried_environments)
+    return PlanRules(plan, where, profile, core, history).run(inventoried_environments)
+
+
+def _entity_node(entity_type: str, ident: str) -> str | None:
+    """The node of a path reference's entity, for the kinds a plan inventories."""
+    return node_of(entity_type, ident) if entity_type in _ENTITY_NODES else None

@@ -6,12 +6,13 @@ from collections.abc import Mapping
 
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.blockers import Blockers
-from zcf_inspector.core.continuation.graph_build import Edge, PlanGraph, build_plan_graph
-from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex
+from zcf_inspector.core.continuation.graph_build import build_plan_graph
+from zcf_inspector.core.continuation.graph_edges import Edge, PlanGraph
+from zcf_inspector.core.continuation.index import CoreIndex, ProfileIndex, WorkspaceView
 from zcf_inspector.core.continuation.models.profile import ContinuationPlan
 from zcf_inspector.core.continuation.results import Closure, PlanEdge, PlanNode, PlanResult
 from zcf_inspector.core.continuation.rules.plan import check_plan_rules
-from zcf_inspector.core.continuation.rules.workspace_state import WorkspaceTree
+from zcf_inspector.core.continuation.rules.session_history import SessionHistory
 from zcf_inspector.core.continuation.subjects import SELECTIONS, SubjectKey, active_scopes
 from zcf_inspector.core.continuation.walks import cycles
 from zcf_inspector.core.findings import Finding, error
@@ -51,6 +52,7 @@ def _closure(
                 f"dependency {key.id!r} {why} but "
                 + ", ".join(sorted({e.source.node_id for e in referrers}))
                 + " need it",
+                key.node_id,  # about the missing dependency, not the one that needs it
             )
         )
     return Closure(tuple(dependencies), tuple(missing))
@@ -89,6 +91,7 @@ def _cycles(
                 PlanCode.DEPENDENCY_CYCLE,
                 first.pointer if first else "",
                 "prerequisites form a cycle among " + ", ".join(m.node_id for m in members),
+                members[0].node_id,
             )
         )
     return found, cycle_edges
@@ -99,11 +102,13 @@ def check_plan(
     where: str,
     profile: ProfileIndex,
     core: CoreIndex | None,
-    trees: Mapping[str, WorkspaceTree],
+    trees: Mapping[str, WorkspaceView],
+    *,
+    history: SessionHistory | None = None,
 ) -> PlanResult:
     scopes = active_scopes(plan.next_action.kind)
     graph = build_plan_graph(plan, where, profile, core, trees=trees, scopes=frozenset(scopes))
-    return plan_result(graph, where, profile, core)
+    return plan_result(graph, where, profile, core, history=history)
 
 
 def plan_result(
@@ -112,10 +117,13 @@ def plan_result(
     profile: ProfileIndex,
     core: CoreIndex | None,
     blockers: Blockers | None = None,
+    *,
+    history: SessionHistory | None = None,
 ) -> PlanResult:
-    """The frozen result of an already built plan graph, with the plan rules' findings."""
+    """The frozen result of an already built plan graph, with the plan rules' findings
+    (``history``: look-ups over the session's raw history, for the context rules)."""
     with paused_gc():
-        return _plan_result(graph, where, profile, core, blockers)
+        return _plan_result(graph, where, profile, core, blockers, history=history)
 
 
 def _plan_result(
@@ -124,11 +132,13 @@ def _plan_result(
     profile: ProfileIndex,
     core: CoreIndex | None,
     blockers: Blockers | None,
+    *,
+    history: SessionHistory | None,
 ) -> PlanResult:
     plan = graph.plan
     scopes = active_scopes(plan.next_action.kind)
     environments = [k.id for k in graph.nodes if k.kind == "environment"]
-    findings = check_plan_rules(plan, where, profile, core, environments)
+    findings = check_plan_rules(plan, where, profile, core, environments, history=history)
     into = _incoming(graph.edges)
     closure = _closure(graph, into, findings)
     found, cycle_edges = _cycles(graph, findings)
@@ -179,7 +189,7 @@ def plan_graph(
     where: str,
     profile: ProfileIndex,
     core: CoreIndex | None,
-    trees: Mapping[str, WorkspaceTree],
+    trees: Mapping[str, WorkspaceView],
 ) -> PlanGraph:
     scopes = frozenset(active_scopes(plan.next_action.kind))
     return build_plan_graph(plan, where, profile, core, trees=trees, scopes=scopes)

@@ -16,6 +16,7 @@ from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.blockers import model_fit_blocker
 from zcf_inspector.core.continuation.models.report import DestinationReport
 from zcf_inspector.core.continuation.models.v0_5 import DestinationReport03
+from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.continuation.results import (
     BLOCKING_STATUSES,
     BlockingReason,
@@ -23,12 +24,14 @@ from zcf_inspector.core.continuation.results import (
     ReportTimes,
     SubjectAssessment,
 )
-from zcf_inspector.core.continuation.rules.report_binding import PlanFacts, SessionBinding
-from zcf_inspector.core.continuation.rules.report_claims import ReportClaims, subject_key
+from zcf_inspector.core.continuation.rules.report_binding import DefinedPlan, SessionBinding
+from zcf_inspector.core.continuation.rules.report_claims import ReportClaims
+from zcf_inspector.core.continuation.rules.report_subjects import subject_key
 from zcf_inspector.core.continuation.rules.snapshot_check import check_snapshot, plan_view
 from zcf_inspector.core.continuation.subjects import SubjectKey
 from zcf_inspector.core.continuation.timestamps import TimestampError, instant_of, parse_instant
 from zcf_inspector.core.findings import Finding, error
+from zcf_inspector.core.gc_pause import paused_gc
 
 
 def recompute_outcome(
@@ -41,11 +44,13 @@ def recompute_outcome(
 
     flags: dict[SubjectKey, bool] = {}
     for item in report.assessments:
+        tick()
         key = subject_key(item.subject)
         flags[key] = flags.get(key, False) or is_required(key, item.required)
         if flags[key] and item.status in BLOCKING_STATUSES:
             return "blocked"
     for transformation in report.transformations:
+        tick()
         key = subject_key(transformation.subject)
         if not transformation.accepted and flags.get(key, False):
             return "adaptation_required"
@@ -66,8 +71,10 @@ class _ReportChecker:
         self.current = current
         self.findings: list[Finding] = []
 
-    def add(self, code: PlanCode, where: str, message: str) -> None:
-        self.findings.append(error(code, where, message))
+    def add(self, code: PlanCode, where: str, message: str, subject: str | None = None) -> None:
+        """A finding at ``where`` in the report, about ``subject`` (the node ID of the
+        subject an assessment or transformation names) when it is about one."""
+        self.findings.append(error(code, where, message, subject))
 
     def run(self) -> ReportResult:
         facts = self._binding()
@@ -118,7 +125,7 @@ class _ReportChecker:
             report_version=self.report.report_version,
         )
 
-    def _binding(self) -> PlanFacts | None:
+    def _binding(self) -> DefinedPlan | None:
         binding, source = self.binding, self.report.source
         if binding is None:
             return None
@@ -191,12 +198,14 @@ class _ReportChecker:
     def _inventory(self, inventory: dict[SubjectKey, bool] | None) -> tuple[SubjectAssessment, ...]:
         first: dict[SubjectKey, int] = {}
         for i, item in enumerate(self.report.assessments):
+            tick()
             key = subject_key(item.subject)
             if key in first:
                 self.add(
                     PlanCode.ASSESSMENT_DUPLICATE,
                     f"/assessments/{i}/subject",
                     f"{key.node_id} is already assessed at /assessments/{first[key]}",
+                    key.node_id,
                 )
                 continue
             first[key] = i
@@ -207,6 +216,7 @@ class _ReportChecker:
                     PlanCode.ASSESSMENT_EXTRANEOUS,
                     f"/assessments/{i}/subject",
                     f"{key.node_id} is not in the plan's computed inventory",
+                    key.node_id,
                 )
             elif inventory[key] != item.required:
                 state = "required" if inventory[key] else "optional"
@@ -215,22 +225,27 @@ class _ReportChecker:
                     f"/assessments/{i}/required",
                     f"{key.node_id} is {state} for this action; the report says "
                     f"required={str(item.required).lower()}",
+                    key.node_id,
                 )
         if inventory is not None:
             for key in inventory:
+                tick()
                 if key not in first:
                     self.add(
                         PlanCode.ASSESSMENT_MISSING,
                         "/assessments",
                         f"{key.node_id} has no assessment",
+                        key.node_id,
                     )
         for i, transformation in enumerate(self.report.transformations):
+            tick()
             key = subject_key(transformation.subject)
             if key not in first:
                 self.add(
                     PlanCode.ASSESSMENT_EXTRANEOUS,
                     f"/transformations/{i}/subject",
                     f"transformation of {key.node_id}, which has no assessment",
+                    key.node_id,
                 )
         return self._subjects(inventory, first)
 
@@ -238,9 +253,13 @@ class _ReportChecker:
         self, inventory: dict[SubjectKey, bool] | None, first: dict[SubjectKey, int]
     ) -> tuple[SubjectAssessment, ...]:
         keys = list(inventory or {}) + [k for k in first if not inventory or k not in inventory]
-        counts = Counter(subject_key(a.subject) for a in self.report.assessments)
+        counts: Counter[SubjectKey] = Counter()
+        for assessment in self.report.assessments:
+            tick()
+            counts[subject_key(assessment.subject)] += 1
         out = []
         for key in keys:
+            tick()
             item = self.report.assessments[first[key]] if key in first else None
             out.append(
                 SubjectAssessment(
@@ -258,25 +277,33 @@ class _ReportChecker:
 
     def _evidence(self) -> None:
         known = {e.id for e in self.report.evidence}
-        uses: list[tuple[str, list[str]]] = [
-            (f"/assessments/{i}/evidence_ids", a.evidence_ids)
-            for i, a in enumerate(self.report.assessments)
-        ]
+        # (where, the evidence IDs, the subject whose assessment or transformation cites them)
+        uses: list[tuple[str, list[str], str | None]] = []
+        for i, assessment in enumerate(self.report.assessments):
+            tick()
+            node = subject_key(assessment.subject).node_id
+            uses.append((f"/assessments/{i}/evidence_ids", assessment.evidence_ids, node))
+        for i, transformation in enumerate(self.report.transformations):
+            tick()
+            node = subject_key(transformation.subject).node_id
+            uses.append((f"/transformations/{i}/evidence_ids", transformation.evidence_ids, node))
         uses += [
-            (f"/transformations/{i}/evidence_ids", t.evidence_ids)
-            for i, t in enumerate(self.report.transformations)
+            ("/import_result/evidence_ids", self.report.import_result.evidence_ids, None),
+            (
+                "/continuation_result/evidence_ids",
+                self.report.continuation_result.evidence_ids,
+                None,
+            ),
         ]
-        uses += [
-            ("/import_result/evidence_ids", self.report.import_result.evidence_ids),
-            ("/continuation_result/evidence_ids", self.report.continuation_result.evidence_ids),
-        ]
-        for where, ids in uses:
+        for where, ids, subject in uses:
+            tick()
             for j, ident in enumerate(ids):
                 if ident not in known:
                     self.add(
                         PlanCode.EVIDENCE_UNRESOLVED,
                         pointer.child(where, j),
                         f"evidence {ident!r} is not in the report's evidence",
+                        subject,
                     )
 
     def _claims(self) -> None:
@@ -297,12 +324,14 @@ class _ReportChecker:
                 )
         mapped = {subject_key(t.subject) for t in report.transformations}
         for i, item in enumerate(report.assessments):
+            tick()
             if item.status == "adapted" and subject_key(item.subject) not in mapped:
                 # §10a: adaptations always need transformation mappings.
                 self.add(
                     PlanCode.ADAPTATION_WITHOUT_MAPPING,
                     f"/assessments/{i}/status",
                     f"{subject_key(item.subject).node_id} is adapted without a transformation",
+                    subject_key(item.subject).node_id,
                 )
 
 
@@ -314,4 +343,8 @@ def check_report(
 ) -> ReportResult:
     """Every finding about ``report`` (against ``binding`` when the session is known;
     ``current``: the caller's current snapshot bytes, for an ASIF 0.5 report)."""
-    return _ReportChecker(report, binding, now, current).run()
+    # The rules make many small acyclic objects over a large parsed report: the cyclic
+    # collector's passes over that heap were the longest gaps between Cancel's check
+    # points (hundreds of ms at 20,000 assessments), as in the plan walk (gc_pause.py).
+    with paused_gc():
+        return _ReportChecker(report, binding, now, current).run()

@@ -19,7 +19,7 @@ from zcf_inspector.core.continuation.versions import ASIF_0_4, Contract
 
 
 @dataclass(frozen=True, slots=True)
-class PlanFacts:
+class DefinedPlan:
     """One plan as the session defines it: its inventory and known blockers."""
 
     plan: ContinuationPlan
@@ -35,7 +35,7 @@ class SessionBinding:
     raw: bytes
     session_id: str
     capture_id: str
-    plans: dict[str, PlanFacts]  # by plan ID (the first plan of an ID)
+    plans: dict[str, DefinedPlan]  # by plan ID (the first plan of an ID)
     profile: ProfileIndex
     core: CoreIndex
     trees: Mapping[str, WorkspaceTree]

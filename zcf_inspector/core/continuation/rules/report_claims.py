@@ -30,35 +30,23 @@ import unicodedata
 from collections.abc import Iterable
 from typing import cast
 
-from pydantic import BaseModel
-
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.blockers import Blockers
-from zcf_inspector.core.continuation.models.report import Assessment, DestinationReport, Subject
-from zcf_inspector.core.continuation.models.schema_check import json_key
+from zcf_inspector.core.continuation.models.report import Assessment, DestinationReport
 from zcf_inspector.core.continuation.models.session import Requirement
+from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.continuation.results import BLOCKING_STATUSES
-from zcf_inspector.core.continuation.rules.report_binding import PlanFacts, SessionBinding
+from zcf_inspector.core.continuation.rules.report_binding import DefinedPlan, SessionBinding
+from zcf_inspector.core.continuation.rules.report_subjects import (
+    as_json,
+    assessment_subject,
+    same,
+    subject_key,
+)
 from zcf_inspector.core.continuation.subjects import AGENT_ACTIONS, SubjectKey
 from zcf_inspector.core.findings import Finding, error
-from zcf_inspector.core.jsontypes import JsonValue
 
 CLAIMS = frozenset({"supported", "adapted"})
-
-
-def subject_key(subject: Subject) -> SubjectKey:
-    return SubjectKey(subject.kind, subject.owner_id, subject.id)
-
-
-def as_json(model: BaseModel | None) -> JsonValue:
-    """A parsed object as the JSON it was read from (extra fields kept, unset ones absent)."""
-    if model is None:
-        return None
-    return cast(JsonValue, model.model_dump(mode="json", by_alias=True, exclude_unset=True))
-
-
-def same(a: BaseModel | None, b: BaseModel | None) -> bool:
-    return json_key(as_json(a)) == json_key(as_json(b))
 
 
 def _listed(items: Iterable[str]) -> str:
@@ -71,10 +59,16 @@ class ReportClaims:
         self.findings: list[Finding] = []
         self.first: dict[SubjectKey, int] = {}
         for i, item in enumerate(report.assessments):
+            tick()
             self.first.setdefault(subject_key(item.subject), i)
 
-    def add(self, code: PlanCode, where: str, message: str) -> None:
-        self.findings.append(error(code, where, message))
+    def add(self, code: PlanCode, where: str, message: str, subject: str | None = None) -> None:
+        """A finding at ``where`` in the report. Its subject (a node ID) is ``subject``,
+        or for a finding at an assessment (``/assessments/N…``) the subject assessment N
+        names — the report's own record N, looked up, never a guess at a prefix."""
+        if subject is None:
+            subject = assessment_subject(self.report, where)
+        self.findings.append(error(code, where, message, subject))
 
     def assessed(self, key: SubjectKey) -> tuple[int, Assessment] | None:
         index = self.first.get(key)
@@ -92,6 +86,7 @@ class ReportClaims:
     def _evidence_ids(self) -> None:
         seen: set[str] = set()
         for i, item in enumerate(self.report.evidence):
+            tick()
             if item.id in seen:
                 self.add(
                     PlanCode.DUPLICATE_ID, f"/evidence/{i}/id", f"evidence {item.id!r} repeats"
@@ -100,6 +95,7 @@ class ReportClaims:
 
     def _omissions(self) -> None:
         for i, transformation in enumerate(self.report.transformations):
+            tick()
             found = self.assessed(subject_key(transformation.subject))
             if found is not None and found[1].status == "omitted" and not transformation.losses:
                 self.add(
@@ -115,6 +111,7 @@ class ReportClaims:
             return
         kinds = {e.id: e.kind for e in report.evidence}
         for i, item in enumerate(report.evidence):
+            tick()
             if item.kind == "synthetic":
                 self.add(
                     PlanCode.SYNTHETIC_EVIDENCE_OBSERVED,
@@ -191,7 +188,7 @@ class ReportClaims:
             )
 
     # -- against the session -------------------------------------------------------------
-    def run_against(self, binding: SessionBinding, facts: PlanFacts, blockers: Blockers) -> None:
+    def run_against(self, binding: SessionBinding, facts: DefinedPlan, blockers: Blockers) -> None:
         self._blockers(blockers)
         self._dependencies(binding, facts)
         self._services(binding, facts)
@@ -204,6 +201,7 @@ class ReportClaims:
 
     def _blockers(self, blockers: Blockers) -> None:
         for key, found in blockers.items():
+            tick()
             hit = self.assessed(key)
             if hit is None or hit[1].status not in CLAIMS:
                 continue
@@ -220,9 +218,10 @@ class ReportClaims:
         hit = self.assessed(key)
         return hit if hit is not None and hit[1].status == "supported" else None
 
-    def _dependencies(self, binding: SessionBinding, facts: PlanFacts) -> None:
+    def _dependencies(self, binding: SessionBinding, facts: DefinedPlan) -> None:
         runtime = self.report.destination.runtime
         for dep_id in facts.plan.dependency_ids:
+            tick()
             dep = binding.profile.dependencies.get(dep_id)
             hit = self._supported(SubjectKey("dependency", None, dep_id))
             if dep is None or hit is None:
@@ -258,8 +257,9 @@ class ReportClaims:
                     f"{runtime.os!r} on {runtime.architecture!r}",
                 )
 
-    def _services(self, binding: SessionBinding, facts: PlanFacts) -> None:
+    def _services(self, binding: SessionBinding, facts: DefinedPlan) -> None:
         for svc_id in facts.plan.service_binding_ids:
+            tick()
             service = binding.profile.services.get(svc_id)
             hit = self._supported(SubjectKey("service", None, svc_id))
             if service is None or hit is None:
@@ -293,7 +293,7 @@ class ReportClaims:
                     f"service {svc_id!r} is supported without " + " and ".join(missing),
                 )
 
-    def _requirements(self, binding: SessionBinding, facts: PlanFacts) -> None:
+    def _requirements(self, binding: SessionBinding, facts: DefinedPlan) -> None:
         core = binding.core
         owners: list[tuple[str, str, list[Requirement]]] = []
         checkpoint = core.checkpoints.get(facts.plan.checkpoint_id)
@@ -303,6 +303,7 @@ class ReportClaims:
             owners.append(("environment_requirement", env.id, list(env.requirements)))
         for kind, owner, requirements in owners:
             for requirement in requirements:
+                tick()
                 ident = requirement.id
                 key = SubjectKey(kind, owner, ident)
                 if key not in facts.inventory:
@@ -331,7 +332,7 @@ class ReportClaims:
                         f"{_listed(handles)}",
                     )
 
-    def _recovery(self, binding: SessionBinding, facts: PlanFacts) -> None:
+    def _recovery(self, binding: SessionBinding, facts: DefinedPlan) -> None:
         action = facts.plan.next_action
         if action.kind != "reconcile_operation" or action.operation_id is None:
             return
@@ -371,7 +372,7 @@ class ReportClaims:
                 + "; ".join(problems),
             )
 
-    def _native(self, binding: SessionBinding, facts: PlanFacts) -> None:
+    def _native(self, binding: SessionBinding, facts: DefinedPlan) -> None:
         native_id = facts.plan.native_import_id
         if native_id is None:
             return
@@ -389,7 +390,7 @@ class ReportClaims:
                 f"{version!r}",
             )
 
-    def _paths(self, binding: SessionBinding, facts: PlanFacts) -> None:
+    def _paths(self, binding: SessionBinding, facts: DefinedPlan) -> None:
         selected: dict[str, str] = {}  # root → workspace
         needed: set[str] = set()
         for ws_id in facts.plan.workspace_ids:
@@ -402,6 +403,7 @@ class ReportClaims:
                 needed.add(workspace.root_id)
         mappings: dict[str, int] = {}
         for i, item in enumerate(self.report.path_bindings):
+            tick()
             if item.root_id in mappings:
                 self.add(
                     PlanCode.PATH_BINDINGS_INCOMPLETE,
@@ -434,6 +436,7 @@ class ReportClaims:
             mapping = self.report.path_bindings[index]
             seen: dict[str, str] = {}
             for path in tree.entries:
+                tick()
                 folded = path
                 if mapping.unicode_normalization != "none":
                     folded = unicodedata.normalize(mapping.unicode_normalization, folded)
@@ -451,7 +454,7 @@ class ReportClaims:
                     break
                 seen[folded] = path
 
-    def _model(self, facts: PlanFacts) -> None:
+    def _model(self, facts: DefinedPlan) -> None:
         model = self.report.model_assessment
         source = facts.plan.model_requirements.source_model
         if not same(model.source, source):
@@ -471,7 +474,7 @@ class ReportClaims:
                     "yet the model is assessed supported rather than adapted or unsupported",
                 )
 
-    def _action_claims(self, facts: PlanFacts) -> None:
+    def _action_claims(self, facts: DefinedPlan) -> None:
         action = facts.plan.next_action.kind
         agent = action in AGENT_ACTIONS
         if self.report.import_result.status == "imported" and not agent:

@@ -13,31 +13,19 @@ import base64
 import binascii
 import hashlib
 import json
-from dataclasses import dataclass, field
 from typing import cast
 
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.index import ResourceBytes
 from zcf_inspector.core.continuation.pulse import tick
 from zcf_inspector.core.continuation.rules.paths import path_problem
+from zcf_inspector.core.continuation.subjects import node_of
 from zcf_inspector.core.findings import Finding, Severity, error
 from zcf_inspector.core.jsontypes import JsonObject, JsonValue
 
 MAX_RESOURCE = 64 * 1024 * 1024
 MAX_TOTAL = 256 * 1024 * 1024
 MAX_JSON_DEPTH = 128
-
-
-@dataclass(slots=True)
-class ResourceBytes:
-    """The session's resources by ID (first wins), with the verified bytes of inline ones."""
-
-    records: dict[str, JsonObject] = field(default_factory=dict)
-    pointers: dict[str, str] = field(default_factory=dict)
-    verified: dict[str, bytes] = field(default_factory=dict)
-    refused: set[str] = field(default_factory=set)  # declared inline bytes that failed
-
-    def __contains__(self, ident: str) -> bool:
-        return ident in self.records
 
 
 def _decoded(resource: JsonObject) -> bytes | str:
@@ -66,6 +54,7 @@ def resource_bytes(raw_resources: list[JsonValue], findings: list[Finding]) -> R
         resource = cast(JsonObject, item)
         ident = cast(str, resource["id"])
         where = f"/resources/{i}"
+        subject = node_of("resource", ident)  # what each finding below is about
         if ident in out.records:
             continue  # a duplicate ID is reported with the other collections
         out.records[ident] = resource
@@ -73,13 +62,15 @@ def resource_bytes(raw_resources: list[JsonValue], findings: list[Finding]) -> R
         if resource.get("availability") != "embedded":
             continue
         if "path" in resource:
-            _path_resource(resource, where, folded_paths, findings)
+            _path_resource(resource, where, folded_paths, findings, subject)
             continue
         raw = _decoded(resource)
         if isinstance(raw, str):
             out.refused.add(ident)
             field_name = "text" if "text" in resource else "data"
-            findings.append(error(PlanCode.RESOURCE_INTEGRITY, f"{where}/{field_name}", raw))
+            findings.append(
+                error(PlanCode.RESOURCE_INTEGRITY, f"{where}/{field_name}", raw, subject)
+            )
             continue
         total += len(raw)
         problem = None
@@ -89,7 +80,7 @@ def resource_bytes(raw_resources: list[JsonValue], findings: list[Finding]) -> R
             problem = f"inline resources exceed {MAX_TOTAL} bytes in total"
         if problem is not None:
             out.refused.add(ident)
-            findings.append(error(PlanCode.RESOURCE_INTEGRITY, where, problem))
+            findings.append(error(PlanCode.RESOURCE_INTEGRITY, where, problem, subject))
             continue
         declared = resource["bytes"]
         digest = hashlib.sha256(raw).hexdigest()
@@ -100,6 +91,7 @@ def resource_bytes(raw_resources: list[JsonValue], findings: list[Finding]) -> R
                     PlanCode.RESOURCE_INTEGRITY,
                     where + "/bytes",
                     f"resource {ident!r} declares {declared} bytes; its content has {len(raw)}",
+                    subject,
                 )
             )
         elif digest != resource["sha256"]:
@@ -110,6 +102,7 @@ def resource_bytes(raw_resources: list[JsonValue], findings: list[Finding]) -> R
                     where + "/sha256",
                     f"resource {ident!r} declares SHA-256 {resource['sha256']}; its content "
                     f"hashes to {digest}",
+                    subject,
                 )
             )
         else:
@@ -118,12 +111,18 @@ def resource_bytes(raw_resources: list[JsonValue], findings: list[Finding]) -> R
 
 
 def _path_resource(
-    resource: JsonObject, where: str, folded: dict[str, str], findings: list[Finding]
+    resource: JsonObject,
+    where: str,
+    folded: dict[str, str],
+    findings: list[Finding],
+    subject: str,
 ) -> None:
     path = cast(str, resource["path"])
     problem = path_problem(path)
     if problem is not None:
-        findings.append(error(PlanCode.UNSAFE_PATH, where + "/path", f"{path!r}: {problem}"))
+        findings.append(
+            error(PlanCode.UNSAFE_PATH, where + "/path", f"{path!r}: {problem}", subject)
+        )
         return
     key = path.casefold()
     if key in folded and folded[key] != path:
@@ -132,6 +131,7 @@ def _path_resource(
                 PlanCode.UNSAFE_PATH,
                 where + "/path",
                 f"{path!r} and {folded[key]!r} name one file on a case-insensitive filesystem",
+                subject,
             )
         )
     folded.setdefault(key, path)
@@ -142,6 +142,7 @@ def _path_resource(
             where + "/path",
             f"resource {resource['id']!r} is the file {path!r} beside the session; plan reads "
             "the session's bytes only, so its length and SHA-256 were not checked",
+            subject=subject,
         )
     )
 

@@ -25,7 +25,8 @@ from datetime import datetime
 from pydantic import ValidationError
 
 from zcf_inspector.core.codes import PlanCode
-from zcf_inspector.core.continuation.models.schema_check import check_schema, json_key
+from zcf_inspector.core.continuation.models.json_values import json_key
+from zcf_inspector.core.continuation.models.schema_check import check_schema
 from zcf_inspector.core.continuation.models.snapshot import CapabilitySnapshot
 from zcf_inspector.core.continuation.models.v0_5 import (
     MAX_SNAPSHOT_BYTES,
@@ -33,7 +34,7 @@ from zcf_inspector.core.continuation.models.v0_5 import (
     DestinationReport03,
 )
 from zcf_inspector.core.continuation.results import SnapshotComponent, SnapshotState
-from zcf_inspector.core.continuation.rules.report_claims import as_json
+from zcf_inspector.core.continuation.rules.report_subjects import as_json
 from zcf_inspector.core.continuation.timestamps import (
     TimestampError,
     parse_datetime,

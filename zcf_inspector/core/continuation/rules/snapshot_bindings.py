@@ -17,11 +17,11 @@ import json
 from dataclasses import dataclass
 
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation.models.json_values import json_key
 from zcf_inspector.core.continuation.models.report import PathBinding
-from zcf_inspector.core.continuation.models.schema_check import json_key
 from zcf_inspector.core.continuation.models.v0_5 import Assessment03, DestinationReport03
 from zcf_inspector.core.continuation.results import ComponentBinding, SnapshotComponent
-from zcf_inspector.core.continuation.rules.report_claims import as_json, subject_key
+from zcf_inspector.core.continuation.rules.report_subjects import as_json, subject_key
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonValue
 
@@ -88,19 +88,22 @@ class _Binder:
         self.plan = plan
         self.findings: list[Finding] = []
         self.codes: list[str] = []
+        self.subject: str | None = None  # the node the assessment being bound names
         # Each root's path binding (the last, as the reference reads them), found once.
         self.path_bindings: dict[str, tuple[int, PathBinding]] = {}
         for k, binding in enumerate(report.path_bindings):
             self.path_bindings[binding.root_id] = (k, binding)
 
     def add(self, code: PlanCode, where: str, message: str) -> None:
-        self.findings.append(error(code, where, message))
+        """A finding about the binding of the assessment being bound (its subject)."""
+        self.findings.append(error(code, where, message, self.subject))
         self.codes.append(str(code))
 
     def run(self) -> tuple[ComponentBinding, ...]:
         out = []
         for i, item in enumerate(self.report.assessments):
             self.codes = []
+            self.subject = subject_key(item.subject).node_id
             matching = self._one(i, item)
             out.append(
                 ComponentBinding(

@@ -15,13 +15,10 @@ from __future__ import annotations
 from typing import cast
 
 from zcf_inspector.core.codes import PlanCode
-from zcf_inspector.core.continuation.models.schema_check import json_key
+from zcf_inspector.core.continuation.index import ResourceBytes
+from zcf_inspector.core.continuation.models.json_values import json_key
 from zcf_inspector.core.continuation.pulse import tick
-from zcf_inspector.core.continuation.rules.resource_bytes import (
-    MAX_RESOURCE,
-    ResourceBytes,
-    decode_json,
-)
+from zcf_inspector.core.continuation.rules.resource_bytes import MAX_RESOURCE, decode_json
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonObject, JsonValue
 

@@ -38,6 +38,7 @@ from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.index import Located, ProfileIndex
 from zcf_inspector.core.continuation.models.profile import Workspace, WorkspaceEntry
 from zcf_inspector.core.continuation.rules.path_trie import Excludes, GlobBudget, Node
+from zcf_inspector.core.continuation.subjects import node_of
 from zcf_inspector.core.findings import Finding, FindingBudget, Severity, error
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.regex_budget import MAX_PATTERN_CHARS
@@ -178,6 +179,7 @@ class _Walk:
     globs: GlobBudget = field(default_factory=lambda: GlobBudget(GLOB_MATCH_CHARS))
     ops: int = 0
     undo: list[_Put | _Cut] = field(default_factory=list)  # what leaving takes back
+    subject: str | None = None  # the node of the workspace entered last: findings' subject
 
     def report(self, code: PlanCode, at: Callable[[], str], message: Callable[[], str]) -> None:
         """A finding, its pointer and message spelled out only if the budget keeps it."""
@@ -185,7 +187,7 @@ class _Walk:
         if isinstance(findings, FindingBudget) and findings.full:
             findings.tally(code, Severity.ERROR, at)
         else:
-            findings.append(error(code, at(), message()))
+            findings.append(error(code, at(), message(), self.subject))
 
     def breathe(self) -> None:
         self.ops += 1
@@ -208,6 +210,7 @@ class _Walk:
     def _enter(self, ident: str) -> None:
         located = self.index.workspaces.by_id[ident]
         workspace, where = located.value, located.pointer
+        self.subject = node_of("workspace", ident)
         self._deletions(workspace, where)
         own: set[str] = set()
         for i, entry in enumerate(workspace.entries):
@@ -215,7 +218,7 @@ class _Walk:
             at = where + pointer.join("entries", i)
             if entry.path in own:
                 self.findings.append(
-                    error(_CODE, at + "/path", f"entry path {entry.path!r} repeats")
+                    error(_CODE, at + "/path", f"entry path {entry.path!r} repeats", self.subject)
                 )
             own.add(entry.path)
             self._insert(Located(entry, at))
@@ -270,6 +273,7 @@ class _Walk:
                 _CODE,
                 lower.pointer + "/path",
                 f"{lower.value.path!r} lies under {upper.value.kind} {upper.value.path!r}{also}",
+                self.subject,
             )
         )
 
@@ -360,6 +364,7 @@ def _forest(index: ProfileIndex, findings: list[Finding]) -> tuple[dict[str, lis
                     _CODE,
                     pointer.child(index.workspaces.at(loop[0]), "base_snapshot_id"),
                     f"workspace base chain of {ident!r} returns to {loop[1]!r}",
+                    node_of("workspace", ident),
                 )
             )
         base = located.value.base_snapshot_id
@@ -379,6 +384,7 @@ def workspace_trees(
     walk.run(children, roots)
     for located in index.workspaces.by_id.values():
         workspace, where = located.value, located.pointer
+        subject = node_of("workspace", workspace.id)
         base = index.workspaces.get(workspace.base_snapshot_id or "")
         if base is not None and base.root_id != workspace.root_id:
             findings.append(
@@ -386,6 +392,7 @@ def workspace_trees(
                     _CODE,
                     where + "/base_snapshot_id",
                     f"base {base.id!r} belongs to root {base.root_id!r}, not {workspace.root_id!r}",
+                    subject,
                 )
             )
         if workspace.mode == "refs" and workspace.git is not None:
@@ -398,6 +405,7 @@ def workspace_trees(
                         where + "/git",
                         "a refs workspace names its repository prerequisites "
                         "(prerequisites or bundle resources)",
+                        subject,
                     )
                 )
         if workspace.git is not None:
@@ -408,6 +416,7 @@ def workspace_trees(
                             _CODE,
                             where + f"/git/prerequisites/{i}",
                             "an embedded Git prerequisite names its resource",
+                            subject,
                         )
                     )
     return WorkspaceTrees(index)

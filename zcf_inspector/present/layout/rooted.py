@@ -14,7 +14,7 @@ import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from zcf_inspector.core.continuation.layout.routes import Point
+from zcf_inspector.present.layout.routes import Point
 
 _ARC_MIN = 10.0  # how far a flat edge's arc leaves its column
 _ARC_SHARE = 0.3  # ... at most this share of the gap to the next column

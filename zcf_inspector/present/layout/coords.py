@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from zcf_inspector.core.continuation.layout.order import LayeredGraph
+from zcf_inspector.present.layout.order import LayeredGraph
 
 _REAL_REAL = 1.0
 _REAL_DUMMY = 2.0

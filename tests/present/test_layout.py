@@ -17,11 +17,11 @@ import pytest
 from tests.core.continuation.spec_examples import CLOCK, inspect, raw_session, session_names
 from tests.perf.bench_continuation import dag, generated_profile
 from zcf_inspector.core.continuation.inspection import inspect_continuation
-from zcf_inspector.core.continuation.layout import GraphLayout, NodeBox, layout_graph, layout_plan
-from zcf_inspector.core.continuation.layout.layers import longest_path_layers, reversed_edges
-from zcf_inspector.core.continuation.layout.order import build_layered, crossings, reduce_crossings
-from zcf_inspector.core.continuation.reach import Reach
 from zcf_inspector.core.continuation.results import PlanResult
+from zcf_inspector.present.layout import GraphLayout, NodeBox, layout_graph, layout_plan
+from zcf_inspector.present.layout.layers import longest_path_layers, reversed_edges
+from zcf_inspector.present.layout.order import build_layered, crossings, reduce_crossings
+from zcf_inspector.present.reach import Reach
 
 Edges = list[tuple[str, str]]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from zcf_inspector.core.continuation.layout.order import LayeredGraph
+from zcf_inspector.present.layout.order import LayeredGraph
 
 Point = tuple[float, float]
 

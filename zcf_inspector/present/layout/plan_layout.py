@@ -18,15 +18,26 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from zcf_inspector.core.continuation.layout.coords import assign_across, stack_centred
-from zcf_inspector.core.continuation.layout.layers import longest_path_layers, reversed_edges
-from zcf_inspector.core.continuation.layout.order import (
+from zcf_inspector.core.continuation.results import PlanResult
+from zcf_inspector.present.layout.boxes import (
+    DEFAULT_SPACING,
+    PLAN_SPACING,
+    EdgeRoute,
+    GraphLayout,
+    NodeBox,
+    Size,
+    Spacing,
+    default_size,
+)
+from zcf_inspector.present.layout.coords import assign_across, stack_centred
+from zcf_inspector.present.layout.layers import longest_path_layers, reversed_edges
+from zcf_inspector.present.layout.order import (
     LayeredGraph,
     build_layered,
     reduce_crossings,
 )
-from zcf_inspector.core.continuation.layout.pack import shelf_pack
-from zcf_inspector.core.continuation.layout.rooted import (
+from zcf_inspector.present.layout.pack import shelf_pack
+from zcf_inspector.present.layout.rooted import (
     BUS_MIN,
     SUB_GAP,
     TARGET_ASPECT,
@@ -38,7 +49,7 @@ from zcf_inspector.core.continuation.layout.rooted import (
     trunk_x,
     wrap_height,
 )
-from zcf_inspector.core.continuation.layout.routes import (
+from zcf_inspector.present.layout.routes import (
     Columns,
     Geometry,
     Point,
@@ -46,76 +57,11 @@ from zcf_inspector.core.continuation.layout.routes import (
     port_offsets,
     self_loop_route,
 )
-from zcf_inspector.core.continuation.results import PlanResult
 
-Size = tuple[float, float]
-
-# Default box size when the caller measures no text: about 7 px per character.
-_CHAR_WIDTH = 7.0
-_MIN_WIDTH = 90.0
-_MAX_WIDTH = 320.0
-_DEFAULT_HEIGHT = 44.0
 # Coordinate sweeps: up to 8 rounds, fewer as the layered graph grows, so that a
 # 5,000-node plan (tens of thousands of vertices with the dummies) stays fast.
 _COORDINATE_ROUNDS = 8
 _COORDINATE_BUDGET = 40_000  # vertex visits per round budgeted
-
-
-@dataclass(frozen=True, slots=True)
-class Spacing:
-    layer_gap: float = 72.0  # between layer columns: room for edges to bend
-    node_gap: float = 18.0  # between two nodes of one layer
-    dummy_gap: float = 8.0  # next to an edge passing through a layer
-    component_gap: float = 48.0
-
-
-# A plan's picture: tighter than a general graph's (its edges run as buses and short arcs),
-# so that a public example reads at Fit in a 1400x900 window.
-PLAN_SPACING = Spacing(layer_gap=48.0, node_gap=12.0)
-
-
-@dataclass(frozen=True, slots=True)
-class NodeBox:
-    id: str
-    x: float  # top-left corner
-    y: float
-    width: float
-    height: float
-    layer: int  # column within its component (0 = leftmost; a plan's: distance from it)
-    component: int  # index of its connected component in packing order
-
-    @property
-    def centre(self) -> Point:
-        return (self.x + self.width / 2, self.y + self.height / 2)
-
-
-@dataclass(frozen=True, slots=True)
-class EdgeRoute:
-    index: int  # position of the edge in the input
-    source: str
-    target: str
-    points: tuple[Point, ...]  # from the source's border to the target's border
-    reversed: bool  # laid out against its direction (a cycle, or to a nearer subject)
-    self_loop: bool
-    flat: bool = False  # both ends in one column: drawn as an arc beside it
-    # The part the base picture draws when the edge shares a bus trunk with its siblings
-    # (empty: all of ``points``); a highlight draws all of ``points``.
-    drawn: tuple[Point, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class GraphLayout:
-    nodes: tuple[NodeBox, ...]  # sorted by ID
-    edges: tuple[EdgeRoute, ...]  # in input order
-    width: float
-    height: float
-    crossings: int  # edge crossings between adjacent layers, summed over components
-
-
-def default_size(node_id: str) -> Size:
-    width = min(_MAX_WIDTH, max(_MIN_WIDTH, _CHAR_WIDTH * len(node_id) + 24))
-    return (width, _DEFAULT_HEIGHT)
-
 
 # (edge index, points, reversed, self-loop, flat, drawn part)
 _Route = tuple[int, tuple[Point, ...], bool, bool, bool, tuple[Point, ...]]
@@ -395,7 +341,7 @@ def layout_graph(
     node_ids: Sequence[str],
     edges: Sequence[tuple[str, str]],
     sizes: Mapping[str, Size] | None = None,
-    spacing: Spacing = Spacing(),
+    spacing: Spacing = DEFAULT_SPACING,
     *,
     root: str | None = None,
     aspect: float = TARGET_ASPECT,
