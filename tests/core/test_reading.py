@@ -9,6 +9,7 @@ import pytest
 
 from zcf_inspector.core import reading
 from zcf_inspector.core.codes import ErrorCode
+from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.findings import Finding, Severity
 from zcf_inspector.core.reading import (
     DEFAULT_MAX_BYTES,
@@ -419,8 +420,12 @@ def test_objects_keep_source_order_and_build_plain_types() -> None:
 def test_bytes_like_inputs() -> None:
     assert read_json(bytearray(b"[1]")) == [1]  # type: ignore[arg-type]
     assert read_json(memoryview(b"[1]")) == [1]  # type: ignore[arg-type]
-    with pytest.raises(TypeError):
+    # Text is not bytes: §1 checks the encoding, so a str is refused in words, coded.
+    with pytest.raises(InputError, match="reads bytes, not str") as refused:
         read_json("[1]")  # type: ignore[arg-type]
+    assert refused.value.code == "input_unusable"
+    with pytest.raises(InputError, match="not int"):
+        read_json(1)  # type: ignore[arg-type]
 
 
 # --- the error object ------------------------------------------------------------------

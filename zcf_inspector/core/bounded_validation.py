@@ -35,6 +35,7 @@ import typing
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable
+from contextvars import ContextVar
 from itertools import accumulate, repeat
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
@@ -43,6 +44,7 @@ from pydantic_core import ValidationError
 
 from zcf_inspector.core.core_schemas import compile_column_check, compile_validator
 from zcf_inspector.core.headroom import ensure_headroom
+from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.pydantic_findings import IssueKind, Loc, ValidationIssue, validation_issues
 
 if TYPE_CHECKING:
@@ -55,6 +57,9 @@ PIECE_NODES: Final = 16_384
 # A large array is weighed a block of items at a time, so that the weights never take
 # more memory than a block's (an array of millions of `{}` is a few bytes per item).
 BLOCK_ITEMS: Final = 65_536
+
+# Issues made between two checks of the monitor (each a few microseconds).
+_ISSUES_PER_CHECK: Final = 1024
 
 # `"type":"..."` in pydantic's compact JSON of its errors. A quote inside any string of
 # that JSON (a key in a location, a message) is escaped, so this only matches the key.
@@ -72,15 +77,32 @@ class IssueSink(Protocol):
 
 
 def validate_bounded(
-    tp: Any, value: object, sink: IssueSink, base: Loc = (), *, strict: bool = True
+    tp: Any,
+    value: object,
+    sink: IssueSink,
+    base: Loc = (),
+    *,
+    strict: bool = True,
+    monitor: Monitor = NULL_MONITOR,
 ) -> tuple[bool, Any]:
     """Validate ``value`` (found at ``base``) against ``tp``; its problems go to ``sink``.
 
     Returns whether it is valid and, when it is and was validated as a whole (always for
     a value of one piece, and for a large model whose large fields passed), pydantic's
-    result; otherwise ``None`` with the flag.
+    result; otherwise ``None`` with the flag. ``monitor`` is checked before every piece
+    (`Cancelled` once it is cancelled: what the sink was given stays, nothing is returned).
     """
-    return _validate(tp, value, base, sink, strict)
+    token = _MONITOR.set(monitor)
+    try:
+        return _validate(tp, value, base, sink, strict)
+    finally:
+        _MONITOR.reset(token)
+
+
+# The monitor of the validation running in this context: every pydantic call of it goes
+# through `_piece` (or a column check), which breathes first. A context variable rather
+# than one more argument down every level of the recursion; set only by validate_bounded.
+_MONITOR: ContextVar[Monitor] = ContextVar("bounded_validation_monitor", default=NULL_MONITOR)
 
 
 # --- pieces -----------------------------------------------------------------------------------
@@ -135,6 +157,7 @@ def _list(
             made.extend(result)
 
     for block_start in range(0, len(value), BLOCK_ITEMS):
+        _MONITOR.get().breathe()  # a clean block is checked by columns, with no piece
         block = value[block_start : block_start + BLOCK_ITEMS]
         # A block at a time, so that no call (in C or in Rust) holds the GIL for long
         # whatever the array's length; a clean block has nothing to report, and any other
@@ -298,6 +321,7 @@ def _model(
         # pass through at once, so the whole is not validated twice.
         return _piece(_adapter(model, True), value | made, base, 0, sink)
     rest = {key: element for key, element in value.items() if key not in failed}
+    _MONITOR.get().breathe()
     ensure_headroom()
     try:
         model.model_validate(rest)
@@ -320,6 +344,7 @@ class Validator(Protocol):
 def _piece(
     adapter: Validator, value: object, base: Loc, offset: int, sink: IssueSink
 ) -> tuple[bool, Any]:
+    _MONITOR.get().breathe()  # a piece is bounded, so this bounds the time between checks
     ensure_headroom()  # pydantic-core allocates in Rust, which cannot fail cleanly
     try:
         return True, adapter.validate_python(value)
@@ -331,7 +356,10 @@ def _piece(
 def _report(exc: ValidationError, base: Loc, offset: int, sink: IssueSink) -> None:
     ensure_headroom()  # the errors' dicts or JSON are made in Rust too
     if sink.room():
-        for issue in validation_issues(exc, base=base, offset=offset):
+        breathe = _MONITOR.get().breathe
+        for n, issue in enumerate(validation_issues(exc, base=base, offset=offset)):
+            if not n % _ISSUES_PER_CHECK:
+                breathe()  # a piece's issues are thousands of Python objects to make
             _give(sink, issue)
         return
     dump = exc.json(include_url=False, include_context=False, include_input=False)

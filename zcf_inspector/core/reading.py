@@ -54,14 +54,15 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, repeat
-from typing import Final
+from typing import Final, TypeVar
 
 from zcf_inspector.core import headroom
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.codes import ErrorCode
-from zcf_inspector.core.errors import ZcfError
+from zcf_inspector.core.errors import InputError, ZcfError
 from zcf_inspector.core.exact_numbers import exact_number, parse_exact_int
 from zcf_inspector.core.jsontypes import MAX_SAFE_INTEGER, JsonValue
+from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.read_error import ReadError
 
 try:  # the fast path's parser; without it every input takes the exact path
@@ -86,6 +87,8 @@ __all__ = [
 DEFAULT_MAX_BYTES: Final = 64 * 1024 * 1024
 MAX_DEPTH: Final = 128
 
+_T = TypeVar("_T")
+
 _BOM: Final = b"\xef\xbb\xbf"
 _JSON_WS: Final = b" \t\n\r"
 _INF: Final = float("inf")
@@ -106,27 +109,46 @@ class ReadDocument:
     decimal_literals: bool = False
 
 
-def read_json(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, exact: bool = False) -> JsonValue:
+def read_json(
+    data: bytes,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    exact: bool = False,
+    monitor: Monitor = NULL_MONITOR,
+) -> JsonValue:
     """Parse ``data`` as §1 requires; any refusal is a ``ReadError``, nothing else escapes.
 
     ``exact``: keep numbers exactly and drop the ±2^53 rule (ASIF documents; see above).
+    ``monitor``: checked as the read goes (`Cancelled` once it is cancelled).
 
     Raises:
         ReadError: the bytes are refused (its ``code`` says why: ``invalid_json``,
             ``duplicate_key``…; ``offset`` and ``pointer`` say where; with several
             problems, the one at the lowest offset).
+        InputError: ``data`` is not bytes (``bytearray`` and ``memoryview`` are read as
+            their bytes).
+        Cancelled: ``monitor`` was cancelled; nothing read is returned.
     """
-    return read_document(data, max_bytes=max_bytes, exact=exact).value
+    return read_document(data, max_bytes=max_bytes, exact=exact, monitor=monitor).value
 
 
 def read_document(
-    data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES, exact: bool = False
+    data: bytes,
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    exact: bool = False,
+    monitor: Monitor = NULL_MONITOR,
 ) -> ReadDocument:
     """``read_json``, also saying whether a non-integral number was read (in exact mode:
     a number that is not a plain ``int`` within ±2^53)."""
     if not isinstance(data, bytes):
         if not isinstance(data, bytearray | memoryview):
-            raise TypeError(f"read_json reads bytes, not {type(data).__name__}")
+            # A str is text already decoded: §1 reads bytes (the encoding is one of its
+            # checks), so it is refused in words rather than guessed at.
+            raise InputError(
+                f"read_json reads bytes, not {type(data).__name__}"
+                + (" (encode the text as UTF-8 first)" if isinstance(data, str) else "")
+            )
         data = bytes(data)
     if len(data) > max_bytes:
         raise ReadError(
@@ -134,14 +156,38 @@ def read_document(
             f"{len(data)} bytes exceed the size limit of {max_bytes} bytes",
             offset=max_bytes,
         )
+    monitor.breathe()
     limit = _FAST_PATH_MAX_BYTES.get()
-    if limit is None or len(data) <= limit:
+    if (limit is None or len(data) <= limit) and not _dense(data):
         # Both modes read the same value from what the fast path vouches for: ints
         # within ±2^53 and no other number.
+        # Not watched inside: an input that is not dense takes a few C calls of tens of
+        # milliseconds (orjson's parse, the member count), checked before and after.
         clean = _read_clean(data)
+        monitor.breathe()
         if clean is not None:
             return clean
-    return _read_exact(data, exact=exact)
+    return _read_exact(data, exact=exact, monitor=monitor)
+
+
+# The fast path's parser (orjson, over yyjson) first builds a document of its own, 16 bytes
+# per JSON value, and only then the Python value: on an input made of tiny values
+# (``[{}, {}, ...]``: a value per 3 bytes) that is a transient 5x the input on top of the
+# value's 24x. The exact reader builds the Python value directly. So a large input with
+# more than one value per `_DENSE_BYTES_PER_VALUE` bytes goes to the exact reader: the
+# same verdict and value (both paths are held to that), a little slower, and within the
+# memory bound. Values are estimated from the commas and colons (each element after the
+# first follows a comma; each member has a colon): counted in C, inside strings too,
+# which only ever sends more inputs to the exact reader.
+_DENSE_MIN_BYTES: Final = 1 << 20
+_DENSE_BYTES_PER_VALUE: Final = 6
+
+
+def _dense(data: bytes) -> bool:
+    if len(data) < _DENSE_MIN_BYTES:
+        return False
+    values = data.count(b",") + data.count(b":")
+    return values * _DENSE_BYTES_PER_VALUE > len(data)
 
 
 # The fast path's parse is one C call that holds the GIL throughout (about 3 ms per MB on
@@ -165,7 +211,9 @@ def fast_path_limit(max_bytes: int) -> Iterator[None]:
         _FAST_PATH_MAX_BYTES.reset(token)
 
 
-def _read_exact(data: bytes, *, exact: bool = False) -> ReadDocument:
+def _read_exact(
+    data: bytes, *, exact: bool = False, monitor: Monitor = NULL_MONITOR
+) -> ReadDocument:
     """The exact reader: every check; raises the one refusal at the lowest offset."""
     # Only a refusal needs it (and it needs this module's ReadError).
     from zcf_inspector.core import first_problem  # noqa: PLC0415
@@ -178,10 +226,11 @@ def _read_exact(data: bytes, *, exact: bool = False) -> ReadDocument:
         raise first_problem.earliest(
             head, head.decode("utf-8"), bad_byte, _depth_problem(head), exact=exact
         ) from None
-    deep = _depth_problem(data)
+    monitor.breathe()
+    deep = _depth_problem(data, monitor)
     if deep is not None:
         raise first_problem.earliest(data, text, None, deep, exact=exact) from None
-    parser = _Parser(data, text, exact=exact)
+    parser = _Parser(data, text, exact=exact, monitor=monitor)
     try:
         value = parser.run()
     except ReadError as found:
@@ -189,9 +238,9 @@ def _read_exact(data: bytes, *, exact: bool = False) -> ReadDocument:
     return ReadDocument(value, parser.fractions > 0, parser.decimal_literals > 0)
 
 
-def _depth_problem(data: bytes) -> ReadError | None:
+def _depth_problem(data: bytes, monitor: Monitor = NULL_MONITOR) -> ReadError | None:
     try:
-        _check_depth(data)
+        _check_depth(data, monitor)
     except ReadError as exc:
         return exc
     return None
@@ -282,11 +331,12 @@ _BRACKET_STEP: Final = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
 _BACKSLASH_RUN: Final = re.compile(rb"\\*")
 
 
-def _check_depth(data: bytes) -> None:
+def _check_depth(data: bytes, monitor: Monitor = NULL_MONITOR) -> None:
     depth = 0
     in_string = False
     start = 0
     while start < len(data):
+        monitor.breathe()
         end = _chunk_end(data, start + _DEPTH_CHUNK)
         chunk = data[start:end]
         deepest, after, in_string_after = _chunk_depth(chunk, depth, in_string)
@@ -520,11 +570,20 @@ def _refuse_constant(name: str) -> JsonValue:
     raise _ConstantError(name)
 
 
+# The exact reader's parser is one C call; it comes back to Python only through its hooks
+# (per object and per number), so a watched read checks its monitor every this many hooks.
+_HOOKS_PER_CHECK: Final = 4096
+
+
 class _Parser:
-    def __init__(self, data: bytes, text: str, *, exact: bool = False) -> None:
+    def __init__(
+        self, data: bytes, text: str, *, exact: bool = False, monitor: Monitor = NULL_MONITOR
+    ) -> None:
         self.data = data
         self.text = text
         self.exact = exact
+        self.monitor = monitor
+        self.calls = 0
         self.duplicated: list[dict[str, JsonValue]] = []
         self.out_of_range = 0
         self.fractions = 0  # non-integral numbers read (they need ES6 formatting)
@@ -542,10 +601,17 @@ class _Parser:
     def _parse(self) -> JsonValue:
         # Hooks cost a Python call per object and per number; measured, that is cheap for
         # packets (few numbers) and about +35% parse time for a document of only integers.
+        on_object: Callable[[list[tuple[str, JsonValue]]], JsonValue] = self._object
+        on_float: Callable[[str], JsonValue] = self._exact_float if self.exact else self._float
+        on_int: Callable[[str], JsonValue] = self._exact_int if self.exact else self._int
+        if self.monitor is not NULL_MONITOR:
+            # Only a watched read pays for the count (a few percent on a dense input).
+            on_object = self._watched(on_object)
+            on_float, on_int = self._watched(on_float), self._watched(on_int)
         decoder = json.JSONDecoder(
-            object_pairs_hook=self._object,
-            parse_float=self._exact_float if self.exact else self._float,
-            parse_int=self._exact_int if self.exact else self._int,
+            object_pairs_hook=on_object,
+            parse_float=on_float,
+            parse_int=on_int,
             parse_constant=_refuse_constant,
         )
         try:
@@ -576,6 +642,18 @@ class _Parser:
 
     # Hooks: they record problems instead of raising, so that a syntax error anywhere in
     # the text is still the one reported (see the module docstring for the order).
+
+    def _watched(self, hook: Callable[[_T], JsonValue]) -> Callable[[_T], JsonValue]:
+        """``hook``, checking the monitor every `_HOOKS_PER_CHECK` calls of any hook: a
+        `Cancelled` raised in a hook goes up through the C parser, and nothing is kept."""
+
+        def watched(argument: _T) -> JsonValue:
+            self.calls += 1
+            if not self.calls % _HOOKS_PER_CHECK:
+                self.monitor.breathe()
+            return hook(argument)
+
+        return watched
 
     def _object(self, pairs: list[tuple[str, JsonValue]]) -> dict[str, JsonValue]:
         obj = dict(pairs)

@@ -55,15 +55,16 @@ Decisions where the profile is silent (each is tested):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Set
+from collections.abc import Callable, Iterator, Set
 from functools import partial
 from operator import itemgetter
-from typing import Any
+from typing import Any, Final
 
 from zcf_inspector.core.bounded_validation import validate_bounded
 from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.findings import Finding, FindingBudget, Severity
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.packet.structure_models import (
     ARCHIVE_SECTION,
     ARRAY_SECTIONS,
@@ -142,20 +143,24 @@ Message = str | Callable[[], str]  # a message is only phrased if the finding is
 
 
 def check_structure(
-    packet: dict[str, JsonValue], budget: FindingBudget | None = None
+    packet: dict[str, JsonValue],
+    budget: FindingBudget | None = None,
+    monitor: Monitor = NULL_MONITOR,
 ) -> tuple[Finding, ...]:
     """Every §3 finding about ``packet``, in envelope order; empty when it is well formed.
 
     Findings go to ``budget`` (the packet's, shared with the later stages) and the ones
     it keeps are returned; past its limit they are only counted (`FindingBudget.omitted`).
-    Without a budget, a fresh one of the default limit is used.
+    Without a budget, a fresh one of the default limit is used. ``monitor`` is checked
+    between the pieces of every validation (`Cancelled`: the budget then holds part of
+    the findings, and the caller drops it).
     """
     budget = FindingBudget() if budget is None else budget
     if not isinstance(packet, dict):
         message = f"a packet must be a JSON object; found {show(packet)}"
         budget.add(Finding(ErrorCode.NOT_AN_OBJECT, Severity.ERROR, "", message))
         return tuple(budget.kept)
-    report = _Report(budget)
+    report = _Report(budget, monitor)
     _check_top_level_keys(report, packet)
     declared = _check_constants(report, packet)
     for name in ("packet", "source"):
@@ -332,7 +337,7 @@ def _check_allowed_tools(report: _Report, tools: object) -> None:
         report.invalid(loc, "an array of capability names", tools)
         return
     first: dict[str, int] = {}
-    for index, name in enumerate(tools):
+    for index, name in _watched(tools, report.monitor):
         if not isinstance(name, str):
             report.invalid((*loc, index), "a capability name (a string)", name)
             continue
@@ -341,6 +346,17 @@ def _check_allowed_tools(report: _Report, tools: object) -> None:
             report.add(ErrorCode.UNKNOWN_CAPABILITY, at, partial(_unknown_capability, at, name))
         if first.setdefault(name, index) != index:
             report.duplicate((*loc, index), name, first[name])
+
+
+# Items a Python loop over a section takes between two checks of the monitor.
+_ITEMS_PER_CHECK: Final = 65_536
+
+
+def _watched(items: list[Any], monitor: Monitor) -> Iterator[tuple[int, Any]]:
+    """``enumerate(items)``, checking ``monitor`` (`Cancelled`) every `_ITEMS_PER_CHECK`."""
+    for start in range(0, len(items), _ITEMS_PER_CHECK):
+        monitor.breathe()
+        yield from enumerate(items[start : start + _ITEMS_PER_CHECK], start)
 
 
 def _unknown_capability(at: Loc, name: str) -> str:
@@ -358,7 +374,7 @@ def _check_references(
         items = content.get(section)
         if known is None or not isinstance(items, list):
             continue
-        for index, item in enumerate(items):
+        for index, item in _watched(items, report.monitor):
             ref = item.get(field) if isinstance(item, dict) else None
             if isinstance(ref, str) and ref not in known:
                 at: Loc = ("content", section, index, field)
@@ -367,7 +383,7 @@ def _check_references(
     known = ids["beliefs"]
     refs = handoff.get("checkpointBeliefIds") if isinstance(handoff, dict) else None
     if known is not None and isinstance(refs, list):
-        for index, ref in enumerate(refs):
+        for index, ref in _watched(refs, report.monitor):
             if isinstance(ref, str) and ref not in known:
                 loc: Loc = ("content", "sourceHandoff", "checkpointBeliefIds", index)
                 report.dangling(loc, ref, "beliefs", omitted=known is _ABSENT)
@@ -409,7 +425,7 @@ def _manifest_entries(
     names = _section_names(shape)
     every_name = _section_names(None)
     usable: list[tuple[Loc, dict[str, Any], str]] = []
-    for index, entry in enumerate(entries):
+    for index, entry in _watched(entries, report.monitor):
         if not isinstance(entry, dict):
             continue  # the schema has reported it
         section = entry.get("section")
@@ -426,7 +442,11 @@ def _manifest_entries(
 def _check_omissions(report: _Report, packet: dict[str, JsonValue], shape: str | None) -> None:
     content = packet.get("content")
     first: dict[str, int] = {}
-    for loc, _entry, section in _manifest_entries(report, packet, "omissionManifest", shape):
+    for n, (loc, _entry, section) in enumerate(
+        _manifest_entries(report, packet, "omissionManifest", shape)
+    ):
+        if not n % _ITEMS_PER_CHECK:
+            report.monitor.breathe()
         index = loc[-1]
         assert isinstance(index, int)
         if first.setdefault(section, index) != index:
@@ -446,7 +466,11 @@ def _check_redactions(report: _Report, packet: dict[str, JsonValue], shape: str 
     # A section with errors of its own may have lost the member a pointer names: saying so
     # again would only repeat its findings.
     faulty = report.faulty
-    for loc, entry, section in _manifest_entries(report, packet, "redactionManifest", shape):
+    for n, (loc, entry, section) in enumerate(
+        _manifest_entries(report, packet, "redactionManifest", shape)
+    ):
+        if not n % _ITEMS_PER_CHECK:
+            report.monitor.breathe()
         pointer = entry.get("pointer")
         if not (isinstance(content, dict) and section in content and isinstance(pointer, str)):
             continue
@@ -472,8 +496,9 @@ class _Report:
     """The findings of one run, into the packet's budget, and the helpers that phrase them
     alike. It is the `IssueSink` of the schema checks too: pydantic's issues arrive here."""
 
-    def __init__(self, budget: FindingBudget) -> None:
+    def __init__(self, budget: FindingBudget, monitor: Monitor = NULL_MONITOR) -> None:
         self.budget = budget
+        self.monitor = monitor
         # The content sections an error points into (kept or only counted).
         self.faulty: set[str] = set()
 
@@ -532,7 +557,7 @@ class _Report:
 
     def validate(self, schema: Any, value: object, loc: Loc) -> bool:
         """Validate ``value`` against a schema; report its errors; say whether it passed."""
-        ok, _ = validate_bounded(schema, value, self, loc)
+        ok, _ = validate_bounded(schema, value, self, loc, monitor=self.monitor)
         if not ok and len(loc) > 1 and loc[0] == "content":
             self.faulty.add(str(loc[1]))
         return ok
@@ -557,7 +582,7 @@ class _Report:
                 return ids
         first: dict[str, int] = {}
         complete = True
-        for index, item in enumerate(value):
+        for index, item in _watched(value, self.monitor):
             ident = item.get(field) if isinstance(item, dict) else None
             if not isinstance(ident, str):
                 complete = False
