@@ -26,6 +26,49 @@ def _indexes(values: Iterable[int] = ()) -> array[int]:
     return array("i", values)
 
 
+class _Ascending:
+    """Ascending indexes, appended one at a time: a ``range`` while they are consecutive
+    (the elements of a section without identity, or all of a section added, are most
+    often one stretch), an array of machine integers from the first gap on."""
+
+    __slots__ = ("spread", "start", "stop")
+
+    def __init__(self) -> None:
+        self.start = self.stop = 0
+        self.spread: array[int] | None = None
+
+    def append(self, index: int) -> None:
+        if self.spread is not None:
+            self.spread.append(index)
+        elif self.start == self.stop:
+            self.start, self.stop = index, index + 1
+        elif index == self.stop:
+            self.stop += 1
+        else:
+            self.spread = _indexes(range(self.start, self.stop))
+            self.spread.append(index)
+
+    def __len__(self) -> int:
+        return self.stop - self.start if self.spread is None else len(self.spread)
+
+    def __getitem__(self, n: int) -> int:
+        return self.start + n if self.spread is None else self.spread[n]
+
+    def done(self) -> Sequence[int]:
+        return range(self.start, self.stop) if self.spread is None else self.spread
+
+
+def _unflagged(flags: bytearray) -> Sequence[int]:
+    """The indexes whose flag is 0, ascending: a ``range`` when they are one stretch."""
+    count = flags.count(0)
+    if not count:
+        return range(0)
+    first = flags.find(0)
+    if flags.rfind(0) - first + 1 == count:
+        return range(first, first + count)
+    return _indexes(i for i, flag in enumerate(flags) if not flag)
+
+
 @dataclass(frozen=True, slots=True)
 class Matching:
     """The pairs of two key sequences, held compactly (a section of twenty million
@@ -86,19 +129,23 @@ def match(keys_a: Sequence[Hashable], keys_b: Sequence[Hashable]) -> Matching:
             keys_a,
             keys_b,
         )
-    # Each key's indexes in A: the first alone, further ones (repeats) in an array.
+    # Each key's indexes in A: the first alone, further ones (repeats) compactly.
     first_a: dict[Hashable, int] = {}
-    more_a: dict[Hashable, array[int]] = {}
+    more_a: dict[Hashable, _Ascending] = {}
     for index, key in enumerate(keys_a):
         if key in first_a:
-            more_a.setdefault(key, _indexes((first_a[key],))).append(index)
+            many = more_a.get(key)
+            if many is None:
+                many = more_a[key] = _Ascending()
+                many.append(first_a[key])
+            many.append(index)
         else:
             first_a[key] = index
     # Pair the n-th occurrence in B with the n-th in A; partner[b] = index in A or -1.
     partner = _indexes(itertools.repeat(-1, len(keys_b)))
     seen_b: dict[Hashable, int] = {}
     repeated_b: set[Hashable] = set()
-    added = _indexes()
+    added = _Ascending()
     for index_b, key in enumerate(keys_b):
         n = seen_b.get(key, 0)
         seen_b[key] = n + 1
@@ -117,12 +164,14 @@ def match(keys_a: Sequence[Hashable], keys_b: Sequence[Hashable]) -> Matching:
     for index_a in partner:
         if index_a >= 0:
             paired_a[index_a] = 1
-    removed = _indexes(i for i, flag in enumerate(paired_a) if not flag)
+    removed = _unflagged(paired_a)
+    repeated = frozenset(more_a.keys() | repeated_b)
+    del paired_a, first_a, more_a, seen_b  # before the search for moves: no longer needed
     return Matching(
         removed,
-        added,
+        added.done(),
         _moved(partner),
-        frozenset(more_a.keys() | repeated_b),
+        repeated,
         _runs(partner),
         keys_a,
         keys_b,

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from array import array
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
@@ -521,29 +520,37 @@ def _removed_in_order(
     found: Matching,
 ) -> Iterator[tuple[tuple[int, int, int], ChangeKind, int | None, int | None]]:
     """Each removed element, anchored after the B element of A's previous paired one
-    (tier 2: after that element, before what B added right after it)."""
-    size = max(found.removed[-1], *(a + n - 1 for a, _, n in found.runs), -1) + 1
-    partner_b = array("i", itertools.repeat(-1, size))  # index in A -> index in B
-    for start_a, start_b, length in found.runs:
-        partner_b[start_a : start_a + length] = array("i", range(start_b, start_b + length))
-    removed = bytearray(size)
-    for index_a in found.removed:
-        removed[index_a] = 1
-    anchors = array("i")
-    previous_b = -1
+    (tier 2: after that element, before what B added right after it).
+
+    The anchors are worked out by walking the removed indexes (ascending) beside the runs
+    of pairs sorted by their start in A — a removed element is in no run, so the last run
+    that starts before it ends before it too — and made again for the listing rather than
+    kept: memory of the runs, not of the removed elements (all of a section, often)."""
+    runs = sorted(found.runs)
+
+    def anchored() -> Iterator[tuple[int, int]]:
+        """(anchor in B, index in A) of each removed element, in A's order."""
+        previous_b = -1
+        following = 0  # the first run that starts after the current removed index
+        for index_a in found.removed:
+            while following < len(runs) and runs[following][0] < index_a:
+                following += 1
+            if following:
+                _, start_b, length = runs[following - 1]
+                previous_b = start_b + length - 1
+            yield previous_b, index_a
+
+    last = -1
     monotonic = True
-    for index_a in range(size):
-        if removed[index_a]:
-            if anchors and previous_b < anchors[-2]:
-                monotonic = False
-            anchors.extend((previous_b, index_a))
-        elif partner_b[index_a] >= 0:
-            previous_b = partner_b[index_a]
-    order: Iterable[int] = range(0, len(anchors), 2)
-    if not monotonic:  # only when pairs moved: then sorted by (anchor, index in A)
-        order = sorted(order, key=lambda i: (anchors[i], anchors[i + 1]))
-    for i in order:
-        yield (anchors[i], 2, anchors[i + 1]), ChangeKind.REMOVED, anchors[i + 1], None
+    for anchor, _ in anchored():
+        if anchor < last:
+            monotonic = False
+            break
+        last = anchor
+    # Only when pairs moved are the anchors out of order: then sorted by (anchor, index).
+    order: Iterable[tuple[int, int]] = anchored() if monotonic else sorted(anchored())
+    for anchor, index_a in order:
+        yield (anchor, 2, index_a), ChangeKind.REMOVED, index_a, None
 
 
 def _review_state(here: _Part, a: JsonValue, b: JsonValue) -> tuple[str | None, str | None] | None:
