@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from zcf_inspector.core import reading
+from zcf_inspector.core import reading_scan
 from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.findings import Finding, Severity
@@ -272,7 +272,7 @@ def test_depth_scan_agrees_with_the_parser_around_escapes(string: str) -> None:
 def test_depth_scan_is_exact_across_chunk_boundaries(
     monkeypatch: pytest.MonkeyPatch, chunk: int
 ) -> None:
-    monkeypatch.setattr(reading, "_DEPTH_CHUNK", chunk)
+    monkeypatch.setattr(reading_scan, "_DEPTH_CHUNK", chunk)
     strings = r'"a\\", "[\"{", "\\\\\"]]", "\n]"'
     ok = ("[" * 100 + strings + "," + "[" * 28 + "]" * 128).encode()
     read_json(ok)
