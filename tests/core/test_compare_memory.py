@@ -15,11 +15,13 @@ from zcf_inspector.core.compare.packets import budget_for, compare_inspections
 from zcf_inspector.core.packet.inspection import PacketInspection, inspect_bytes
 
 ELEMENTS = 200_000
-# Per element of the larger section: its key list (8 bytes), the pairing (4) and slack.
-# Indexes removed or added in one stretch are a range, the anchors of removed elements are
-# not kept, and repeated keys' indexes are a range while consecutive (issue 19, round 2:
-# these took 36-41 bytes per element, and `diff` more than 30 times its inputs).
-BYTES_PER_ELEMENT = 28
+# Per element of the larger section: the pairing (4 bytes), a key list where the elements
+# have identities (8) and slack. Indexes removed or added in one stretch are a range, the
+# anchors of removed elements are not kept, repeated keys' indexes are a range while
+# consecutive, and a section none of whose elements has an identity has its keys as one
+# `Repeated` (issue 19, round 2: these took 36-41 bytes per element, and `diff` more than
+# 30 times its inputs; now 6-12).
+BYTES_PER_ELEMENT = 16
 
 
 def packet(name: str) -> tuple[bytes, PacketInspection]:

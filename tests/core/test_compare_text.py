@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from zcf_inspector.core.compare.matching import Matching, match
+from zcf_inspector.core.compare.matching import Matching, Repeated, match
 from zcf_inspector.core.compare.model import ABSENT, FieldChange
 from zcf_inspector.core.compare.packets import _removed_in_order
 from zcf_inspector.core.compare.render import field_line, preview
@@ -194,3 +194,25 @@ def test_removed_elements_are_anchored_as_the_array_walk_anchors_them() -> None:
     # A section removed whole: its removed indexes are a range, not an array.
     assert match([None] * 5, []).removed == range(5)
     assert match([], ["x"] * 4).added == range(4)
+
+
+def test_repeated_keys_behave_as_the_list_they_stand_for() -> None:
+    keys = Repeated(None, 4)
+    assert keys == [None] * 4
+    assert keys == Repeated(None, 4)
+    assert list(keys) == [None] * 4
+    assert keys != [None] * 3
+    assert keys != [None, None, None, "x"]
+    assert keys != Repeated("x", 4)
+    assert len(keys) == 4
+    assert keys[3] is None
+    assert list(keys[1:3]) == [None, None]
+    assert None in keys
+    assert "x" not in keys
+    with pytest.raises(IndexError):
+        keys[4]
+    # Matched like the list: every element paired in order, the n-th occurrence n.
+    found, listed = match(keys, Repeated(None, 6)), match([None] * 4, [None] * 6)
+    assert (list(found.added), found.runs) == (list(listed.added), listed.runs)
+    assert [found.occurrence_a(i) for i in range(4)] == [1, 2, 3, 4]
+    assert [found.occurrence_b(i) for i in range(6)] == [listed.occurrence_b(i) for i in range(6)]

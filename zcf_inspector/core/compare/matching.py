@@ -14,9 +14,10 @@ not a shift of all the others). Elements only inserted or removed move nothing.
 from __future__ import annotations
 
 import itertools
+import typing
 from array import array
 from bisect import bisect_left
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 
@@ -24,6 +25,45 @@ def _indexes(values: Iterable[int] = ()) -> array[int]:
     """A compact list of indexes: 4 bytes each, where a list of ints costs about 36 (a
     section holds fewer than 2^31 elements: the packet limit is 64 MiB)."""
     return array("i", values)
+
+
+class Repeated(Sequence[Hashable]):
+    """One key ``length`` times, in the memory of one: the keys of a section none of whose
+    elements has its identity (a findings bomb of ``{}``), which a list would hold at
+    8 bytes per element. Its n-th element is the key's (n+1)-th occurrence."""
+
+    __slots__ = ("key", "length")
+
+    def __init__(self, key: Hashable, length: int) -> None:
+        self.key = key
+        self.length = length
+
+    def __len__(self) -> int:
+        return self.length
+
+    @typing.overload
+    def __getitem__(self, index: int) -> Hashable: ...
+
+    @typing.overload
+    def __getitem__(self, index: slice) -> Sequence[Hashable]: ...
+
+    def __getitem__(self, index: int | slice) -> Hashable | Sequence[Hashable]:
+        if isinstance(index, slice):
+            return Repeated(self.key, len(range(self.length)[index]))
+        range(self.length)[index]  # raises IndexError as a list would
+        return self.key
+
+    def __iter__(self) -> Iterator[Hashable]:
+        return itertools.repeat(self.key, self.length)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Repeated):
+            return self.length == other.length and (not self.length or self.key == other.key)
+        if isinstance(other, Sequence):
+            return len(other) == self.length and all(k == self.key for k in other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to lists, which are unhashable
 
 
 class _Ascending:
@@ -105,6 +145,8 @@ class Matching:
     def _occurrence(self, side: str, keys: Sequence[Hashable], index: int) -> int | None:
         if not self.repeated or keys[index] not in self.repeated:
             return None
+        if isinstance(keys, Repeated):
+            return index + 1  # every element has the one key: no numbers to keep
         numbers = self._occurrences.get(side)
         if numbers is None:  # made once, when a listed change first asks
             numbers = self._occurrences[side] = _occurrence_numbers(keys, self.repeated)

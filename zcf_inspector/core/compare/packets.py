@@ -45,7 +45,7 @@ from zcf_inspector.core.compare.fields import (
     orjson_usable,
     same,
 )
-from zcf_inspector.core.compare.matching import Matching, match
+from zcf_inspector.core.compare.matching import Matching, Repeated, match
 from zcf_inspector.core.compare.model import (
     ABSENT,
     Change,
@@ -226,7 +226,7 @@ class _Element:
     index: int  # position in its array (or among its object's members)
 
 
-def _keys(part: _Part, items: list[JsonValue]) -> list[Hashable]:
+def _keys(part: _Part, items: list[JsonValue]) -> Sequence[Hashable]:
     """How the elements of an array-valued part are known (see the module docstring)."""
     if part.covered and part.name in ARRAY_SECTIONS:
         field = ARRAY_SECTIONS[part.name].id_field
@@ -238,6 +238,8 @@ def _keys(part: _Part, items: list[JsonValue]) -> list[Hashable]:
             if set(map(type, keys)) <= {str}:
                 return keys
         # None: paired in order with the other elements lacking an identity.
+        if not any(type(item) is dict and type(item.get(field)) is str for item in items):
+            return Repeated(None, len(items))  # none has one (a bomb of `{}`): no list
         return [
             key if type(item) is dict and type(key := item.get(field)) is str else None
             for item in items
