@@ -6,9 +6,9 @@ import random
 
 import pytest
 
+from zcf_inspector.core.compare.elements import _removed_in_order
 from zcf_inspector.core.compare.matching import Matching, Repeated, match
 from zcf_inspector.core.compare.model import ABSENT, FieldChange
-from zcf_inspector.core.compare.packets import _removed_in_order
 from zcf_inspector.core.compare.render import field_line, preview
 from zcf_inspector.core.compare.text_spans import (
     changed_spans,
