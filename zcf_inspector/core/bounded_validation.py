@@ -64,6 +64,8 @@ BLOCK_ITEMS: Final = 65_536
 
 # Issues made between two checks of the monitor (each a few microseconds).
 _ISSUES_PER_CHECK: Final = 1024
+# Members of one object walked in Python between two checks of the monitor.
+_MEMBERS_PER_CHECK: Final = 16_384
 
 # `"type":"..."` in pydantic's compact JSON of its errors. A quote inside any string of
 # that JSON (a key in a location, a message) is escaped, so this only matches the key.
@@ -273,7 +275,10 @@ def _dict(
     ok = True
     part: dict[str, Any] = {}
     weight = 0
-    for key, element in value.items():
+    breathe = _MONITOR.get().breathe
+    for n, (key, element) in enumerate(value.items()):
+        if not n % _MEMBERS_PER_CHECK:
+            breathe()  # an object of millions of members is walked here, a member a step
         size = schemas.size(element, PIECE_NODES, per_object) + 1
         if size > PIECE_NODES:
             if part:
@@ -303,7 +308,10 @@ def _typed_dict(td: Any, value: dict[str, Any], base: Loc, sink: IssueSink, stri
             _made(sink, _MISSING, (*base, name), "Field required", value)
     config = getattr(td, "__pydantic_config__", None) or {}
     if config.get("extra") == "forbid":
-        for key, element in value.items():
+        breathe = _MONITOR.get().breathe
+        for n, (key, element) in enumerate(value.items()):
+            if not n % _MEMBERS_PER_CHECK:
+                breathe()  # millions of unknown keys are made an error each here
             if key not in fields:
                 ok = False
                 _made(sink, _EXTRA, (*base, key), "Extra inputs are not permitted", element)
