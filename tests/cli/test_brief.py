@@ -90,7 +90,7 @@ def test_a_secret_is_masked_in_the_briefing_and_never_printed(
     assert AWS_KEY not in out
     assert "the deploy key AKIA…(20 characters, hidden) is still live" in out
     assert "warning secret_suspected: looks like an AWS access key id" in out
-    assert "2 suspected credential(s) in 2 of" in out
+    assert "2 suspected credentials in 2 of" in out
     assert "warning secret_suspected  /content/beliefs/0/content" in out
     code, out, _ = run(capsys, "brief", str(path), "--json")
     assert AWS_KEY not in out

@@ -13,7 +13,7 @@ import pytest
 from pydantic import TypeAdapter, ValidationError
 
 from tests.conftest import EXAMPLES
-from zcf_inspector.core import bounded_validation
+from zcf_inspector.core import bounded_schemas, bounded_validation
 from zcf_inspector.core.bounded_validation import PIECE_NODES, validate_bounded
 from zcf_inspector.core.continuation.models.session import AsifSession
 from zcf_inspector.core.packet.structure_models import (
@@ -50,7 +50,7 @@ def direct(tp: Any, value: object) -> list[tuple[str, Loc]]:
     adapter = TypeAdapter(tp) if isinstance(tp, type) and hasattr(tp, "model_fields") else None
     try:
         if adapter is None:
-            bounded_validation._adapter(tp, True).validate_python(value)
+            bounded_schemas.adapter(tp, True).validate_python(value)
         else:
             tp.model_validate(value)
     except ValidationError as exc:

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from zcf_inspector.core.compare.matching import match
+from zcf_inspector.core.compare.elements import _removed_in_order
+from zcf_inspector.core.compare.matching import Matching, Repeated, match
 from zcf_inspector.core.compare.model import ABSENT, FieldChange
 from zcf_inspector.core.compare.render import field_line, preview
 from zcf_inspector.core.compare.text_spans import (
@@ -160,3 +161,58 @@ def test_visible_escapes_what_isprintable_refuses_and_the_invisible() -> None:
         else:
             assert shown.isprintable()
             assert shown.startswith("\\")
+
+
+def test_removed_elements_are_anchored_as_the_array_walk_anchors_them() -> None:
+    """The streamed anchors of removed elements equal the ones a walk over a partner array
+    gives (the former way, which held an array the size of the section)."""
+
+    def walked(found: Matching) -> list[tuple[int, int]]:
+        size = max(found.removed[-1], *(a + n - 1 for a, _, n in found.runs), -1) + 1
+        partner_b = [-1] * size
+        for start_a, start_b, length in found.runs:
+            partner_b[start_a : start_a + length] = range(start_b, start_b + length)
+        removed = set(found.removed)
+        anchors: list[tuple[int, int]] = []
+        previous_b = -1
+        for index_a in range(size):
+            if index_a in removed:
+                anchors.append((previous_b, index_a))
+            elif partner_b[index_a] >= 0:
+                previous_b = partner_b[index_a]
+        return sorted(anchors) if anchors != sorted(anchors) else anchors
+
+    rng = random.Random(19)
+    for _ in range(500):
+        keys_a = [rng.choice("abcdefgh") if rng.random() < 0.8 else None for _ in range(20)]
+        keys_b = [rng.choice("abcdefghij") if rng.random() < 0.8 else None for _ in range(20)]
+        found = match(keys_a, keys_b)
+        if not found.removed:
+            continue
+        streamed = [(key[0], key[2]) for key, *_ in _removed_in_order(found)]
+        assert streamed == walked(found), (keys_a, keys_b)
+    # A section removed whole: its removed indexes are a range, not an array.
+    assert match([None] * 5, []).removed == range(5)
+    assert match([], ["x"] * 4).added == range(4)
+
+
+def test_repeated_keys_behave_as_the_list_they_stand_for() -> None:
+    keys = Repeated(None, 4)
+    assert keys == [None] * 4
+    assert keys == Repeated(None, 4)
+    assert list(keys) == [None] * 4
+    assert keys != [None] * 3
+    assert keys != [None, None, None, "x"]
+    assert keys != Repeated("x", 4)
+    assert len(keys) == 4
+    assert keys[3] is None
+    assert list(keys[1:3]) == [None, None]
+    assert None in keys
+    assert "x" not in keys
+    with pytest.raises(IndexError):
+        keys[4]
+    # Matched like the list: every element paired in order, the n-th occurrence n.
+    found, listed = match(keys, Repeated(None, 6)), match([None] * 4, [None] * 6)
+    assert (list(found.added), found.runs) == (list(listed.added), listed.runs)
+    assert [found.occurrence_a(i) for i in range(4)] == [1, 2, 3, 4]
+    assert [found.occurrence_b(i) for i in range(6)] == [listed.occurrence_b(i) for i in range(6)]

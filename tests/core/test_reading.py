@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from zcf_inspector.core import reading
+from zcf_inspector.core import reading_scan
 from zcf_inspector.core.codes import ErrorCode
+from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.findings import Finding, Severity
 from zcf_inspector.core.reading import (
     DEFAULT_MAX_BYTES,
@@ -271,7 +272,7 @@ def test_depth_scan_agrees_with_the_parser_around_escapes(string: str) -> None:
 def test_depth_scan_is_exact_across_chunk_boundaries(
     monkeypatch: pytest.MonkeyPatch, chunk: int
 ) -> None:
-    monkeypatch.setattr(reading, "_DEPTH_CHUNK", chunk)
+    monkeypatch.setattr(reading_scan, "_DEPTH_CHUNK", chunk)
     strings = r'"a\\", "[\"{", "\\\\\"]]", "\n]"'
     ok = ("[" * 100 + strings + "," + "[" * 28 + "]" * 128).encode()
     read_json(ok)
@@ -419,8 +420,12 @@ def test_objects_keep_source_order_and_build_plain_types() -> None:
 def test_bytes_like_inputs() -> None:
     assert read_json(bytearray(b"[1]")) == [1]  # type: ignore[arg-type]
     assert read_json(memoryview(b"[1]")) == [1]  # type: ignore[arg-type]
-    with pytest.raises(TypeError):
+    # Text is not bytes: §1 checks the encoding, so a str is refused in words, coded.
+    with pytest.raises(InputError, match="reads bytes, not str") as refused:
         read_json("[1]")  # type: ignore[arg-type]
+    assert refused.value.code == "input_unusable"
+    with pytest.raises(InputError, match="not int"):
+        read_json(1)  # type: ignore[arg-type]
 
 
 # --- the error object ------------------------------------------------------------------

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import DATA, VECTORS
 from tests.core.test_reading_properties import MANY, SETTINGS, mutated_documents, values
-from zcf_inspector.core import reading
+from zcf_inspector.core import reading, reading_fast
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.reading import MAX_DEPTH, ReadDocument, ReadError, read_document
 
@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parents[2]
 SUITE = VECTORS / "jsontestsuite" / "test_parsing"
 GOLDENS = REPO / "goldens"
 MAX_SAFE = 2**53 - 1
-_WIDE = reading._FEW_CONTAINERS + 1
+_WIDE = reading_fast._FEW_CONTAINERS + 1
 
 # What the fast path declines on purpose, so that the exact reader reads it: a number
 # with a fraction or an exponent (floats), or a surrogate escape (lone or paired).

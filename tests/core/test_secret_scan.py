@@ -301,3 +301,39 @@ def test_any_texts_are_scanned_into_spans_inside_them(texts: list[str]) -> None:
         for start, end in spans.get(hit.pointer, []):
             assert hit.end <= start or hit.start >= end
         spans.setdefault(hit.pointer, []).append((hit.start, hit.end))
+
+
+def test_entropy_checks_agree_with_their_definitions() -> None:
+    # looks_random's C-level passes (class switches by XOR, counts by bytes.count) give what
+    # the per-byte definitions give, on pieces of every mix of classes and lengths.
+    import itertools
+    import math
+    import random
+    from collections import Counter
+
+    from zcf_inspector.core.secrets import detectors
+
+    def classes_of(piece: bytes) -> list[int]:
+        return [
+            0 if 65 <= b <= 90 else 1 if 97 <= b <= 122 else 2 if 48 <= b <= 57 else 3
+            for b in piece
+        ]
+
+    rng = random.Random(19)
+    for _ in range(3000):
+        piece = bytes(rng.choice(b"aZ09-_.=xQ") for _ in range(rng.randint(0, 80)))
+        switches = sum(1 for a, b in itertools.pairwise(classes_of(piece)) if a != b)
+        assert detectors._switches(piece.translate(detectors._CLASSES)) == switches
+        counts = Counter(piece).values()
+        bits = -sum((n / len(piece)) * math.log2(n / len(piece)) for n in counts) if piece else 0.0
+        assert detectors.shannon_entropy(piece) == bits
+    assert not looks_random(b"a" * 100_000)  # one letter: turned down by its classes
+
+
+def test_the_summary_counts_in_words_that_agree() -> None:
+    one = scan_packet({"content": {"beliefs": [{"content": f"key {RANDOM_KEY}"}]}})
+    assert one.summary().startswith("1 suspected credential in 1 of 1 text ")
+    two = scan_packet(
+        {"content": {"beliefs": [{"content": f"key {RANDOM_KEY}"}, {"content": RANDOM_KEY}]}}
+    )
+    assert two.summary().startswith("2 suspected credentials in 2 of 2 texts ")

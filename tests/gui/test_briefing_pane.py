@@ -218,7 +218,7 @@ def test_a_planted_credential_is_masked_until_revealed(
     assert AWS_KEY not in text
     risk = pane.find_line("• the deploy key AKIA…(20 characters, hidden) is still live")
     assert risk >= 0
-    assert pane.find_line("1 suspected credential(s) in 1 of 15 texts (values hidden)") >= 0
+    assert pane.find_line("1 suspected credential in 1 of 15 texts (values hidden)") >= 0
     hit = pane.find_line("• an AWS access key id at /content/capsule/risks/0: looks like")
     assert hit >= 0
     qtbot.keyClick(window, Qt.Key.Key_6, Qt.KeyboardModifier.AltModifier)

@@ -89,16 +89,19 @@ class Run:
     peak_rss: int
     output: int
     code: int
+    said: str = ""  # the last line on stderr
 
 
 # A small process runs the command and reports its peak RSS: Linux carries a process's
 # peak across fork and exec, so a child of this (large) process would report ours.
+# Its stderr's last line is kept, to show why a run printed nothing.
 _RUNNER = """
 import resource, subprocess, sys
 with open(sys.argv[1], "wb") as out:
-    code = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.DEVNULL).returncode
+    run = subprocess.run(sys.argv[2:], stdout=out, stderr=subprocess.PIPE)
 usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(usage.ru_maxrss, code, usage.ru_utime + usage.ru_stime)
+said = (run.stderr.decode(errors="replace").strip().splitlines() or [""])[-1]
+print(usage.ru_maxrss, run.returncode, usage.ru_utime + usage.ru_stime, said[:60])
 """
 
 
@@ -114,12 +117,13 @@ def measure(case: str, path: Path, other: Path) -> Run:
             capture_output=True,
             text=True,
             check=True,
-        ).stdout.split()
+        ).stdout.split(maxsplit=3)
         seconds = time.perf_counter() - start
         printed = Path(out.name).stat().st_size
     peak_kb, code = int(report[0]), int(report[1])  # ru_maxrss is in kilobytes on Linux
     cpu = float(report[2])
-    return Run(case, inputs, seconds, cpu, peak_kb * 1024, printed, code)
+    said = report[3].strip() if len(report) > 3 else ""
+    return Run(case, inputs, seconds, cpu, peak_kb * 1024, printed, code, said)
 
 
 def main() -> int:
@@ -147,7 +151,8 @@ def main() -> int:
                 print(
                     f"{case:<22}{run.size / MB:>8.1f}MB{run.seconds:>8.1f}s{run.cpu:>7.1f}s"
                     f"{run.cpu / (run.size / MB):>8.2f}s{run.peak_rss / MB:>8.0f}MB"
-                    f"{run.peak_rss / run.size:>8.1f}{run.output / 1024:>8.0f}KB  {run.code}",
+                    f"{run.peak_rss / run.size:>8.1f}{run.output / 1024:>8.0f}KB  {run.code}"
+                    f"  {run.said}",
                     flush=True,
                 )
     return 0

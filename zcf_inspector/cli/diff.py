@@ -24,9 +24,10 @@ from zcf_inspector.core.compare.model import (
     PartStatus,
     SideSummary,
 )
-from zcf_inspector.core.compare.packets import compare
+from zcf_inspector.core.compare.packets import budget_for, compare_inspections
 from zcf_inspector.core.compare.render import field_line
 from zcf_inspector.core.files import read_bounded
+from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.present.comparison import side_json, side_words
 
 VALUE_CHARS: Final = 160  # of a field's value on a detail line
@@ -56,7 +57,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    result = compare(read_bounded(args.a), read_bounded(args.b))
+    result = _compare_files(args.a, args.b)
     for path, side in ((args.a, result.a), (args.b, result.b)):
         if not side.readable:
             fail(f"{field(path)} cannot be compared: {_refusal(side)}")
@@ -76,6 +77,19 @@ def run(args: argparse.Namespace) -> int:
             f"(listing budget {result.budget:,}, proportional to the inputs' size)"
         )
     return exitcodes.OK if result.identical else exitcodes.REFUSED
+
+
+def _compare_files(path_a: str, path_b: str) -> Comparison:
+    """`compare` of two files, each file's bytes let go as soon as it is inspected: the
+    values are compared, not the bytes, and a 64 MiB input is then 64 MiB less at the peak.
+    Both are read first, so an unreadable one is reported before any work is done."""
+    data = [read_bounded(path_a), read_bounded(path_b)]
+    budget = budget_for(len(data[0]), len(data[1]))
+    first = inspect_bytes(data[0])
+    data[0] = b""
+    second = inspect_bytes(data[1])
+    data.clear()
+    return compare_inspections(first, second, budget=budget)
 
 
 def _refusal(side: SideSummary) -> str:

@@ -14,9 +14,10 @@ not a shift of all the others). Elements only inserted or removed move nothing.
 from __future__ import annotations
 
 import itertools
+import typing
 from array import array
 from bisect import bisect_left
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 
@@ -24,6 +25,88 @@ def _indexes(values: Iterable[int] = ()) -> array[int]:
     """A compact list of indexes: 4 bytes each, where a list of ints costs about 36 (a
     section holds fewer than 2^31 elements: the packet limit is 64 MiB)."""
     return array("i", values)
+
+
+class Repeated(Sequence[Hashable]):
+    """One key ``length`` times, in the memory of one: the keys of a section none of whose
+    elements has its identity (a findings bomb of ``{}``), which a list would hold at
+    8 bytes per element. Its n-th element is the key's (n+1)-th occurrence."""
+
+    __slots__ = ("key", "length")
+
+    def __init__(self, key: Hashable, length: int) -> None:
+        self.key = key
+        self.length = length
+
+    def __len__(self) -> int:
+        return self.length
+
+    @typing.overload
+    def __getitem__(self, index: int) -> Hashable: ...
+
+    @typing.overload
+    def __getitem__(self, index: slice) -> Sequence[Hashable]: ...
+
+    def __getitem__(self, index: int | slice) -> Hashable | Sequence[Hashable]:
+        if isinstance(index, slice):
+            return Repeated(self.key, len(range(self.length)[index]))
+        range(self.length)[index]  # raises IndexError as a list would
+        return self.key
+
+    def __iter__(self) -> Iterator[Hashable]:
+        return itertools.repeat(self.key, self.length)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Repeated):
+            return self.length == other.length and (not self.length or self.key == other.key)
+        if isinstance(other, Sequence):
+            return len(other) == self.length and all(k == self.key for k in other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to lists, which are unhashable
+
+
+class _Ascending:
+    """Ascending indexes, appended one at a time: a ``range`` while they are consecutive
+    (the elements of a section without identity, or all of a section added, are most
+    often one stretch), an array of machine integers from the first gap on."""
+
+    __slots__ = ("spread", "start", "stop")
+
+    def __init__(self) -> None:
+        self.start = self.stop = 0
+        self.spread: array[int] | None = None
+
+    def append(self, index: int) -> None:
+        if self.spread is not None:
+            self.spread.append(index)
+        elif self.start == self.stop:
+            self.start, self.stop = index, index + 1
+        elif index == self.stop:
+            self.stop += 1
+        else:
+            self.spread = _indexes(range(self.start, self.stop))
+            self.spread.append(index)
+
+    def __len__(self) -> int:
+        return self.stop - self.start if self.spread is None else len(self.spread)
+
+    def __getitem__(self, n: int) -> int:
+        return self.start + n if self.spread is None else self.spread[n]
+
+    def done(self) -> Sequence[int]:
+        return range(self.start, self.stop) if self.spread is None else self.spread
+
+
+def _unflagged(flags: bytearray) -> Sequence[int]:
+    """The indexes whose flag is 0, ascending: a ``range`` when they are one stretch."""
+    count = flags.count(0)
+    if not count:
+        return range(0)
+    first = flags.find(0)
+    if flags.rfind(0) - first + 1 == count:
+        return range(first, first + count)
+    return _indexes(i for i, flag in enumerate(flags) if not flag)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +145,8 @@ class Matching:
     def _occurrence(self, side: str, keys: Sequence[Hashable], index: int) -> int | None:
         if not self.repeated or keys[index] not in self.repeated:
             return None
+        if isinstance(keys, Repeated):
+            return index + 1  # every element has the one key: no numbers to keep
         numbers = self._occurrences.get(side)
         if numbers is None:  # made once, when a listed change first asks
             numbers = self._occurrences[side] = _occurrence_numbers(keys, self.repeated)
@@ -86,19 +171,23 @@ def match(keys_a: Sequence[Hashable], keys_b: Sequence[Hashable]) -> Matching:
             keys_a,
             keys_b,
         )
-    # Each key's indexes in A: the first alone, further ones (repeats) in an array.
+    # Each key's indexes in A: the first alone, further ones (repeats) compactly.
     first_a: dict[Hashable, int] = {}
-    more_a: dict[Hashable, array[int]] = {}
+    more_a: dict[Hashable, _Ascending] = {}
     for index, key in enumerate(keys_a):
         if key in first_a:
-            more_a.setdefault(key, _indexes((first_a[key],))).append(index)
+            many = more_a.get(key)
+            if many is None:
+                many = more_a[key] = _Ascending()
+                many.append(first_a[key])
+            many.append(index)
         else:
             first_a[key] = index
     # Pair the n-th occurrence in B with the n-th in A; partner[b] = index in A or -1.
     partner = _indexes(itertools.repeat(-1, len(keys_b)))
     seen_b: dict[Hashable, int] = {}
     repeated_b: set[Hashable] = set()
-    added = _indexes()
+    added = _Ascending()
     for index_b, key in enumerate(keys_b):
         n = seen_b.get(key, 0)
         seen_b[key] = n + 1
@@ -117,12 +206,14 @@ def match(keys_a: Sequence[Hashable], keys_b: Sequence[Hashable]) -> Matching:
     for index_a in partner:
         if index_a >= 0:
             paired_a[index_a] = 1
-    removed = _indexes(i for i, flag in enumerate(paired_a) if not flag)
+    removed = _unflagged(paired_a)
+    repeated = frozenset(more_a.keys() | repeated_b)
+    del paired_a, first_a, more_a, seen_b  # before the search for moves: no longer needed
     return Matching(
         removed,
-        added,
+        added.done(),
         _moved(partner),
-        frozenset(more_a.keys() | repeated_b),
+        repeated,
         _runs(partner),
         keys_a,
         keys_b,

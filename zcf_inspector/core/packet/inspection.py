@@ -117,7 +117,7 @@ def inspect_bytes(
     monitor.step("reading bytes", 0.0)
     read: ReadDocument | ReadError
     try:
-        read = read_document(data, max_bytes=max_bytes)
+        read = read_document(data, max_bytes=max_bytes, monitor=monitor)
     except ReadError as exc:
         read = exc
     return inspect_read(read, data, destination, monitor=monitor, findings_limit=findings_limit)
@@ -173,7 +173,7 @@ def inspect_value(
     left = _Left(findings_limit)
     monitor.step("checking structure", 0.4)
     structure_budget = left.budget()
-    check_structure(value, structure_budget)
+    check_structure(value, structure_budget, monitor)
     structure = left.result(Stage.STRUCTURE, structure_budget)
     structure_ok = structure.status is StageStatus.PASSED
     stages.append(structure)

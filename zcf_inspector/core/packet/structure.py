@@ -2,9 +2,10 @@
 
 ``check_structure`` takes the value the strict reader returned and never raises on any
 value of that shape. The schemas live in ``structure_models``; this module dispatches to
-them, translates pydantic's errors into findings, and adds the rules a schema cannot
-state: the constant envelope fields, the shape of ``content`` against ``artifactKind``,
-sections accounted for by ``omissionManifest``, unique ids and resolvable references.
+them (its findings, pydantic's errors translated among them, are phrased by
+``structure_report``), and adds the rules a schema cannot state: the constant envelope
+fields, the shape of ``content`` against ``artifactKind``, sections accounted for by
+``omissionManifest``, unique ids and resolvable references.
 
 Decisions where the profile is silent (each is tested):
 
@@ -55,15 +56,14 @@ Decisions where the profile is silent (each is tested):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Set
+from collections.abc import Set
 from functools import partial
-from operator import itemgetter
 from typing import Any
 
-from zcf_inspector.core.bounded_validation import validate_bounded
 from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.findings import Finding, FindingBudget, Severity
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.packet.structure_models import (
     ARCHIVE_SECTION,
     ARRAY_SECTIONS,
@@ -75,19 +75,24 @@ from zcf_inspector.core.packet.structure_models import (
     CONTENT_SECTIONS_CORE,
     ENVELOPE_TYPES,
     FORMAT,
-    FORMAT_ERROR,
     FORMAT_VERSION,
     HIGH_RISK_TOOLS,
-    PATTERN_EXPECTATIONS,
     POINTER_RE,
     RECIPIENT_INTENT,
     REVIEW_STATES,
     SECTION_OBJECT_TYPES,
-    ArraySection,
     KindedObject,
 )
-from zcf_inspector.core.pointer import exists, join
-from zcf_inspector.core.pydantic_findings import IssueKind, ValidationIssue, packet_code_of_type
+from zcf_inspector.core.packet.structure_report import (
+    ITEMS_PER_CHECK,
+    Loc,
+    Report,
+    label,
+    one_of,
+    show,
+    watched,
+)
+from zcf_inspector.core.pointer import exists
 
 __all__ = [
     "CAPABILITIES",
@@ -97,6 +102,7 @@ __all__ = [
     "REVIEW_STATES",
     "TOP_LEVEL_FIELDS",
     "check_structure",
+    "show",
 ]
 
 HANDOFF = "session-handoff"
@@ -133,29 +139,29 @@ _REFERENCES = (
     ("verification", "receiptRef", "receipts"),
 )
 
-_SHOW_CHARS = 60
 # The ids of a section listed on omissionManifest: none (a distinct object, for messages).
 _ABSENT: Set[str] = frozenset()
 
-Loc = tuple[str | int, ...]
-Message = str | Callable[[], str]  # a message is only phrased if the finding is kept
-
 
 def check_structure(
-    packet: dict[str, JsonValue], budget: FindingBudget | None = None
+    packet: dict[str, JsonValue],
+    budget: FindingBudget | None = None,
+    monitor: Monitor = NULL_MONITOR,
 ) -> tuple[Finding, ...]:
     """Every §3 finding about ``packet``, in envelope order; empty when it is well formed.
 
     Findings go to ``budget`` (the packet's, shared with the later stages) and the ones
     it keeps are returned; past its limit they are only counted (`FindingBudget.omitted`).
-    Without a budget, a fresh one of the default limit is used.
+    Without a budget, a fresh one of the default limit is used. ``monitor`` is checked
+    between the pieces of every validation (`Cancelled`: the budget then holds part of
+    the findings, and the caller drops it).
     """
     budget = FindingBudget() if budget is None else budget
     if not isinstance(packet, dict):
         message = f"a packet must be a JSON object; found {show(packet)}"
         budget.add(Finding(ErrorCode.NOT_AN_OBJECT, Severity.ERROR, "", message))
         return tuple(budget.kept)
-    report = _Report(budget)
+    report = Report(budget, monitor)
     _check_top_level_keys(report, packet)
     declared = _check_constants(report, packet)
     for name in ("packet", "source"):
@@ -181,7 +187,7 @@ def check_structure(
 # --- the envelope ----------------------------------------------------------------------------
 
 
-def _check_top_level_keys(report: _Report, packet: dict[str, JsonValue]) -> None:
+def _check_top_level_keys(report: Report, packet: dict[str, JsonValue]) -> None:
     for key in packet:
         if key not in _TOP_LEVEL:
             report.unknown_field((key,))
@@ -190,7 +196,7 @@ def _check_top_level_keys(report: _Report, packet: dict[str, JsonValue]) -> None
             report.missing_field((key,))
 
 
-def _check_constants(report: _Report, packet: dict[str, JsonValue]) -> str | None:
+def _check_constants(report: Report, packet: dict[str, JsonValue]) -> str | None:
     """Check the constant fields; return ``artifactKind`` when it is one of the two kinds."""
     constants = (
         ("format", FORMAT, ErrorCode.UNSUPPORTED_FORMAT, "the only format this reads"),
@@ -211,7 +217,7 @@ def _check_constants(report: _Report, packet: dict[str, JsonValue]) -> str | Non
         return None
     if isinstance(kind, str) and kind in ARTIFACT_KINDS:
         return kind
-    report.invalid(("artifactKind",), _one_of(ARTIFACT_KINDS), kind)
+    report.invalid(("artifactKind",), one_of(ARTIFACT_KINDS), kind)
     return None
 
 
@@ -220,7 +226,7 @@ def _same(value: object, expected: object) -> bool:
     return type(value) is type(expected) and value == expected
 
 
-def _check_kinded(report: _Report, loc: Loc, value: object, kinded: KindedObject) -> None:
+def _check_kinded(report: Report, loc: Loc, value: object, kinded: KindedObject) -> None:
     """Validate an object against the schema its ``kind`` selects."""
     if not isinstance(value, dict):
         report.invalid(loc, "an object", value)
@@ -231,7 +237,7 @@ def _check_kinded(report: _Report, loc: Loc, value: object, kinded: KindedObject
         report.validate(shape, value, loc)
         return
     if "kind" in value:
-        report.invalid((*loc, "kind"), _one_of(tuple(kinded.shapes)), kind)
+        report.invalid((*loc, "kind"), one_of(tuple(kinded.shapes)), kind)
     else:
         report.missing_field((*loc, "kind"))
     for key in value:
@@ -254,7 +260,7 @@ def content_shape(content: dict[str, Any], declared: str | None) -> str | None:
 
 
 def _check_content(
-    report: _Report, packet: dict[str, JsonValue], declared: str | None
+    report: Report, packet: dict[str, JsonValue], declared: str | None
 ) -> str | None:
     """Check ``content``; return the kind it was checked as (``None``: not checked)."""
     if "content" not in packet:
@@ -293,7 +299,7 @@ def _omitted_sections(packet: dict[str, JsonValue]) -> Set[str] | None:
 
 
 def _check_handoff_content(
-    report: _Report, content: dict[str, Any], omitted: Set[str] | None
+    report: Report, content: dict[str, Any], omitted: Set[str] | None
 ) -> None:
     for key in content:
         if key not in _HANDOFF_SECTIONS:
@@ -326,13 +332,13 @@ def _check_handoff_content(
     _check_references(report, content, ids)
 
 
-def _check_allowed_tools(report: _Report, tools: object) -> None:
+def _check_allowed_tools(report: Report, tools: object) -> None:
     loc: Loc = ("content", "allowedTools")
     if not isinstance(tools, list):
         report.invalid(loc, "an array of capability names", tools)
         return
     first: dict[str, int] = {}
-    for index, name in enumerate(tools):
+    for index, name in watched(tools, report.monitor):
         if not isinstance(name, str):
             report.invalid((*loc, index), "a capability name (a string)", name)
             continue
@@ -345,20 +351,20 @@ def _check_allowed_tools(report: _Report, tools: object) -> None:
 
 def _unknown_capability(at: Loc, name: str) -> str:
     return (
-        f"{_label(at)} is {show(name)}, not one of the published capabilities "
+        f"{label(at)} is {show(name)}, not one of the published capabilities "
         f"({', '.join(CAPABILITIES)})"
     )
 
 
 def _check_references(
-    report: _Report, content: dict[str, Any], ids: dict[str, Set[str] | None]
+    report: Report, content: dict[str, Any], ids: dict[str, Set[str] | None]
 ) -> None:
     for section, field, target in _REFERENCES:
         known = ids[target]
         items = content.get(section)
         if known is None or not isinstance(items, list):
             continue
-        for index, item in enumerate(items):
+        for index, item in watched(items, report.monitor):
             ref = item.get(field) if isinstance(item, dict) else None
             if isinstance(ref, str) and ref not in known:
                 at: Loc = ("content", section, index, field)
@@ -367,13 +373,13 @@ def _check_references(
     known = ids["beliefs"]
     refs = handoff.get("checkpointBeliefIds") if isinstance(handoff, dict) else None
     if known is not None and isinstance(refs, list):
-        for index, ref in enumerate(refs):
+        for index, ref in watched(refs, report.monitor):
             if isinstance(ref, str) and ref not in known:
                 loc: Loc = ("content", "sourceHandoff", "checkpointBeliefIds", index)
                 report.dangling(loc, ref, "beliefs", omitted=known is _ABSENT)
 
 
-def _check_archive_content(report: _Report, content: dict[str, Any]) -> None:
+def _check_archive_content(report: Report, content: dict[str, Any]) -> None:
     for key in content:
         if key != ARCHIVE_SECTION:
             report.unknown_field(("content", key))
@@ -396,7 +402,7 @@ def _section_names(shape: str | None) -> tuple[str, ...]:
 
 
 def _manifest_entries(
-    report: _Report, packet: dict[str, JsonValue], name: str, shape: str | None
+    report: Report, packet: dict[str, JsonValue], name: str, shape: str | None
 ) -> list[tuple[Loc, dict[str, Any], str]]:
     """Validate a manifest; return its entries that name a section of the packet's kind."""
     if name not in packet:
@@ -409,7 +415,7 @@ def _manifest_entries(
     names = _section_names(shape)
     every_name = _section_names(None)
     usable: list[tuple[Loc, dict[str, Any], str]] = []
-    for index, entry in enumerate(entries):
+    for index, entry in watched(entries, report.monitor):
         if not isinstance(entry, dict):
             continue  # the schema has reported it
         section = entry.get("section")
@@ -417,16 +423,20 @@ def _manifest_entries(
             continue  # the schema has reported it
         loc: Loc = (name, "entries", index)
         if section not in names:
-            report.invalid((*loc, "section"), f"a section of a {shape} ({_one_of(names)})", section)
+            report.invalid((*loc, "section"), f"a section of a {shape} ({one_of(names)})", section)
             continue
         usable.append((loc, entry, section))
     return usable
 
 
-def _check_omissions(report: _Report, packet: dict[str, JsonValue], shape: str | None) -> None:
+def _check_omissions(report: Report, packet: dict[str, JsonValue], shape: str | None) -> None:
     content = packet.get("content")
     first: dict[str, int] = {}
-    for loc, _entry, section in _manifest_entries(report, packet, "omissionManifest", shape):
+    for n, (loc, _entry, section) in enumerate(
+        _manifest_entries(report, packet, "omissionManifest", shape)
+    ):
+        if not n % ITEMS_PER_CHECK:
+            report.monitor.breathe()
         index = loc[-1]
         assert isinstance(index, int)
         if first.setdefault(section, index) != index:
@@ -437,16 +447,20 @@ def _check_omissions(report: _Report, packet: dict[str, JsonValue], shape: str |
 
 def _omitted_but_present(loc: Loc, section: str) -> str:
     return (
-        f"{_label(loc)} lists section {section!r} as not transferred, but content has that section"
+        f"{label(loc)} lists section {section!r} as not transferred, but content has that section"
     )
 
 
-def _check_redactions(report: _Report, packet: dict[str, JsonValue], shape: str | None) -> None:
+def _check_redactions(report: Report, packet: dict[str, JsonValue], shape: str | None) -> None:
     content = packet.get("content")
     # A section with errors of its own may have lost the member a pointer names: saying so
     # again would only repeat its findings.
     faulty = report.faulty
-    for loc, entry, section in _manifest_entries(report, packet, "redactionManifest", shape):
+    for n, (loc, entry, section) in enumerate(
+        _manifest_entries(report, packet, "redactionManifest", shape)
+    ):
+        if not n % ITEMS_PER_CHECK:
+            report.monitor.breathe()
         pointer = entry.get("pointer")
         if not (isinstance(content, dict) and section in content and isinstance(pointer, str)):
             continue
@@ -460,203 +474,6 @@ def _check_redactions(report: _Report, packet: dict[str, JsonValue], shape: str 
 
 def _unresolved_redaction(at: Loc, pointer: str, section: str) -> str:
     return (
-        f"{_label(at)} {show(pointer)} names nothing inside content.{section} "
+        f"{label(at)} {show(pointer)} names nothing inside content.{section} "
         "(the redaction may have removed it)"
     )
-
-
-# --- findings --------------------------------------------------------------------------------
-
-
-class _Report:
-    """The findings of one run, into the packet's budget, and the helpers that phrase them
-    alike. It is the `IssueSink` of the schema checks too: pydantic's issues arrive here."""
-
-    def __init__(self, budget: FindingBudget) -> None:
-        self.budget = budget
-        # The content sections an error points into (kept or only counted).
-        self.faulty: set[str] = set()
-
-    def add(
-        self, code: ErrorCode, loc: Loc, message: Message, severity: Severity = Severity.ERROR
-    ) -> None:
-        if severity is Severity.ERROR and len(loc) > 1 and loc[0] == "content":
-            self.faulty.add(str(loc[1]))
-        if self.budget.full:
-            self.budget.tally(code, severity, lambda: join(*loc))
-            return
-        text = message if isinstance(message, str) else message()
-        self.budget.add(Finding(code, severity, join(*loc), text))
-
-    def invalid(self, loc: Loc, expected: str, found: object, detail: str = "") -> None:
-        def message() -> str:
-            return f"{_label(loc)} must be {expected}; found {show(found)}{detail}"
-
-        self.add(ErrorCode.INVALID_VALUE, loc, message)
-
-    def unknown_field(self, loc: Loc) -> None:
-        def message() -> str:
-            owner = _label(loc[:-1]) if len(loc) > 1 else "the packet"
-            return f"{owner} has no field {show(loc[-1])}: its field set is closed"
-
-        self.add(ErrorCode.UNKNOWN_FIELD, loc, message)
-
-    def missing_field(self, loc: Loc) -> None:
-        def message() -> str:
-            owner = _label(loc[:-1]) if len(loc) > 1 else "the packet"
-            return f"{owner} lacks its required field {show(loc[-1])}"
-
-        self.add(ErrorCode.MISSING_FIELD, loc, message)
-
-    def duplicate(self, loc: Loc, value: str, first_index: int) -> None:
-        def message() -> str:
-            item = loc[:-1] if isinstance(loc[-1], str) else loc
-            earlier = (*item[:-1], first_index)
-            return f"{_label(loc)} {show(value)} repeats the one of {_label(earlier)}"
-
-        self.add(ErrorCode.DUPLICATE_ID, loc, message)
-
-    def dangling(self, loc: Loc, ref: str, target: str, *, omitted: bool = False) -> None:
-        def message() -> str:
-            if omitted:
-                return (
-                    f"{_label(loc)} is {show(ref)}, but content.{target} is absent (listed on "
-                    "omissionManifest), so no reference into it resolves"
-                )
-            id_field = ARRAY_SECTIONS[target].id_field
-            return (
-                f"{_label(loc)} is {show(ref)}, but no item of content.{target} has that {id_field}"
-            )
-
-        self.add(ErrorCode.DANGLING_REFERENCE, loc, message)
-
-    def validate(self, schema: Any, value: object, loc: Loc) -> bool:
-        """Validate ``value`` against a schema; report its errors; say whether it passed."""
-        ok, _ = validate_bounded(schema, value, self, loc)
-        if not ok and len(loc) > 1 and loc[0] == "content":
-            self.faulty.add(str(loc[1]))
-        return ok
-
-    def check_array(
-        self, loc: Loc, value: object, section: ArraySection, min_items: int = 0
-    ) -> Set[str] | None:
-        """Validate an array section; return its item ids when every item has a string id."""
-        if not isinstance(value, list):
-            self.invalid(loc, "an array", value)
-            return None
-        if len(value) < min_items:
-            self.invalid(loc, f"an array of at least {min_items} item(s)", value)
-        # An empty array passes its item schema: its validator need not be built.
-        clean = self.validate(section.list_type, value, loc) if value else True
-        field = section.id_field
-        if clean:
-            # The schema passed, so every item is an object with a string id: a set built
-            # in C finds whether any repeats, and the slow walk below only runs if one does.
-            ids = set(map(itemgetter(field), value))  # C-level: no Python step per item
-            if len(ids) == len(value):
-                return ids
-        first: dict[str, int] = {}
-        complete = True
-        for index, item in enumerate(value):
-            ident = item.get(field) if isinstance(item, dict) else None
-            if not isinstance(ident, str):
-                complete = False
-            elif first.setdefault(ident, index) != index:
-                self.duplicate((*loc, index, field), ident, first[ident])
-        return first.keys() if complete else None
-
-    # -- IssueSink: what pydantic found -----------------------------------------------------
-
-    def room(self) -> bool:
-        return not self.budget.full
-
-    def issue(self, issue: ValidationIssue) -> None:
-        self._report_issue(issue)
-
-    def tally(self, error_type: str, count: int, first: Callable[[], Loc]) -> None:
-        self.budget.tally(
-            packet_code_of_type(error_type), Severity.ERROR, lambda: join(*first()), count
-        )
-
-    def _report_issue(self, issue: ValidationIssue) -> None:
-        if issue.kind is IssueKind.UNKNOWN_FIELD:
-            self.unknown_field(issue.loc)
-        elif issue.kind is IssueKind.MISSING_FIELD:
-            self.missing_field(issue.loc)
-        else:
-            expected, detail = _expectation(issue)
-            self.invalid(issue.loc, expected, issue.input, detail)
-
-
-# What each pydantic error type expected, phrased for a reader of the packet.
-_EXPECTATIONS = {
-    "string_type": "a string",
-    "int_type": "an integer",
-    "dict_type": "an object",
-    "list_type": "an array",
-    "string_unicode": "text without lone surrogates",
-}
-
-
-def _expectation(issue: ValidationIssue) -> tuple[str, str]:
-    kind = issue.error_type
-    ctx = issue.context
-    if kind == FORMAT_ERROR:
-        return str(ctx["expected"]), str(ctx.get("detail", ""))
-    if kind in _EXPECTATIONS:
-        return _EXPECTATIONS[kind], ""
-    if kind == "literal_error":
-        return f"one of {ctx['expected']}", ""
-    if kind == "string_pattern_mismatch":
-        pattern = str(ctx["pattern"])
-        return PATTERN_EXPECTATIONS.get(pattern, f"a string matching {pattern}"), ""
-    if kind == "string_too_short":
-        return f"a string of at least {ctx['min_length']} character(s)", ""
-    if kind == "string_too_long":
-        return f"a string of at most {ctx['max_length']} characters", ""
-    if kind == "greater_than_equal":
-        return f"an integer ≥ {ctx['ge']}", ""
-    return "valid", f" ({issue.message})"
-
-
-def _label(loc: Loc) -> str:
-    """``("content", "beliefs", 3, "sourceId")`` as ``content.beliefs[3].sourceId``."""
-    text = ""
-    for part in loc:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        elif part.isidentifier() and len(part) <= _SHOW_CHARS:
-            text += f".{part}" if text else part
-        else:
-            # A key from the packet (say, in manifest.sections) may be long or hold any
-            # character: shown quoted and cut, like any other found value.
-            text += f"[{show(part)}]"
-    return text or "the packet"
-
-
-def _one_of(values: tuple[str, ...]) -> str:
-    return "one of " + ", ".join(repr(v) for v in values)
-
-
-def show(value: object) -> str:
-    """A short, safe spelling of a found value: long strings cut, containers summarised."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        if len(value) <= _SHOW_CHARS:
-            return repr(value)
-        return f"{value[:_SHOW_CHARS]!r}… ({len(value)} characters)"
-    if isinstance(value, int):
-        # repr of a huge int is slow and may raise (sys.set_int_max_str_digits).
-        return (
-            repr(value) if value.bit_length() <= 64 else f"an integer of {value.bit_length()} bits"
-        )
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, dict):
-        return f"an object with {len(value)} member(s)"
-    if isinstance(value, list):
-        return f"an array of {len(value)} item(s)"
-    return f"a {type(value).__name__}"

@@ -127,7 +127,9 @@ class SecretScan:
         if not self.hits:
             return f"no credential found in {texts}"
         where = len(self.flagged_pointers)
-        return f"{len(self.hits):,} suspected credential(s) in {where:,} of {texts} (values hidden)"
+        hits = len(self.hits)
+        found = f"{hits:,} suspected credential{'' if hits == 1 else 's'}"
+        return f"{found} in {where:,} of {texts} (values hidden)"
 
     def to_json(self) -> dict[str, JsonValue]:
         return {
