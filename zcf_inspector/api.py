@@ -73,6 +73,7 @@ from zcf_inspector.core.review.batch import DECISIONS_MAX_BYTES as _DECISIONS_MA
 from zcf_inspector.core.review.batch import ReviewResult
 from zcf_inspector.core.review.batch import review_packet as _review_packet
 from zcf_inspector.core.review.decisions import ReviewError
+from zcf_inspector.core.secrets.scan import scan_packet as _scan_packet
 from zcf_inspector.present.registry import Result
 from zcf_inspector.present.registry import verdict_of as _verdict_of
 from zcf_inspector.present.vocabulary import CheckStatus, Chip, Trust, Verdict
@@ -425,7 +426,13 @@ def verdict(result: Result) -> Verdict:
     Raises:
         InputError: ``result`` is not one of the results named above.
     """
+    # A packet's texts are scanned as `validate` and the window scan them: what the scan
+    # flagged is on the admission chip (it never changes the words or the trust level).
+    inspection = result.inspection if isinstance(result, IngestResult) else result
+    secrets = None
+    if isinstance(inspection, PacketInspection) and inspection.value is not None:
+        secrets = _scan_packet(inspection.value)
     try:
-        return _verdict_of(result)
+        return _verdict_of(result, secrets=secrets)
     except TypeError as exc:  # no presenter for it: a wrong argument, said as one
         raise InputError(str(exc)) from None

@@ -18,7 +18,9 @@ import pytest
 from PySide6.QtGui import QPalette
 from pytestqt.qtbot import QtBot
 
+from goldens import generate as g
 from tests.conftest import DATA, REPO
+from tests.core.helpers import to_bytes
 from tests.gui.driving import drop, wait_idle
 from zcf_inspector import api
 from zcf_inspector.cli import main
@@ -176,7 +178,9 @@ def agree(
     paths: tuple[Path, ...],
     destination: bool = False,
 ) -> None:
-    where = " + ".join(str(p.relative_to(REPO)) for p in paths)
+    where = " + ".join(
+        str(p.relative_to(REPO)) if p.is_relative_to(REPO) else p.name for p in paths
+    )
     text_code, text = cli_text(capsys, paths, destination)
     json_code, as_json = cli_json(capsys, paths, destination)
     library = api_said(paths, destination)
@@ -242,3 +246,20 @@ def test_every_example_session_with_its_report_is_said_alike(
         agree(qtbot, window, capsys, pair)
         outcomes.add(api_said(pair).words.split(" · ")[0].split(" (")[0])
     assert outcomes == {"READY", "ADAPTATION REQUIRED", "BLOCKED"}
+
+
+def test_a_packet_with_a_suspected_credential_is_said_alike_by_all_four(
+    qtbot: QtBot, window: MainWindow, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The secret scan's flag is on the admission chip of the window, the CLI's text and
+    --json, and the API alike (issue 20, point 4), without and with a destination."""
+    value = g.handoff("one-verdict-secrets")
+    value["content"]["beliefs"] = [g.belief("b-1", "the deploy key is AKIAIOSFODNN7EXAMPLE")]
+    path = tmp_path / "planted.json"
+    path.write_bytes(to_bytes(g.unsigned(value)))
+    agree(qtbot, window, capsys, (path,))
+    said = api_said((path,))
+    assert said.chips is not None
+    assert "admission: changed · 1 suspected credential flagged (values hidden)" in said.chips
+    window.apply_destination(str(DESTINATION))
+    agree(qtbot, window, capsys, (path,), destination=True)

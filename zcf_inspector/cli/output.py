@@ -25,7 +25,7 @@ from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.trust import packet_trust
-from zcf_inspector.core.secrets.scan import SecretHit, scan_packet
+from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
 from zcf_inspector.present import packet
 from zcf_inspector.present.vocabulary import Trust, Verdict
 
@@ -122,6 +122,8 @@ class Advisories:
     omitted: tuple[OmittedFindings, ...] = ()
     workspace: WorkspaceCheck | None = None
     workspace_asked: bool = False
+    # The scan itself: the verdict's admission chip says what it flagged, as the window's.
+    scan: SecretScan | None = None
 
 
 NO_ADVISORIES = Advisories()
@@ -136,11 +138,8 @@ def advisories(inspection: PacketInspection, folder: Path | None = None) -> Advi
     findings, omitted = scan.findings(limit=max(0, FINDINGS_LIMIT - len(inspection.findings)))
     workspace = None
     if folder is not None:
-        hits: dict[str, list[SecretHit]] = {}
-        for hit in scan.hits:
-            hits.setdefault(hit.pointer, []).append(hit)
-        workspace = masked_workspace(check_workspace(inspection.value, folder), hits)
-    return Advisories(findings, omitted, workspace, folder is not None)
+        workspace = masked_workspace(check_workspace(inspection.value, folder), scan.by_pointer())
+    return Advisories(findings, omitted, workspace, folder is not None, scan)
 
 
 def print_refused(

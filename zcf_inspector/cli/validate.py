@@ -79,9 +79,10 @@ def run(args: argparse.Namespace) -> int:
             unreadable = exc
             continue
         inspection = inspect_bytes(data, destination)
-        shown = packet.verdict(inspection, _admission(inspection, destination))
-        codes.append(exitcodes.for_trust(shown.trust))
         extra = advisories(inspection, folder)  # warnings: the exit code is the verdict's
+        # What the scan flagged is on the admission chip, as in the window and the API.
+        shown = packet.verdict(inspection, _admission(inspection, destination), extra.scan)
+        codes.append(exitcodes.for_trust(shown.trust))
         if args.json:
             results.append(inspection_json(path, inspection, shown, extra))
         else:

@@ -12,6 +12,7 @@ from zcf_inspector.core.packet.admission import AdmissionNotice, describe_admiss
 from zcf_inspector.core.packet.ingest import IngestResult
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.receipt import ReceiptReport
+from zcf_inspector.core.secrets.scan import SecretScan
 from zcf_inspector.present import asif, comparison, packet, receipt
 from zcf_inspector.present.vocabulary import DocumentKind, Verdict
 
@@ -43,15 +44,21 @@ PRESENTERS: tuple[Presenter, ...] = (
 )
 
 
-def verdict_of(result: Result, *, admission: AdmissionNotice | None = None) -> Verdict:
+def verdict_of(
+    result: Result,
+    *,
+    admission: AdmissionNotice | None = None,
+    secrets: SecretScan | None = None,
+) -> Verdict:
     """The verdict of any checked document; a packet ingested at a destination (or
-    ``admission``) adds the chip saying what admission changed."""
+    ``admission``) adds the chip saying what admission changed, and a packet's ``secrets``
+    (its scan) what the scan flagged."""
     if isinstance(result, IngestResult):
         if result.admission is not None and admission is None:
             admission = describe_admission(result.admission, result.degraded)
-        return packet.verdict(result.inspection, admission)
+        return packet.verdict(result.inspection, admission, secrets)
     if isinstance(result, PacketInspection):
-        return packet.verdict(result, admission)
+        return packet.verdict(result, admission, secrets)
     for presenter in PRESENTERS:
         if isinstance(result, presenter.result_type):
             return presenter.verdict(result)
