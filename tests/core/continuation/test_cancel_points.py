@@ -207,3 +207,15 @@ def test_report_results_are_the_same_with_a_monitor() -> None:
     assert inspect_continuation(
         source, now=clock, report=receipt, monitor=Recording()
     ) == inspect_continuation(source, now=clock, report=receipt)
+
+
+@pytest.mark.parametrize("module", ["reading.py", "bounded_validation.py"])
+def test_cancel_stops_inside_reading_and_validating_the_session(module: str) -> None:
+    """The strict read and the bounded validation of a session check the monitor of the
+    check in progress (`pulse.current_monitor`): Cancel does not wait for either to end."""
+    monitor = Recording(stop_in=module)
+    with pytest.raises(Cancelled):
+        inspect_continuation(_grown("events"), now=NOW, monitor=monitor)
+    assert module in monitor.where[-1]
+    assert _count(monitor, module) == 1
+    assert pulse.current_monitor() is not monitor  # set for the check's duration only

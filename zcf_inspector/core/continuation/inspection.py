@@ -33,7 +33,7 @@ from zcf_inspector.core.continuation.models.v0_5 import (
     DestinationReport03,
 )
 from zcf_inspector.core.continuation.models.validation import validate_at
-from zcf_inspector.core.continuation.pulse import EVERY, pulsing, tick
+from zcf_inspector.core.continuation.pulse import EVERY, current_monitor, pulsing, tick
 from zcf_inspector.core.continuation.results import (
     DocumentKind,
     InspectionResult,
@@ -106,7 +106,7 @@ def _read(data: bytes) -> _Read:
     try:
         # Exact numbers (ASIF: "integral JSON number", "MUST NOT silently round"); the
         # ±2^53 rule is the ZCF profile's, and ASIF bounds only where a schema says so.
-        value = read_json(data, exact=True)
+        value = read_json(data, exact=True, monitor=current_monitor())
     except ReadError as exc:
         where = f" at byte {exc.offset}" if exc.offset is not None else ""
         return _Read(

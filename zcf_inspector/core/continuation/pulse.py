@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-from zcf_inspector.core.monitor import Monitor
+from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 
 # Items between two cancellation points: small enough that even the costliest item
 # (a schema-checked event, ~50 µs) keeps the gap far under 0.2 s, large enough that the
@@ -55,3 +55,10 @@ def tick(items: int = 1) -> None:
     if pulse.count >= EVERY:
         pulse.count = 0
         pulse.monitor.breathe()
+
+
+def current_monitor() -> Monitor:
+    """The monitor of the check in progress (`NULL_MONITOR` outside one): for the reader
+    and the bounded validation, which take a monitor and check it as they go."""
+    pulse = _CURRENT.get()
+    return NULL_MONITOR if pulse is None else pulse.monitor

@@ -14,6 +14,7 @@ from pydantic import ValidationError
 from zcf_inspector.core.bounded_validation import validate_bounded
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.models.base import SpecModel
+from zcf_inspector.core.continuation.pulse import current_monitor
 from zcf_inspector.core.findings import Finding, FindingBudget
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.pydantic_findings import (
@@ -51,7 +52,8 @@ def validate_at(
     budget = FindingBudget() if budget is None else budget
     before = len(budget.kept)
     sink = FindingSink(budget, prefix=prefix, code_of=_plan_code_of_type)
-    ok, parsed = validate_bounded(model, value, sink)
+    # Cancel stops a large document inside its validation, not only between the checks.
+    ok, parsed = validate_bounded(model, value, sink, monitor=current_monitor())
     if ok and isinstance(parsed, model):
         return parsed, []
     return None, budget.kept[before:]
