@@ -134,6 +134,22 @@ def focus_table(qtbot: Any, pane: ReviewPane) -> None:
     pane.table.setFocus()
 
 
+def open_pane(
+    qtbot: Any, settings: QSettings, data_dir: Path, prompter: Any, path: Path
+) -> ReviewPane:
+    """A review pane on the packet at ``path``, admitted at the goldens' destination,
+    opened, shown and with the table focused."""
+    dest = destination()
+    pane = ReviewPane(settings=settings, data_dir=data_dir, prompter=prompter)
+    qtbot.addWidget(pane)
+    data = path.read_bytes()
+    pane.set_packet(str(path), data, inspect_bytes(data, dest), dest)
+    wait_open(qtbot, pane)
+    pane.show()
+    focus_table(qtbot, pane)
+    return pane
+
+
 @pytest.fixture
 def make_pane(
     qtbot: Any, settings: QSettings, data_dir: Path, prompter: ScriptedPrompter

@@ -17,31 +17,21 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QPlainTextEdit
 
 from tests.core.generations import earlier_receipt, gen2_beliefs, generation_1, generation_2
-from tests.core.helpers import destination, to_bytes
-from tests.gui.review.conftest import OFFSCREEN_NOISE, ScriptedPrompter, focus_table, wait_open
+from tests.core.helpers import to_bytes
+from tests.gui.review.conftest import (
+    OFFSCREEN_NOISE,
+    ScriptedPrompter,
+    focus_table,
+    open_pane,
+)
 from tests.present.review_packets import AWS_KEY, SECRET_KEY, evidence_packet
 from zcf_inspector.core.formats import ReviewState
-from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.core.packet.receipt import receipt_bytes
 from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.table_model import REF_ROLE, Column
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
-
-
-def open_pane(
-    qtbot: Any, settings: QSettings, data_dir: Path, prompter: Any, path: Path
-) -> ReviewPane:
-    dest = destination()
-    pane = ReviewPane(settings=settings, data_dir=data_dir, prompter=prompter)
-    qtbot.addWidget(pane)
-    data = path.read_bytes()
-    pane.set_packet(str(path), data, inspect_bytes(data, dest), dest)
-    wait_open(qtbot, pane)
-    pane.show()
-    focus_table(qtbot, pane)
-    return pane
 
 
 @pytest.fixture

@@ -15,7 +15,13 @@ from PySide6.QtTest import QTest
 
 from tests.core.generations import earlier_receipt, write_generations
 from tests.core.helpers import GOLDENS, destination
-from tests.gui.review.conftest import OFFSCREEN_NOISE, ScriptedPrompter, focus_table, wait_open
+from tests.gui.review.conftest import (
+    OFFSCREEN_NOISE,
+    ScriptedPrompter,
+    focus_table,
+    open_pane,
+    wait_open,
+)
 from zcf_inspector.cli import main
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.inspection import inspect_bytes
@@ -33,20 +39,6 @@ Files = tuple[Path, Path, Path]
 @pytest.fixture
 def files(tmp_path: Path) -> Files:
     return write_generations(tmp_path / "stream")
-
-
-def open_pane(
-    qtbot: Any, settings: QSettings, data_dir: Path, prompter: Any, path: Path
-) -> ReviewPane:
-    dest = destination()
-    pane = ReviewPane(settings=settings, data_dir=data_dir, prompter=prompter)
-    qtbot.addWidget(pane)
-    data = path.read_bytes()
-    pane.set_packet(str(path), data, inspect_bytes(data, dest), dest)
-    wait_open(qtbot, pane)
-    pane.show()
-    focus_table(qtbot, pane)
-    return pane
 
 
 @pytest.fixture

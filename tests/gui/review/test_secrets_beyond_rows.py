@@ -24,8 +24,8 @@ from tests.core.generations import (
     write_generations,
 )
 from tests.core.helpers import to_bytes
-from tests.gui.review.conftest import OFFSCREEN_NOISE, ScriptedPrompter, focus_table
-from tests.gui.review.test_evidence_detail import go_to, open_pane
+from tests.gui.review.conftest import OFFSCREEN_NOISE, ScriptedPrompter, focus_table, open_pane
+from tests.gui.review.test_evidence_detail import go_to
 from tests.present.review_packets import AWS_KEY, evidence_packet
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.receipt import receipt_bytes
