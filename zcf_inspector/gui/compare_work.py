@@ -17,20 +17,19 @@ from typing import Final
 from zcf_inspector.core.compare.model import Change, Comparison
 from zcf_inspector.core.compare.packets import ScaledMonitor, budget_for, compare_inspections
 from zcf_inspector.core.compare.render import FieldLine, field_lines
-from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import inspect_read
-from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadDocument, ReadError, read_document
+from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
 from zcf_inspector.core.visible_text import visible
 from zcf_inspector.gui.documents import (
     OpenRequest,
     PacketDocument,
     UnreadableDocument,
     open_documents,
+    read_file,
 )
-from zcf_inspector.gui.file_checks import content_problem, unreadable_message
 
 DETAIL_CHARS: Final = 4_000  # of each side of a field in the detail view
 RELEASE_SLICE: Final = 4_096  # array elements freed at a time
@@ -64,28 +63,13 @@ class ComparedPackets:
 def compare_with(request: CompareRequest, monitor: Monitor) -> ComparedPackets | UnreadableDocument:
     path = request.path_b
     name = Path(path).name
-    monitor.step(f"reading {name}", 0.0)
-    try:
-        # One bounded, non-blocking read (a FIFO never blocks the worker); what it refuses
-        # is phrased from its reason, as for any open.
-        data = (
-            request.data_b
-            if request.data_b is not None
-            else read_bounded(path, request.max_bytes, refuse_larger=True)
-        )
-    except UnreadableFileError as exc:
-        return UnreadableDocument(path, unreadable_message(exc, request.max_bytes))
-    problem = content_problem(path, data, request.max_bytes)
-    if problem is not None:
-        return UnreadableDocument(path, problem)
-    monitor.step(f"parsing {name}", 0.05)
-    read: ReadDocument | ReadError
-    try:
-        read = read_document(data, max_bytes=request.max_bytes)
-    except ReadError as exc:
-        read = exc
+    # Read as every open reads a file: the same bounds, checks and strict read.
+    read = read_file(path, request.data_b, request.max_bytes, monitor.step)
+    if isinstance(read, UnreadableDocument):
+        return read
+    data = read.data
     inspection = inspect_read(
-        read, data, request.destination, monitor=ScaledMonitor(monitor, 0.3, 0.7, f"{name}: ")
+        read.read, data, request.destination, monitor=ScaledMonitor(monitor, 0.3, 0.7, f"{name}: ")
     )
     comparison = compare_inspections(
         request.a.inspection,

@@ -24,7 +24,7 @@ symbolic links, unreadable, empty, binary or oversized files — become an
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -129,7 +129,7 @@ class OpenRequest:
 
 
 @dataclass
-class _Read:
+class FileRead:
     path: str
     data: bytes
     read: ReadDocument | ReadError  # the one strict read of the file
@@ -176,6 +176,28 @@ def strict_read(data: bytes, max_bytes: int) -> ReadDocument | ReadError:
     return read
 
 
+def read_file(
+    path: str, held: bytes | None, max_bytes: int, step: Callable[[str, float], None]
+) -> FileRead | UnreadableDocument:
+    """The one read of a file the window shows (an open, a re-check, a comparison's B):
+    bounded and non-blocking (a FIFO never blocks the worker), ``held`` bytes instead when
+    given, the content checked, then one strict read. ``step`` reports progress."""
+    name = Path(path).name
+    step(f"reading {name}", 0.0)
+    try:
+        data = held if held is not None else read_bounded(path, max_bytes, refuse_larger=True)
+    except UnreadableFileError as exc:
+        return UnreadableDocument(path, unreadable_message(exc, max_bytes))
+    problem = content_problem(path, data, max_bytes)
+    if problem is not None:
+        return UnreadableDocument(path, problem)
+    step(f"parsing {name}", 0.05)
+    # On the runner a large file takes the exact reader, which lets the UI thread in
+    # between objects (orjson parses in one call that holds the GIL).
+    with fast_path_limit(FAST_READ_MAX_BYTES):
+        return FileRead(path, data, strict_read(data, max_bytes))
+
+
 def open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
     """Read, recognise and check every file of ``request`` (progress over all of them)."""
     with fast_path_limit(FAST_READ_MAX_BYTES):
@@ -183,28 +205,12 @@ def open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
 
 
 def _open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
-    reads: list[_Read | UnreadableDocument] = []
+    reads: list[FileRead | UnreadableDocument] = []
     count = len(request.paths)
     for i, path in enumerate(request.paths):
-        share = _Share(monitor, i, count)
-        share.step(f"reading {Path(path).name}", 0.0)
         held = (request.contents or {}).get(path)
-        try:
-            data = (
-                held
-                if held is not None
-                else read_bounded(path, request.max_bytes, refuse_larger=True)
-            )
-        except UnreadableFileError as exc:
-            reads.append(UnreadableDocument(path, unreadable_message(exc, request.max_bytes)))
-            continue
-        problem = content_problem(path, data, request.max_bytes)
-        if problem is not None:
-            reads.append(UnreadableDocument(path, problem))
-            continue
-        share.step(f"parsing {Path(path).name}", 0.05)
-        reads.append(_Read(path, data, strict_read(data, request.max_bytes)))
-    readable = [r for r in reads if isinstance(r, _Read)]
+        reads.append(read_file(path, held, request.max_bytes, _Share(monitor, i, count).step))
+    readable = [r for r in reads if isinstance(r, FileRead)]
     pairs = _pair_reports(readable, request.report_for or {})
     paired_reports = set(pairs.values())
     documents: list[Document] = []
@@ -331,8 +337,8 @@ class _ShareMonitor(Monitor):
 
 
 def _check(
-    item: _Read,
-    report: _Read | None,
+    item: FileRead,
+    report: FileRead | None,
     destination: Destination | None,
     share: _Share,
     now: datetime | None = None,
@@ -385,7 +391,7 @@ def _receipt_key(destination: Destination | None) -> bytes | None:
     return None if destination is None else destination.signing_public_key
 
 
-def _pair_reports(reads: list[_Read], known: dict[str, str]) -> dict[str, str]:
+def _pair_reports(reads: list[FileRead], known: dict[str, str]) -> dict[str, str]:
     """session path -> report path, for reports opened together with their session.
 
     A report names the SHA-256 of the session bytes it binds; failing that, the session
