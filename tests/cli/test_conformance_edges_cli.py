@@ -61,7 +61,7 @@ def test_plan_text_and_json(case: Case, tmp_path: Path, capsys: pytest.CaptureFi
         assert "VALID" in headline, text
         assert "REFUSED" not in headline, text
     if "code" in case.expect:
-        assert f"error {case.expect['code']} at {case.expect['pointer']}:" in text, text
+        assert f"error   {case.expect['code']}  {case.expect['pointer']}\n" in text, text
     if case.report is not None and not rejected:
         assert f"recomputed {case.expect['verdict']}" in text, text
     code_json, out = run(capsys, "plan", *argv, "--json")

@@ -174,7 +174,7 @@ def test_error_exits_refused_with_finding_and_pointer(
     code, out, _ = run(capsys, str(path))
     assert code == exitcodes.REFUSED
     assert ": ASIF-SESSION REFUSED: dependency_cycle\n" in out
-    assert "error dependency_cycle at /continuation/dependencies/0/depends_on/0" in out
+    assert "error   dependency_cycle  /continuation/dependencies/0/depends_on/0" in out
 
 
 def test_dot_styles_missing_required_and_cycle(
@@ -217,7 +217,7 @@ def test_report_checked_against_session(capsys: pytest.CaptureFixture[str], tmp_
         capsys, example("another-computer.session.json"), "--report", str(path), "--now", CLOCK_TEXT
     )
     assert code == exitcodes.REFUSED
-    assert "error report_expired at /expires_at" in out
+    assert "error   report_expired  /expires_at" in out
 
 
 def test_report_alone(capsys: pytest.CaptureFixture[str]) -> None:
@@ -301,7 +301,9 @@ def test_support_claimed_over_a_known_blocker_is_refused(
     code, out, _ = run(capsys, str(source), "--report", str(receipt), "--now", CLOCK_TEXT)
     assert code == exitcodes.REFUSED
     assert "blocker plan:continue-main (required): boundary_not_consistent" in out
-    assert "error known_blocker_claimed at /assessments/0/status: plan:continue-main is " in out
+    assert (
+        "error   known_blocker_claimed  /assessments/0/status\n      plan:continue-main is " in out
+    )
     assert "assessed supported, but the session shows a known blocker" in out
     assert (
         "report assessment-another-computer for plan continue-main: fail · known_blocker_claimed"

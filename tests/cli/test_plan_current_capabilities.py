@@ -44,7 +44,7 @@ def test_a_smaller_model_context_makes_the_report_stale(
         "REPORT STALE: destination changed since assessment — model context 8k → 2k "
         f"({model['id']})"
     )
-    assert "error current_snapshot_differs at /destination/capabilities_sha256" in out
+    assert "error   current_snapshot_differs  /destination/capabilities_sha256" in out
 
 
 def test_reformatted_bytes_are_a_change_too(

@@ -20,8 +20,13 @@ from typing import TextIO
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.output import print_json, print_omitted, print_verdict, verdict_json
-from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field
+from zcf_inspector.cli.output import (
+    print_findings,
+    print_json,
+    print_verdict,
+    verdict_json,
+)
+from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, field
 from zcf_inspector.core.continuation.export.to_dot import plan_dot
 from zcf_inspector.core.continuation.export.to_json import continuation_json
 from zcf_inspector.core.continuation.inspection import inspect_continuation, require_plan
@@ -37,7 +42,6 @@ from zcf_inspector.core.continuation.rules.snapshot_current import stale_headlin
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import read_bounded, shown_path
-from zcf_inspector.core.findings import Finding, OmittedFindings
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
 from zcf_inspector.present import asif
 from zcf_inspector.present.vocabulary import Verdict
@@ -131,16 +135,6 @@ def _say_why_no_dot(result: InspectionResult, path: Path) -> None:
     )
 
 
-def _print_findings(
-    findings: tuple[Finding, ...], out: TextIO, omitted: tuple[OmittedFindings, ...] = ()
-) -> None:
-    for finding in findings:
-        where = field(finding.pointer, POINTER_CHARS) if finding.pointer else "(document)"
-        message = field(finding.message, MESSAGE_CHARS)
-        out.write(f"  {finding.severity} {finding.code} at {where}: {message}\n")
-    print_omitted(omitted, out)
-
-
 def _known(text: str | None) -> str:
     return "?" if not text else field(text)
 
@@ -209,14 +203,14 @@ def _print_reasons(report: ReportResult, out: TextIO) -> None:
 
 def _print_human(result: InspectionResult, shown: Verdict, path: Path, out: TextIO) -> None:
     print_verdict(str(path), shown, out=out)
-    _print_findings(result.findings, out, result.omitted)
+    print_findings(result.findings, out, result.omitted)
     for plan in result.plans:
         out.write(_plan_line(plan))
         _print_blockers(plan, out)
-        _print_findings(plan.findings, out, plan.omitted)
+        print_findings(plan.findings, out, plan.omitted)
     if result.report is not None:
         out.write(_report_line(result.report))
         if result.report.snapshot is not None:
             _print_snapshot(result.report.snapshot, out)
         _print_reasons(result.report, out)
-        _print_findings(result.report.findings, out, result.report.omitted)
+        print_findings(result.report.findings, out, result.report.omitted)
