@@ -24,9 +24,11 @@ from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import (
     add_trust_arguments,
+    optional_destination,
     print_findings,
     print_json,
     verdict_line,
+    workspace_folder,
 )
 from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field
 from zcf_inspector.core.briefing.build import build_briefing
@@ -35,7 +37,6 @@ from zcf_inspector.core.claims.workspace import (
     RollUp,
     WorkspaceCheck,
     check_workspace,
-    resolve_folder,
 )
 from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
@@ -74,13 +75,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    destination = None
-    if args.destination is not None:
-        from zcf_inspector.core.packet.destination import load_destination  # noqa: PLC0415
-
-        destination = load_destination(args.destination)
-    # A folder that is not one is a usage error, whatever the packet turns out to be.
-    folder = None if args.workspace is None else resolve_folder(args.workspace)
+    destination = optional_destination(args)
+    folder = workspace_folder(args)
     data = read_bounded(args.packet)
     inspection = inspect_bytes(data, destination)
     secrets: SecretScan | None = None

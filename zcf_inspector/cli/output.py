@@ -12,13 +12,18 @@ import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field, json_text
 from zcf_inspector.core.atomic import TargetExistsError, write_atomic
 from zcf_inspector.core.briefing.build import masked_workspace  # the briefing's one masking
-from zcf_inspector.core.claims.workspace import ClaimStatus, WorkspaceCheck, check_workspace
+from zcf_inspector.core.claims.workspace import (
+    ClaimStatus,
+    WorkspaceCheck,
+    check_workspace,
+    resolve_folder,
+)
 from zcf_inspector.core.file_trust import ALLOW_ENV, ALLOW_FLAG
 from zcf_inspector.core.files import shown_path
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings, omitted_total
@@ -28,6 +33,9 @@ from zcf_inspector.core.packet.trust import packet_trust
 from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
 from zcf_inspector.present import packet
 from zcf_inspector.present.vocabulary import Trust, Verdict
+
+if TYPE_CHECKING:  # the destination model is imported only when a run uses one
+    from zcf_inspector.core.packet.destination import Destination
 
 
 def print_json(value: JsonValue, stream: TextIO | None = None) -> None:
@@ -79,6 +87,22 @@ def add_receipt_out_arguments(parser: argparse.ArgumentParser) -> None:
         "--out", metavar="RECEIPT", help="write the receipt here (never overwrites)"
     )
     parser.add_argument("--force", action="store_true", help="allow --out to replace a file")
+
+
+def workspace_folder(args: argparse.Namespace) -> Path | None:
+    """``--workspace`` resolved, or None: a folder that is not one is a usage error,
+    whatever the packets turn out to be."""
+    return None if args.workspace is None else resolve_folder(args.workspace)
+
+
+def optional_destination(args: argparse.Namespace) -> Destination | None:
+    """``--destination``'s file loaded, or None when not given."""
+    if args.destination is None:
+        return None
+    # Imported only here: most runs have no destination.
+    from zcf_inspector.core.packet.destination import load_destination  # noqa: PLC0415
+
+    return load_destination(args.destination)
 
 
 def add_trust_arguments(parser: argparse.ArgumentParser) -> None:

@@ -27,9 +27,9 @@ from zcf_inspector.cli.output import (
     print_findings,
     print_json,
     print_refused,
+    workspace_folder,
 )
 from zcf_inspector.cli.terminal_text import safe
-from zcf_inspector.core.claims.workspace import resolve_folder
 from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import read_bounded, shown_path
@@ -124,8 +124,7 @@ def _check_usage(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     _check_usage(args)
     destination = load_destination(args.destination)
-    # A folder that is not one is a usage error, whatever the packet turns out to be.
-    folder = None if args.workspace is None else resolve_folder(args.workspace)
+    folder = workspace_folder(args)
 
     def warn(admitted: IngestResult) -> None:
         # On stderr, as soon as the packet is admitted: stdout may be the receipt.

@@ -17,10 +17,11 @@ from zcf_inspector.cli.output import (
     advisories,
     fail,
     inspection_json,
+    optional_destination,
     print_json,
     print_packet,
+    workspace_folder,
 )
-from zcf_inspector.core.claims.workspace import resolve_folder
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import PacketInspection, inspect_bytes
@@ -59,14 +60,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    destination = None
-    if args.destination is not None:
-        # Imported only here: most runs have no destination.
-        from zcf_inspector.core.packet.destination import load_destination  # noqa: PLC0415
-
-        destination = load_destination(args.destination)
-    # A folder that is not one is a usage error, whatever the packets turn out to be.
-    folder = None if args.workspace is None else resolve_folder(args.workspace)
+    destination = optional_destination(args)
+    folder = workspace_folder(args)
     results: list[JsonValue] = []
     unreadable: UnreadableFileError | None = None
     codes: list[int] = []
