@@ -9,12 +9,14 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
 from goldens import generate as g
 from tests.core.helpers import to_bytes
 from tests.gui.driving import WAIT_MS, drop_and_wait, rows, wait_idle
 from zcf_inspector.core.codes import AdvisoryCode
+from zcf_inspector.gui.document_tab import PANE_CANONICAL
 from zcf_inspector.gui.main_window import MainWindow
 from zcf_inspector.gui.packet_tree_model import VALUE_COLUMN
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE
@@ -125,3 +127,17 @@ def test_the_canonical_bytes_of_a_node_holding_a_flagged_text_are_held_back(
     pane.reveal_button.click()
     assert not pane.views.isHidden()
     assert AWS_KEY in pane.text.toPlainText()
+
+
+def test_show_bytes_is_reached_from_the_keyboard(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    tab = drop_and_wait(qtbot, window, [planted(tmp_path)])
+    pane = tab.canonical_pane
+    tab.select_pointer(FLAGGED)
+    qtbot.waitUntil(lambda: pane.form is not None and pane.form.pointer == FLAGGED)
+    tab.focus_pane(PANE_CANONICAL)
+    qtbot.waitUntil(pane.reveal_button.hasFocus)
+    QTest.keyClick(pane.reveal_button, Qt.Key.Key_Space)
+    assert AWS_KEY in pane.text.toPlainText()
+    qtbot.waitUntil(pane.text.hasFocus)

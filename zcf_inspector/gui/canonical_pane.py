@@ -13,6 +13,7 @@ from typing import Any
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QFormLayout,
+    QHBoxLayout,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
@@ -72,8 +73,12 @@ class CanonicalPane(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.held_back)
-        layout.addWidget(self.reveal_button)
+        reveal_row = QHBoxLayout()
+        reveal_row.addWidget(self.reveal_button)
+        reveal_row.addStretch()
+        layout.addLayout(reveal_row)
         layout.addWidget(self.views, 1)
+        layout.addStretch()  # takes the views' room while the bytes are held back
         self.clear()
 
     def set_flagged(self, pointers: Collection[str]) -> None:
@@ -117,11 +122,19 @@ class CanonicalPane(QWidget):
         if not held:
             self._fill()
 
+    def focus_target(self) -> QWidget:
+        """Where the keyboard goes in this pane: Show bytes while the bytes are held back."""
+        if self.views.isHidden():
+            return self.reveal_button
+        current = self.views.currentWidget()
+        return current if current is not None else self.views
+
     def reveal(self) -> None:
         """Show the held-back bytes of the node shown (an explicit action)."""
         if self.form is not None:
             self._hold(0)
             self._fill()
+            self.focus_target().setFocus()  # the keyboard stays in the pane: on the bytes
 
     def _fill(self) -> None:
         assert self.form is not None

@@ -368,7 +368,7 @@ class DocumentTab(QWidget):
         target: QWidget | None = {
             PANE_MANIFEST: self.manifest_pane.table,
             PANE_BYTES: self.byte_pane.raw,
-            PANE_CANONICAL: self.canonical_pane.views.currentWidget(),
+            PANE_CANONICAL: self.canonical_pane.focus_target(),
             PANE_FINDINGS: self.findings_pane.table,
             PANE_BRIEFING: self.briefing_pane.view,
             PANE_PLAN_GRAPH: None if self.plan_graph_pane is None else self.plan_graph_pane.view,
