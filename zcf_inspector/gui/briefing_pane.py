@@ -12,12 +12,10 @@ holds lines already escaped by `core.visible_text` (`briefing_lines`).
 
 from __future__ import annotations
 
-import threading
-import time
 from collections.abc import Callable
 from typing import Final
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import (
     QAction,
     QColor,
@@ -53,6 +51,7 @@ from zcf_inspector.gui.briefing_work import (
     remember_workspace,
     remembered_workspace,
 )
+from zcf_inspector.gui.calm import when_calm
 from zcf_inspector.gui.documents import PacketDocument
 from zcf_inspector.gui.flow_layout import FlowLayout
 from zcf_inspector.gui.plain_text import ElidedLabel, plain_label, set_tooltip
@@ -60,9 +59,6 @@ from zcf_inspector.gui.settings import settings_store
 from zcf_inspector.gui.task_runner import TaskRunner
 
 REVEAL_KEYS: Final = "Ctrl+Shift+V"
-CALM_POLL_MS: Final = 10  # the UI thread is calm when it answers these polls on time…
-CALM_SLACK_S: Final = 0.015  # …give or take this…
-CALM_TICKS: Final = 3  # …this many times in a row
 # The pane's keys, for Help → Keyboard Shortcuts (a test compares them with the view's).
 BRIEFING_KEYS: Final = (
     ("Enter", "Select the item's node in the tree (a double-click does the same)"),
@@ -177,8 +173,8 @@ class BriefingPane(QWidget):
             scan = self.result.scan
         checks = dict(self.receipt_checks)
         # Started now (the runner is busy from the load on), but the work waits until the
-        # UI thread is calm: the new tab's first paints come first (see `_when_calm`).
-        ready = threading.Event()
+        # UI thread is calm: the new tab's first paints come first (`gui/calm.py`).
+        ready = when_calm(self)
         self._start(
             what,
             lambda monitor: make_briefing(
@@ -186,19 +182,6 @@ class BriefingPane(QWidget):
             ),
             self._briefed,
         )
-        self._when_calm(ready)
-
-    def _when_calm(self, ready: threading.Event, last: float = 0.0, calm: int = 0) -> None:
-        """Set ``ready`` once the UI thread has answered `CALM_TICKS` polls in a row on
-        time. After a load the tab paints and lays out more than once (the tree of a
-        200,000-belief packet: 190-230 ms, then 100-140 ms); work started between the two
-        stretched the second by its GIL (the worker gives up waiting after 2 s)."""
-        now = time.perf_counter()
-        calm = calm + 1 if last and now - last < CALM_POLL_MS / 1000 + CALM_SLACK_S else 0
-        if calm >= CALM_TICKS or ready.is_set():
-            ready.set()
-            return
-        QTimer.singleShot(CALM_POLL_MS, lambda: self._when_calm(ready, now, calm))
 
     def _start(
         self, what: str, work: Callable[..., object], done: Callable[[object], None]

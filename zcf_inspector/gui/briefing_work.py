@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import threading
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,13 +34,13 @@ from zcf_inspector.core.pointer import resolve
 from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
 from zcf_inspector.core.visible_text import shown
 from zcf_inspector.gui.briefing_lines import BriefingText, ReceiptRef, briefing_text
+from zcf_inspector.gui.calm import wait_until_calm
 
 if TYPE_CHECKING:
     from zcf_inspector.core.packet.destination import Destination
 
 WORKSPACE_KEY: Final = "briefing/workspace/"  # + a digest of the packet's absolute path
 RECEIPT_LABEL_CHARS: Final = 80
-READY_WAIT_S: Final = 2.0  # the longest the work waits for the UI thread's first paint
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,18 +83,6 @@ def receipt_refs(value: JsonValue, briefing: Briefing) -> tuple[ReceiptRef, ...]
     return tuple(refs)
 
 
-def wait_until_ready(ready: threading.Event, monitor: Monitor) -> None:
-    """Hold the work until the UI thread has painted what it was showing. A packet's tab
-    is first painted just after its load (a 200,000-belief tree: about 230 ms of Python
-    model calls); a worker running Python meanwhile makes every one of those calls wait
-    for the GIL, which stretched that stall by 100-200 ms. Waiting here costs no GIL."""
-    deadline = time.perf_counter() + READY_WAIT_S
-    while not ready.wait(0.02):
-        monitor.breathe()  # Cancel still stops the task at once
-        if time.perf_counter() > deadline:
-            return
-
-
 def make_briefing(
     source: BriefingInput,
     folder: str | None,
@@ -106,10 +93,9 @@ def make_briefing(
     ready: threading.Event | None = None,
 ) -> BriefingResult:
     """Scan (unless ``scan`` is the packet's scan already), check ``folder`` if one is
-    named, build the briefing and its lines. With ``ready``, first wait (at most
-    `READY_WAIT_S`) until the UI thread sets it: see `wait_until_ready`."""
-    if ready is not None:
-        wait_until_ready(ready, monitor)
+    named, build the briefing and its lines. With ``ready``, first wait until the UI
+    thread is calm (`gui/calm.py`)."""
+    wait_until_calm(ready, monitor)
     monitor.step("reading the packet's texts", 0.0)
     inspection = source.inspection
     value = inspection.value

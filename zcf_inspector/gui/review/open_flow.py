@@ -19,6 +19,7 @@ from shiboken6 import isValid
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.review.target import ReviewPreparation
+from zcf_inspector.gui.calm import when_calm
 from zcf_inspector.gui.review.context import PaneContext
 from zcf_inspector.gui.review.opening import OpenedReview, ReviewOpen, ReviewView, open_review
 from zcf_inspector.gui.review.steps import last_line
@@ -107,7 +108,8 @@ class ReviewOpener:
         ticket = self._ticket
         self._task = self.runner.start(
             f"restoring the review of {Path(request.path).name}",
-            partial(open_review, request),
+            # It waits for the UI thread to be calm: an open follows a load (`gui/calm.py`).
+            partial(open_review, request, ready=when_calm(self.context.parent)),
             partial(self._opened, ticket),
             partial(self._open_failed, ticket),
             # Durable: the window's Cancel stops it but it still reports, so the pane

@@ -12,6 +12,7 @@ and its "since" filter.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from zcf_inspector.core.review.decisions import ReviewError
 from zcf_inspector.core.review.journal import JournaledReview
 from zcf_inspector.core.review.previous import PreviousGeneration, load_previous
 from zcf_inspector.core.review.target import ReviewPreparation, prepare_review
+from zcf_inspector.gui.calm import wait_until_calm
 from zcf_inspector.gui.documents import FAST_READ_MAX_BYTES
 from zcf_inspector.present.review.evidence import DetailIndex, detail_index
 from zcf_inspector.present.review.table import (
@@ -75,8 +77,13 @@ class OpenedReview:
     start: int | None = None  # the shown row to continue at (first unreviewed after the last)
 
 
-def open_review(request: ReviewOpen, monitor: Monitor) -> OpenedReview:
-    """Worker-thread work: everything a review pane needs before it shows the review."""
+def open_review(
+    request: ReviewOpen, monitor: Monitor, *, ready: threading.Event | None = None
+) -> OpenedReview:
+    """Worker-thread work: everything a review pane needs before it shows the review.
+    With ``ready``, it first waits until the UI thread is calm (`gui/calm.py`): an open
+    follows a load, and the new tab's first paints come first."""
+    wait_until_calm(ready, monitor)
     monitor.step("preparing the review", 0.0)
     prepared = request.prepared
     if prepared is None:
