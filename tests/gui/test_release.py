@@ -69,3 +69,69 @@ def test_a_closed_tree_model_lets_go_of_its_document(qtbot: Any) -> None:
     # No node holds any part of it any more (a range node held a slice of the beliefs).
     assert gc.get_referrers(content) == [document]
     assert gc.get_referrers(content["beliefs"][2500]) == [content["beliefs"]]
+
+
+class Record:
+    """Stands for a core record (a review, its target): holds long tuples of markers."""
+
+    def __init__(self, items: tuple[object, ...], other: Any = None) -> None:
+        self.items = items
+        self.other = other
+
+
+def test_let_go_waits_for_the_group_then_frees_on_its_thread() -> None:
+    FREED_BY.clear()
+    count = 3 * BIG
+    target = Record(tuple(Marker() for _ in range(count)))
+    review = Record((), {"session": target})  # the review's session holds the target
+    pane = [target, review]  # a pane still showing them
+    releaser = Releaser()
+    releaser.let_go(target, review, (), None)  # a shared constant and None are not taken
+    del target, review
+    time.sleep(0.3)
+    assert FREED_BY == []
+    assert releaser.pending == 1
+    pane.clear()  # the members hold each other (review → dict → target): that is alone
+    wait_for(lambda: releaser.pending == 0)
+    assert len(FREED_BY) == count
+    assert set(FREED_BY) == {"zcf-release"}
+
+
+def test_let_go_frees_a_long_tuple_a_slice_at_a_time() -> None:
+    """A tuple cannot be emptied in slices; its elements are held apart and freed so."""
+    freed_in_turn: list[int] = []
+    turns = [0]
+
+    class Counted:
+        def __del__(self) -> None:
+            freed_in_turn.append(turns[0])
+
+    def between() -> None:
+        turns[0] += 1
+
+    from zcf_inspector.gui.release import free_in_slices
+
+    count = 5 * BIG + 7
+    objects: list[object] = [Record(tuple(Counted() for _ in range(count)))]
+    free_in_slices(objects, between)
+    assert objects == []
+    assert len(freed_in_turn) == count
+    per_turn = {turn: freed_in_turn.count(turn) for turn in set(freed_in_turn)}
+    assert max(per_turn.values()) <= BIG
+    assert len(per_turn) >= 5
+
+
+def test_an_entry_held_elsewhere_holds_up_no_other() -> None:
+    FREED_BY.clear()
+    kept = Record(tuple(Marker() for _ in range(BIG)))
+    pane = [kept]  # kept by a pane for long
+    releaser = Releaser()
+    releaser.let_go(kept)
+    freed = Record(tuple(Marker() for _ in range(BIG)))
+    releaser.let_go(freed)
+    del kept, freed
+    wait_for(lambda: releaser.pending == 1)  # the second went although the first waits
+    assert len(FREED_BY) == BIG
+    pane.clear()
+    wait_for(lambda: releaser.pending == 0)
+    assert len(FREED_BY) == 2 * BIG

@@ -10,13 +10,25 @@ one), then frees its long arrays `RELEASE_SLICE` elements at a time
 (`compare_work.release_in_slices`), sleeping in between so the UI thread gets the GIL.
 The value holds no Qt object (it is the core's parse), so freeing it here is safe; a
 value some holder keeps for longer than `WAIT_S` is simply let go as before.
+
+Other objects of the core (a review pane's previous review: its target's 200,000 beliefs,
+the journal's 200,000 decisions, the table's mappings) are handed over with `let_go`. Their
+containers are often tuples and frozen records, which cannot be emptied a slice at a time
+the way a packet's lists are, so `free_in_slices` first takes its own reference to every
+element of each long container it finds (a bounded walk), lets the object graph go (the
+containers die; their elements live on in that one list), and then frees that list a
+slice at a time. Only core objects may be handed over: nothing with a Qt part or a
+finaliser that needs the UI thread.
 """
 
 from __future__ import annotations
 
+import gc
 import sys
 import threading
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Final
 
 from zcf_inspector.core.jsontypes import JsonValue
@@ -26,6 +38,9 @@ POLL_S: Final = 0.05  # how often the thread looks whether the others have let g
 WAIT_S: Final = 120.0  # the longest it waits for them
 PAUSE_S: Final = 0.002  # between two slices: the UI thread's turn for the GIL
 BIG: Final = 4_096  # arrays shorter than this are freed at once (a few milliseconds)
+NEAR_STEPS: Final = 3  # how far `_held_by_each_other` looks (an instance's dict is a step)
+WALK_LIMIT: Final = 20_000  # objects `free_in_slices` looks into, at most (the walk's bound)
+_CONTAINERS: Final = (list, tuple, dict, set, frozenset)
 
 
 def _breathe() -> None:
@@ -49,20 +64,105 @@ def _large(value: JsonValue) -> bool:
     )
 
 
+def free_in_slices(objects: list[object], between: Callable[[], None]) -> None:
+    """Free ``objects`` (the caller's list, the only holder of them) so that no single step
+    frees more than about `BIG` elements of a long container; ``between`` runs between two
+    steps. Empties ``objects``."""
+    held: list[object] = []
+    seen: set[int] = set()
+    frontier = list(objects)
+    looked = 0
+    item: object = None
+    while frontier and looked < WALK_LIMIT:
+        item = frontier.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        looked += 1
+        if isinstance(item, _CONTAINERS) and len(item) >= BIG:
+            # Its elements outlive it here; they are not looked into (they are records
+            # of a few fields each, freed a slice at a time below).
+            held.extend(gc.get_referents(item))
+        else:
+            frontier.extend(r for r in gc.get_referents(item) if not isinstance(r, type))
+    del frontier, item
+    objects.clear()  # the graph goes; its long containers' elements live on in ``held``
+    between()
+    while held:
+        del held[-BIG:]
+        between()
+
+
+def _worth_it(value: object) -> bool:
+    """Whether freeing ``value`` could take long: a long container, or a record (which may
+    hold them; the collector tracks every object that can hold others). Anything else is
+    freed where it falls, at no cost — and a shared constant such as ``()`` would never be
+    held by the Releaser alone."""
+    if isinstance(value, _CONTAINERS):
+        return _big(value)
+    return gc.is_tracked(value)
+
+
+def _big(value: object) -> bool:
+    return isinstance(value, _CONTAINERS) and len(value) >= BIG
+
+
+def _held_by_each_other(objects: list[object]) -> bool:
+    """Whether every reference to each of ``objects`` comes from ``objects`` itself or
+    from within `NEAR_STEPS` steps of another of them (a pane hands over a review and its
+    target, and the review's session holds that target). Long containers are not looked into, so
+    this costs a few dozen look-ups however long the review."""
+    within: dict[int, int] = {}
+    layer = [o for o in objects if not _big(o)]
+    for _ in range(NEAR_STEPS):
+        layer = [n for o in layer for n in gc.get_referents(o) if not isinstance(n, type)]
+        for near in layer:
+            within[id(near)] = within.get(id(near), 0) + 1
+        layer = [n for n in layer if not _big(n)]
+        if len(layer) > WALK_LIMIT:
+            return False  # too wide to tell cheaply: left to the deadline
+    # Besides those: ``objects``, the loop's variable and getrefcount's argument.
+    return all(sys.getrefcount(o) - 3 <= within.get(id(o), 0) for o in objects)
+
+
+@dataclass(slots=True, eq=False)  # one entry is itself alone: compared by identity
+class _Pending:
+    deadline: float
+    value: object  # a parsed document (`release`) or a list of objects (`let_go`)
+    packet: bool  # which of the two
+
+    def alone(self) -> bool:
+        """Whether only this entry (and the caller's local) still holds what it keeps."""
+        if self.packet:
+            return isinstance(self.value, dict) and _alone(self.value, 1)
+        assert isinstance(self.value, list)
+        return _held_by_each_other(self.value)
+
+
 class Releaser:
     """One thread that frees the old documents handed to it, in the order given."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._pending: list[tuple[float, dict[str, JsonValue]]] = []
+        self._pending: list[_Pending] = []
         self._thread: threading.Thread | None = None
 
     def release(self, value: JsonValue) -> None:
         """Take a document's parsed value, to free it once no one else holds it."""
         if not isinstance(value, dict) or not _large(value):
             return  # small: freed where it falls, at no cost
+        self._take(_Pending(time.monotonic() + WAIT_S, value, packet=True))
+
+    def let_go(self, *objects: object) -> None:
+        """Take core objects (no Qt part) the caller is done with, to free once no one
+        else holds them, a slice at a time (`free_in_slices`)."""
+        kept = [o for o in objects if _worth_it(o)]
+        if kept:
+            self._take(_Pending(time.monotonic() + WAIT_S, kept, packet=False))
+
+    def _take(self, entry: _Pending) -> None:
         with self._lock:
-            self._pending.append((time.monotonic() + WAIT_S, value))
+            self._pending.append(entry)
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._run, name="zcf-release", daemon=True)
                 self._thread.start()
@@ -79,18 +179,25 @@ class Releaser:
                 if not self._pending:
                     self._thread = None
                     return
-                deadline, value = self._pending[0]
-            # ``value``, the list's entry: two references held here.
-            alone = _alone(value, 2)
-            if alone or time.monotonic() > deadline:
-                if alone:
-                    release_in_slices(value, _breathe)
-                with self._lock:
-                    self._pending.pop(0)  # `pending` counts it until it is freed
-                del value
-            else:
-                del value
+                entries = list(self._pending)
+            # The first that may go: one a pane keeps for longer holds up no other.
+            now = time.monotonic()
+            entry = next((e for e in entries if e.alone() or now > e.deadline), None)
+            del entries
+            if entry is None:
                 time.sleep(POLL_S)
+                continue
+            if entry.alone():  # else past its deadline: simply let go of, as before
+                if entry.packet:
+                    assert isinstance(entry.value, dict)
+                    release_in_slices(entry.value, _breathe)
+                else:
+                    assert isinstance(entry.value, list)
+                    free_in_slices(entry.value, _breathe)
+            with self._lock:
+                self._pending.remove(entry)  # `pending` counts it until it is freed
+            entry.value = None
+            del entry
 
 
 RELEASER: Final = Releaser()  # the window's: one thread for every tab

@@ -39,6 +39,7 @@ from zcf_inspector.core.review.session import Step
 from zcf_inspector.core.review.target import ReviewPreparation, ReviewTarget
 from zcf_inspector.gui.header_drag import UserResizes
 from zcf_inspector.gui.plain_text import visible, visible_lines
+from zcf_inspector.gui.release import RELEASER
 from zcf_inspector.gui.review import layout, render
 from zcf_inspector.gui.review.actions import make_actions
 from zcf_inspector.gui.review.comparing import Comparing
@@ -207,6 +208,9 @@ class ReviewPane(QWidget):
         view = opened.request.view if opened is not None else None
         self.table_cursor.restoring, self.table_cursor.continue_at = None, None
         self._source = (path, data, inspection)
+        # The previous review (200,000 beliefs and decisions) is freed off the UI thread
+        # once every part of the pane has let go of it (`gui/release.py`).
+        RELEASER.let_go(self.controller.target, self.controller.review)
         self.controller.show(path, destination)
         if self.comparing.forget() and (view is None or view.previous_paths is None):
             # Opened again (reloaded, another destination): what was compared may differ.

@@ -21,6 +21,7 @@ from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.review.decisions import Decision
 from zcf_inspector.core.review.previous import BeliefChange
 from zcf_inspector.core.review.target import AdmittedBelief
+from zcf_inspector.gui.release import RELEASER
 from zcf_inspector.present.review import rows
 from zcf_inspector.present.review.secrets import NO_SECRETS, ReviewSecrets
 
@@ -71,6 +72,8 @@ class ReviewTableModel(QAbstractTableModel):
     ) -> None:
         """``rows``: each ref's first row (the target's ``rows``), else made here."""
         self.beginResetModel()
+        # What the rows showed is freed off the UI thread (`gui/release.py`).
+        RELEASER.let_go(self._beliefs, self._evidence, self._last, self._rows, self._changes)
         self._beliefs, self._evidence, self._last = beliefs, evidence, last
         self._rows = rows if rows is not None else _first_rows(beliefs)
         self._changes = None
