@@ -16,6 +16,7 @@ from zcf_inspector.core.review.decisions import DecisionRequest
 from zcf_inspector.core.review.previous import BeliefChange
 from zcf_inspector.core.review.session import ReviewSession
 from zcf_inspector.core.review.target import ReviewTarget
+from zcf_inspector.present.review.rows import note_cell
 from zcf_inspector.present.review.table import (
     Filters,
     TableFacts,
@@ -92,6 +93,22 @@ def test_the_note_is_searched_and_no_filter_shows_all() -> None:
     assert not Filters(demoted=True).reads_decisions
     assert Filters(text="x").reads_decisions
     assert Filters(state=ReviewState.REJECTED).reads_decisions
+
+
+def test_a_credential_in_a_note_is_filtered_as_its_cell_shows_it() -> None:
+    """Typing part of a credential that a note holds cannot find (and so confirm) it: the
+    filter reads the note masked, as the Note cell shows it; the words around it are still
+    found."""
+    token = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+    target = many_target(COUNT)
+    session = ReviewSession(target)
+    note = f"pasted by mistake: {token}"
+    session.apply(session.plan([DecisionRequest("b-000007", "rejected", note)], "carol", g.NOW))
+    facts = TableFacts(target.beliefs, session.last_decisions(), evidence_counts(target.packet))
+    assert token not in note_cell(session.last_decisions()["b-000007"])
+    assert shown_rows(facts, Filters(text=token[8:20])) == ()
+    assert shown_rows(facts, Filters(text=token)) == ()
+    assert shown_rows(facts, Filters(text="pasted by mistake")) == (7,)
 
 
 def test_since_without_a_comparison_shows_nothing() -> None:

@@ -18,14 +18,13 @@ from zcf_inspector.core.review.target import AdmittedBelief
 from zcf_inspector.core.secrets.scan import SecretHit
 from zcf_inspector.core.visible_text import shown
 from zcf_inspector.present.review.evidence import evidence_count_words
-from zcf_inspector.present.review.secrets import ROW_MARK, masked, scan_text
+from zcf_inspector.present.review.secrets import ROW_MARK, masked, masked_note
 
 # A cell shows this much of a belief's content, wrapped over the row's lines; the detail
 # below the table shows all of it.
 CONTENT_CHARS: Final = 1000
 NOTE_CHARS: Final = 400
 ONE_LINE_CHARS: Final = 120  # as the window's one-line previews (gui.plain_text)
-SCAN_CHARS: Final = 4096  # of a text scanned as it is shown (`note_text`)
 
 
 def ref_cell(belief: AdmittedBelief) -> str:
@@ -78,10 +77,5 @@ def note_cell(last: Decision | None) -> str:
 
 def note_text(note: str, limit: int = NOTE_CHARS) -> str:
     """A decision's note as shown (the table's Note cell, the detail's history): on one
-    line, a suspected credential masked. A note is the reviewer's, or an earlier receipt's
-    carried over with its decision, and the scan at open read neither; so its first
-    characters (what is shown, and past it: a credential that starts inside runs on)
-    are scanned as it is shown — a note may be long, and a row is painted often."""
-    text = note[:SCAN_CHARS]
-    hits = scan_text(text)
-    return shown(masked(text, hits), limit) if hits else shown(note, limit)
+    line, a suspected credential masked (`masked_note`, which the text filter reads too)."""
+    return shown(masked_note(note), limit)

@@ -20,7 +20,7 @@ from zcf_inspector.core.review.decisions import Decision
 from zcf_inspector.core.review.previous import BeliefChange
 from zcf_inspector.core.review.target import AdmittedBelief
 from zcf_inspector.core.secrets.scan import SecretHit
-from zcf_inspector.present.review.secrets import masked
+from zcf_inspector.present.review.secrets import masked, masked_note
 
 _CHUNK = 5_000  # rows between two cancellation points (and pauses for the UI thread)
 
@@ -100,7 +100,8 @@ def shows(facts: TableFacts, row: int, filters: Filters) -> bool:
         if change not in filters.since:
             return False
     if filters.text:
-        note = "" if last is None or last.note is None else last.note
+        # A note is read masked too, as its cell shows it (`masked_note`).
+        note = "" if last is None or last.note is None else masked_note(last.note)
         hits = facts.hidden.get(ref) if facts.hidden else None
         content = masked(belief.content, hits) if hits else belief.content
         haystack = "\n".join((ref, content, note)).casefold()
