@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QPlainTextEdit
 
@@ -84,6 +85,35 @@ def test_a_belief_without_evidence_says_so_and_the_filters_offer_with_and_withou
     assert shown(pane) == ["b-key"]
     admission.setCurrentIndex(admission.findText("No secret suspected"))
     assert shown(pane) == ["b-spec", "b-reader", "b-bare"]
+
+
+def test_copying_a_masked_credential_asks_first(
+    qtbot: Any, pane: ReviewPane, prompter: ScriptedPrompter
+) -> None:
+    """Copy raw value is the one unescaped path; for a belief whose suspected credential is
+    still masked it asks first (No copies nothing); once revealed, or for a belief with no
+    credential, it copies at once."""
+    clipboard = QGuiApplication.clipboard()
+    clipboard.setText("before")
+    asked = len(prompter.log)
+    go_to(qtbot, pane, "b-key")
+    prompter.script(("confirm", False))
+    qtbot.mouseClick(pane.detail.copy_raw_button, Qt.MouseButton.LeftButton)
+    assert clipboard.text() == "before"
+    assert prompter.log[-1][1] == "Copy a suspected credential?"
+    prompter.script(("confirm", True))
+    qtbot.mouseClick(pane.detail.copy_raw_button, Qt.MouseButton.LeftButton)
+    assert AWS_KEY in clipboard.text()
+    clipboard.setText("before")
+    QTest.keyClick(pane.table, Qt.Key.Key_V, CTRL_SHIFT)  # revealed: no question
+    qtbot.mouseClick(pane.detail.copy_raw_button, Qt.MouseButton.LeftButton)
+    assert AWS_KEY in clipboard.text()
+    go_to(qtbot, pane, "b-spec")
+    qtbot.mouseClick(pane.detail.copy_raw_button, Qt.MouseButton.LeftButton)
+    assert pane.target is not None
+    spec = next(b.content for b in pane.target.beliefs if b.portable_ref == "b-spec")
+    assert clipboard.text() == spec
+    assert len(prompter.log) == asked + 2  # the two questions, and no other
 
 
 def test_a_flagged_belief_is_masked_until_the_reviewer_reveals_it(

@@ -10,7 +10,7 @@ earlier admitted text beside the new one with the changed words marked
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -34,6 +34,7 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.review.decisions import Decision
 from zcf_inspector.core.review.previous import BeliefChange
 from zcf_inspector.core.review.target import AdmittedBelief
+from zcf_inspector.gui import messages
 from zcf_inspector.gui.briefing_lines import Style
 from zcf_inspector.gui.briefing_view import BriefingView
 from zcf_inspector.gui.clipboard import set_clipboard
@@ -53,6 +54,12 @@ from zcf_inspector.present.review.secrets import ReviewSecrets, hit_words, maske
 from zcf_inspector.present.review.text_changes import ShownText, text_change
 
 CONTENT_LIMIT = 1_000_000  # characters of a belief's content shown (admission cuts it far shorter)
+Confirm = Callable[[QWidget, str, str], bool]  # parent, title, text: yes or no
+COPY_SECRET_QUESTION: Final = (
+    "Copy a suspected credential?",
+    "This belief's content holds a suspected credential, shown masked. Copy the content "
+    "to the clipboard as the packet holds it, the credential included?",
+)
 EVIDENCE_KEYS: Final = "E"  # from the table: the keyboard goes to the evidence
 REVEAL_KEYS: Final = "Ctrl+Shift+V"  # as in the Briefing pane
 # The detail's keys, for Help → Keyboard Shortcuts (a test compares them with the actions).
@@ -136,6 +143,7 @@ class BeliefDetail(QWidget):
         self.copy_raw_button.clicked.connect(self.copy_raw_value)
         self.copy_raw_button.setEnabled(False)
         self._raw = ""
+        self.confirm: Confirm = messages.confirm  # the pane's prompter asks, once wired
         self.reveal_action = QAction("Reveal the suspected credential", self)
         self.reveal_action.setShortcut(QKeySequence(REVEAL_KEYS))
         self.reveal_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
@@ -335,9 +343,14 @@ class BeliefDetail(QWidget):
         self._show_content()
 
     def copy_raw_value(self) -> None:
-        """The selected belief's content exactly as admitted (the one unescaped path)."""
-        if self._raw:
-            set_clipboard(self._raw)
+        """The selected belief's content exactly as admitted (the one unescaped path). A
+        content holding a suspected credential the reviewer has not revealed is copied
+        only once they say so: the clipboard is read by every program on the desktop."""
+        if not self._raw:
+            return
+        if self._flagged and not self.revealed and not self.confirm(self, *COPY_SECRET_QUESTION):
+            return
+        set_clipboard(self._raw)
 
     def _activate(self, number: int) -> None:
         if 0 <= number < len(self.evidence_lines):

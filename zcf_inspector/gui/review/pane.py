@@ -102,6 +102,7 @@ class ReviewPane(QWidget):
         self.ui = layout.build_widgets(self)
         self.table: QTableView = self.ui.table
         self.model, self.proxy, self.detail = self.ui.model, self.ui.proxy, self.ui.detail
+        self.detail.confirm = self.prompter.confirm
         self.dropped_dialog: DroppedBeliefsDialog | None = None
         # Heavy work (reading and comparing a previous generation) runs here: the
         # window's runner, whose progress and Cancel are in its status bar.
