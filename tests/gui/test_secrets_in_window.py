@@ -9,6 +9,7 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 from pytestqt.qtbot import QtBot
 
@@ -141,3 +142,37 @@ def test_show_bytes_is_reached_from_the_keyboard(
     QTest.keyClick(pane.reveal_button, Qt.Key.Key_Space)
     assert AWS_KEY in pane.text.toPlainText()
     qtbot.waitUntil(pane.text.hasFocus)
+
+
+def test_copying_a_flagged_value_does_not_echo_it(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    """Copy Value is the explicit action that takes the value as the packet holds it; the
+    status bar's echo of what was copied must not show it unasked (for the text, nor for
+    an object holding it); an unflagged value is echoed as before."""
+    tab = drop_and_wait(qtbot, window, [planted(tmp_path)])
+    clipboard = QGuiApplication.clipboard()
+    status = window.statusBar()
+    window.activateWindow()
+    tab.tree.setFocus()
+    qtbot.waitUntil(tab.tree.hasFocus)
+    for pointer, copied in (
+        (FLAGGED, f"the deploy key is {AWS_KEY}"),
+        ("/content/beliefs/0", None),  # the belief holding it, copied on the runner
+    ):
+        clipboard.setText("(before)")
+        tab.select_pointer(pointer)
+        QTest.keyClick(tab.tree, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+        qtbot.waitUntil(lambda: clipboard.text() != "(before)", timeout=WAIT_MS)
+        assert AWS_KEY in clipboard.text()
+        if copied is not None:
+            assert clipboard.text() == copied
+        qtbot.waitUntil(lambda: status.currentMessage().startswith("Copied value"))
+        assert status.currentMessage() == (
+            "Copied value: it holds a suspected credential, not shown here"
+        )
+        assert AWS_KEY not in status.currentMessage()
+    tab.select_pointer("/content/beliefs/1/content")
+    QTest.keyClick(tab.tree, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: clipboard.text() == "nothing to hide here", timeout=WAIT_MS)
+    assert status.currentMessage() == "Copied value: nothing to hide here"

@@ -398,6 +398,12 @@ class PacketTreeModel(QAbstractItemModel):
             return masked_text(node.value, hits)
         return node.value
 
+    def holds_secret(self, node: JsonNode) -> bool:
+        """Whether ``node``, or a text inside it, is one the secret scan flagged."""
+        pointer = node.pointer
+        inside = pointer + "/"
+        return any(p == pointer or p.startswith(inside) for p in self._masks)
+
     def tooltip(self, node: JsonNode) -> str:
         if node.is_range:
             what = "members" if isinstance(node.value, dict) else "elements"

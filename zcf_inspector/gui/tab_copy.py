@@ -54,25 +54,33 @@ class TabCopier:
         else:
             self._copy_row(view, kind)
 
-    def _put(self, what: str, text: str) -> None:
+    def _put(self, what: str, text: str, *, secret: bool = False) -> None:
         set_clipboard(text)
-        self._status(f"Copied {what}: {clip(visible(text), STATUS_CHARS)}")
+        if secret:  # copying is the explicit action; echoing it would show it unasked
+            self._status(f"Copied {what}: it holds a suspected credential, not shown here")
+        else:
+            self._status(f"Copied {what}: {clip(visible(text), STATUS_CHARS)}")
 
     def _copy_node(self, kind: CopyKind, node: JsonNode | None) -> None:
         if node is None or (node.is_range and kind is not CopyKind.POINTER):
             return  # a range of a long array is not a value of the document
         if kind is CopyKind.KEY:
             self._put("key", str(node.key))
-        elif kind is CopyKind.POINTER:
+            return
+        if kind is CopyKind.POINTER:
             self._put("pointer", node.pointer)
-        elif kind is CopyKind.VALUE and not isinstance(node.value, dict | list):
-            self._put("value", slow_copy_work(kind, node.pointer, node.value)(NULL_MONITOR))
+            return
+        # A digest shows nothing of the text; a value or its canonical JSON would.
+        secret = kind in (CopyKind.VALUE, CopyKind.CANONICAL) and self.tab.model.holds_secret(node)
+        if kind is CopyKind.VALUE and not isinstance(node.value, dict | list):
+            text = slow_copy_work(kind, node.pointer, node.value)(NULL_MONITOR)
+            self._put("value", text, secret=secret)
         else:
             what = "value" if kind is CopyKind.VALUE else kind.name.lower()
             self.tab.runner.start(
                 kind.value.lower(),
                 slow_copy_work(kind, node.pointer, node.value),
-                lambda text: self._put(what, str(text)),
+                lambda text: self._put(what, str(text), secret=secret),
             )
 
     def _node_at(self, pointer: str | None) -> JsonNode | None:
