@@ -202,12 +202,7 @@ def release_figures(app: QApplication, data: bytes) -> None:
     from zcf_inspector.core.reading import read_document
     from zcf_inspector.gui.release import RELEASER
 
-    deadline = time.perf_counter() + 60
-    while RELEASER.pending:  # the window's own hand-overs (the previous review) first
-        app.processEvents()
-        time.sleep(0.01)
-        if time.perf_counter() > deadline:
-            raise TimeoutError("the Releaser did not free the previous review in time")
+    drain(app, 0.01)  # the window's own hand-overs (the previous review) first
     value = read_document(data).value
     gc.collect()  # the parse's young objects, collected before either is timed
     start = time.perf_counter()
@@ -215,24 +210,33 @@ def release_figures(app: QApplication, data: bytes) -> None:
     on_ui = time.perf_counter() - start
     value = read_document(data).value
     gc.collect()
-    start = last = time.perf_counter()
+    start = time.perf_counter()
     RELEASER.release(value)
     del value
-    # The UI thread's own loop, timed at each turn: how long it waited for the GIL.
-    longest = 0.0
-    while RELEASER.pending:
-        app.processEvents()
-        time.sleep(0.001)
-        now = time.perf_counter()
-        longest, last = max(longest, now - last), now
-        if now - start > 60:
-            raise TimeoutError("the Releaser did not finish in time")
+    longest = drain(app, 0.001)
     elapsed = time.perf_counter() - start
     print(
         f"freeing the previous parse: on the UI thread {on_ui * 1000:.0f} ms; through the "
         f"Releaser {elapsed * 1000:.0f} ms in all, longest UI gap "
         f"{longest * 1000:.0f} ms (one turn of its loop: 1 ms of sleep and the events)"
     )
+
+
+def drain(app: QApplication, pause: float) -> float:
+    """Turn the UI thread's loop until the `Releaser` has nothing left; the longest turn
+    (``pause`` of sleep and the events): how long the UI thread waited for the GIL."""
+    from zcf_inspector.gui.release import RELEASER
+
+    start = last = time.perf_counter()
+    longest = 0.0
+    while RELEASER.pending:
+        app.processEvents()
+        time.sleep(pause)
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+        if now - start > 60:
+            raise TimeoutError("the Releaser did not finish in time")
+    return longest
 
 
 if __name__ == "__main__":

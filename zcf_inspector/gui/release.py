@@ -1,24 +1,20 @@
-"""Letting go of a shown packet off the UI thread, a slice at a time.
+"""Letting go of what a tab showed before off the UI thread, a slice at a time.
 
-When a tab shows a document again (a re-check, F5) the document it showed before dies:
-by reference counting, on the thread that drops its last reference. For a packet of
-200,000 beliefs that is one C call freeing every belief (about 110 ms on the development
-machine, more under load), and the last holder is a pane on the UI thread — a stall the
-window feels. So the tab hands the old document to `Releaser`: its thread keeps the parsed
-value alive until every other holder has let go of it (the panes do as they show the new
-one), then frees its long arrays `RELEASE_SLICE` elements at a time
-(`compare_work.release_in_slices`), sleeping in between so the UI thread gets the GIL.
-The value holds no Qt object (it is the core's parse), so freeing it here is safe; a
-value some holder keeps for longer than `WAIT_S` is simply let go as before.
-
-Other objects of the core (a review pane's previous review: its target's 200,000 beliefs,
-the journal's 200,000 decisions, the table's mappings) are handed over with `let_go`. Their
-containers are often tuples and frozen records, which cannot be emptied a slice at a time
-the way a packet's lists are, so `free_in_slices` first takes its own reference to every
-element of each long container it finds (a bounded walk), lets the object graph go (the
-containers die; their elements live on in that one list), and then frees that list a
-slice at a time. Only core objects may be handed over: nothing with a Qt part or a
-finaliser that needs the UI thread.
+When a tab shows a document again (a re-check, F5) what it showed before dies: by
+reference counting, on the thread that drops its last reference. For a packet of 200,000
+beliefs that is one C call freeing every belief (about 110 ms on the development machine,
+more under load), and a review pane's previous review (its target's 200,000 beliefs, the
+journal's 200,000 decisions, the table's mappings) costs as much again; the last holder is
+a pane on the UI thread — a stall the window feels. So the tab hands the old parse to
+`Releaser.release`, and the review pane its old review to `Releaser.let_go`: its thread
+keeps them alive until every other holder has let go (the panes do as they show the new
+ones), then frees them with `free_in_slices`, sleeping in between so the UI thread gets
+the GIL. Their containers are often tuples and frozen records, which cannot be emptied a
+slice at a time, so `free_in_slices` first takes its own reference to every element of
+each long container it finds (a bounded walk), lets the object graph go (the containers
+die; their elements live on in that one list), and then frees that list `BIG` elements at
+a time. Only core objects may be handed over — nothing with a Qt part or a finaliser that
+needs the UI thread; what some holder keeps for longer than `WAIT_S` is simply let go.
 """
 
 from __future__ import annotations
@@ -32,7 +28,6 @@ from dataclasses import dataclass
 from typing import Final
 
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.gui.compare_work import release_in_slices
 
 POLL_S: Final = 0.05  # how often the thread looks whether the others have let go
 WAIT_S: Final = 120.0  # the longest it waits for them
@@ -47,21 +42,24 @@ def _breathe() -> None:
     time.sleep(PAUSE_S)
 
 
-def _alone(value: dict[str, JsonValue], held: int) -> bool:
-    """Whether ``value`` and its content object are held by the caller alone: ``held``
-    references to ``value`` (besides this call's parameter and `sys.getrefcount`'s
-    argument), and the content by ``value`` alone (besides the local and the argument)."""
-    content = value.get("content")
-    return sys.getrefcount(value) <= held + 2 and (
-        not isinstance(content, dict) or sys.getrefcount(content) <= 3
-    )
+def _big(value: object) -> bool:
+    return isinstance(value, _CONTAINERS) and len(value) >= BIG
 
 
 def _large(value: JsonValue) -> bool:
+    """Whether a parsed packet has a long array in its content."""
     content = value.get("content") if isinstance(value, dict) else None
-    return isinstance(content, dict) and any(
-        isinstance(items, list) and len(items) >= BIG for items in content.values()
-    )
+    return isinstance(content, dict) and any(_big(items) for items in content.values())
+
+
+def _worth_it(value: object) -> bool:
+    """Whether freeing ``value`` could take long: a long container, or a record (which may
+    hold them; the collector tracks every object that can hold others). Anything else is
+    freed where it falls, at no cost — and a shared constant such as ``()`` would never be
+    held by the Releaser alone."""
+    if isinstance(value, _CONTAINERS):
+        return _big(value)
+    return gc.is_tracked(value)
 
 
 def free_in_slices(objects: list[object], between: Callable[[], None]) -> None:
@@ -79,7 +77,7 @@ def free_in_slices(objects: list[object], between: Callable[[], None]) -> None:
             continue
         seen.add(id(item))
         looked += 1
-        if isinstance(item, _CONTAINERS) and len(item) >= BIG:
+        if _big(item):
             # Its elements outlive it here; they are not looked into (they are records
             # of a few fields each, freed a slice at a time below).
             held.extend(gc.get_referents(item))
@@ -93,25 +91,12 @@ def free_in_slices(objects: list[object], between: Callable[[], None]) -> None:
         between()
 
 
-def _worth_it(value: object) -> bool:
-    """Whether freeing ``value`` could take long: a long container, or a record (which may
-    hold them; the collector tracks every object that can hold others). Anything else is
-    freed where it falls, at no cost — and a shared constant such as ``()`` would never be
-    held by the Releaser alone."""
-    if isinstance(value, _CONTAINERS):
-        return _big(value)
-    return gc.is_tracked(value)
-
-
-def _big(value: object) -> bool:
-    return isinstance(value, _CONTAINERS) and len(value) >= BIG
-
-
 def _held_by_each_other(objects: list[object]) -> bool:
-    """Whether every reference to each of ``objects`` comes from ``objects`` itself or
-    from within `NEAR_STEPS` steps of another of them (a pane hands over a review and its
-    target, and the review's session holds that target). Long containers are not looked into, so
-    this costs a few dozen look-ups however long the review."""
+    """Whether every reference to each of ``objects`` comes from ``objects`` itself or from
+    within `NEAR_STEPS` steps of another of them (a pane hands over a review and its target,
+    and the review's session holds that target; a tab, a parse and its content object).
+    Long containers are not looked into, so this costs a few dozen look-ups however long
+    the review."""
     within: dict[int, int] = {}
     layer = [o for o in objects if not _big(o)]
     for _ in range(NEAR_STEPS):
@@ -128,15 +113,7 @@ def _held_by_each_other(objects: list[object]) -> bool:
 @dataclass(slots=True, eq=False)  # one entry is itself alone: compared by identity
 class _Pending:
     deadline: float
-    value: object  # a parsed document (`release`) or a list of objects (`let_go`)
-    packet: bool  # which of the two
-
-    def alone(self) -> bool:
-        """Whether only this entry (and the caller's local) still holds what it keeps."""
-        if self.packet:
-            return isinstance(self.value, dict) and _alone(self.value, 1)
-        assert isinstance(self.value, list)
-        return _held_by_each_other(self.value)
+    objects: list[object]  # freed together, once they hold only each other
 
 
 class Releaser:
@@ -148,17 +125,18 @@ class Releaser:
         self._thread: threading.Thread | None = None
 
     def release(self, value: JsonValue) -> None:
-        """Take a document's parsed value, to free it once no one else holds it."""
+        """Take a document's parsed value, to free it once no one else holds it (nor its
+        content object: a pane may hold that alone)."""
         if not isinstance(value, dict) or not _large(value):
             return  # small: freed where it falls, at no cost
-        self._take(_Pending(time.monotonic() + WAIT_S, value, packet=True))
+        self._take(_Pending(time.monotonic() + WAIT_S, [value, value["content"]]))
 
     def let_go(self, *objects: object) -> None:
         """Take core objects (no Qt part) the caller is done with, to free once no one
         else holds them, a slice at a time (`free_in_slices`)."""
         kept = [o for o in objects if _worth_it(o)]
         if kept:
-            self._take(_Pending(time.monotonic() + WAIT_S, kept, packet=False))
+            self._take(_Pending(time.monotonic() + WAIT_S, kept))
 
     def _take(self, entry: _Pending) -> None:
         with self._lock:
@@ -182,21 +160,21 @@ class Releaser:
                 entries = list(self._pending)
             # The first that may go: one a pane keeps for longer holds up no other.
             now = time.monotonic()
-            entry = next((e for e in entries if e.alone() or now > e.deadline), None)
-            del entries
+            entry, alone = None, False
+            for candidate in entries:
+                alone = _held_by_each_other(candidate.objects)
+                if alone or now > candidate.deadline:
+                    entry = candidate
+                    break
+            del entries, candidate
             if entry is None:
                 time.sleep(POLL_S)
                 continue
-            if entry.alone():  # else past its deadline: simply let go of, as before
-                if entry.packet:
-                    assert isinstance(entry.value, dict)
-                    release_in_slices(entry.value, _breathe)
-                else:
-                    assert isinstance(entry.value, list)
-                    free_in_slices(entry.value, _breathe)
+            if alone:  # else past its deadline: simply let go of, as before
+                free_in_slices(entry.objects, _breathe)
             with self._lock:
                 self._pending.remove(entry)  # `pending` counts it until it is freed
-            entry.value = None
+            entry.objects = []
             del entry
 
 

@@ -29,9 +29,9 @@ from zcf_inspector.core.review.target import AdmittedBelief
 from zcf_inspector.core.secrets.scan import SecretHit, SecretScan, scan_texts
 
 Path = tuple[str | int, ...]
-# The evidence texts scanned beside the beliefs: (section, fields) of ``content``.
 NOTE_SCAN_CHARS: Final = 4096  # of a decision's note scanned (`masked_note`)
 NOTE_CACHE: Final = 4096  # distinct notes kept masked (`masked_note`)
+# The evidence texts scanned beside the beliefs: (section, fields) of ``content``.
 EVIDENCE_FIELDS: Final = (
     ("evidenceSources", ("locator",)),
     ("evidenceAnchors", ("locator", "excerpt")),
@@ -216,6 +216,7 @@ def flagged_repeats(
     return tuple(found)
 
 
+@functools.lru_cache(maxsize=NOTE_CACHE)
 def masked_note(note: str) -> str:
     """A decision's note with any suspected credential masked, as every front of the review
     reads it (its cell, the detail's history, the text filter). A note is the reviewer's,
@@ -223,11 +224,6 @@ def masked_note(note: str) -> str:
     neither; its first `NOTE_SCAN_CHARS` characters are scanned (what is shown, and past
     it: a credential that starts inside runs on). Cached: a bulk step gives thousands of
     decisions one note, and rows are painted and filtered again and again."""
-    return _masked_note(note)
-
-
-@functools.lru_cache(maxsize=NOTE_CACHE)
-def _masked_note(note: str) -> str:
     text = note[:NOTE_SCAN_CHARS]
     hits = scan_text(text)
     return masked(text, hits) if hits else note
