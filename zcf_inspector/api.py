@@ -436,3 +436,118 @@ def verdict(result: Result) -> Verdict:
         return _verdict_of(result, secrets=secrets)
     except TypeError as exc:  # no presenter for it: a wrong argument, said as one
         raise InputError(str(exc)) from None
+
+
+# --- issue 32: the audit report and two reviewers reconciled -----------------------------
+
+from zcf_inspector.core.review.audit import audit_facts as _audit_facts  # noqa: E402
+from zcf_inspector.core.review.previous import RECEIPT_MAX_BYTES as _RECEIPT_MAX_BYTES  # noqa: E402
+from zcf_inspector.core.review.reconcile import ReconcileResult  # noqa: E402
+from zcf_inspector.core.review.reconcile import reconcile_receipts as _reconcile  # noqa: E402
+from zcf_inspector.core.review.reconcile_choices import CHOICES_MAX_BYTES as _CHOICES_MAX  # noqa: E402
+from zcf_inspector.core.review.reconcile_choices import Choices  # noqa: E402
+from zcf_inspector.core.review.reconcile_choices import parse_choices as _parse_choices  # noqa: E402
+from zcf_inspector.core.review.reconcile_choices import read_choices as _read_choices  # noqa: E402
+from zcf_inspector.present.audit_html import html_chunks as _html_chunks  # noqa: E402
+from zcf_inspector.present.audit_model import AuditReport  # noqa: E402
+from zcf_inspector.present.audit_report import build_report as _build_report  # noqa: E402
+
+__all__ += ["AuditReport", "Choices", "ReconcileResult", "audit_html", "audit_report", "reconcile"]
+
+
+def _name(source: Source, fallback: str) -> str:
+    return fallback if isinstance(source, bytes) else os.fspath(source)
+
+
+def audit_report(
+    packet: Source,
+    receipt: Source,
+    destination: Destination | str | os.PathLike[str],
+    *,
+    key: bytes | str | os.PathLike[str] | None = None,
+    workspace: str | os.PathLike[str] | None = None,
+    monitor: Monitor | None = None,
+) -> AuditReport:
+    """The audit report of ``receipt`` for ``packet`` as admitted at ``destination``
+    (what ``receipt report`` writes; `audit_html` makes the page). The receipt's signature
+    is checked under ``key`` when given (a public key file or the raw 32 bytes), else under
+    the key it claims when the destination trusts it. ``workspace``: a folder to check the
+    packet's file claims against. A receipt that does not belong to the packet gives a
+    report that says so and stops (``report.stopped``).
+
+        >>> from zcf_inspector import api
+        >>> report = api.audit_report("goldens/publication/minimal.json",
+        ...     "goldens/publication/minimal.receipt.json", "goldens/destination.json")
+        >>> report.headline
+        'AUDIT REPORT · VALID · UNSIGNED · VALID RECEIPT · SIGNED (signature verified)'
+
+    Raises:
+        UnreadableFileError: a path that cannot be read.
+        DestinationError, KeyFileError: the destination or key file cannot be used.
+        InputError: ``workspace`` is not a folder.
+    """
+    from zcf_inspector.core.claims.workspace import resolve_folder  # noqa: PLC0415
+
+    resolved = _required_destination(destination)
+    public_key = None if key is None else _public_key(key)
+    facts = _audit_facts(
+        _bytes(packet),
+        resolved,
+        _bytes(receipt, _RECEIPT_MAX_BYTES),
+        key=public_key,
+        workspace=None if workspace is None else resolve_folder(workspace),
+        monitor=monitor or _NULL_MONITOR,
+    )
+    return _build_report(facts, _name(packet, "(packet bytes)"), _name(receipt, "(receipt bytes)"))
+
+
+def audit_html(report: AuditReport) -> str:
+    """The report as one self-contained HTML page: no script, nothing remote, a
+    Content-Security-Policy forbidding both, printable."""
+    return "".join(_html_chunks(report))
+
+
+def reconcile(
+    packet: Source,
+    a: Source,
+    b: Source,
+    destination: Destination | str | os.PathLike[str],
+    *,
+    accept_unsigned: bool = False,
+    choices: Choices | dict[str, JsonValue] | bytes | str | os.PathLike[str] | None = None,
+    reconciler: str | None = None,
+    monitor: Monitor | None = None,
+) -> ReconcileResult:
+    """Two reviewers' receipts ``a`` and ``b`` of ``packet`` side by side (what
+    ``receipt reconcile`` runs): both verified and matched to the packet as admitted at
+    ``destination`` first (an unsigned one, or one signed by no key the destination
+    trusts, is refused unless ``accept_unsigned``); agreement per state and overall,
+    Cohen's kappa, every disagreement and every belief one reviewer left undecided
+    (``result.agreement``). With ``choices`` (a `Choices`, the parsed choices file as a
+    dict, its bytes or its path; see docs/reconcile.md) and ``reconciler``, ``result.receipt`` is
+    the reconciled receipt, signed by the destination's ``signingKey``.
+
+    Raises:
+        UnreadableFileError: a path that cannot be read.
+        DestinationError: the destination cannot be used.
+        ChoicesFileError: the choices are not as documented (an `InputError`).
+        ReviewError: ``choices`` without a ``reconciler``.
+    """
+    if choices is None or isinstance(choices, Choices):
+        parsed = choices
+    elif isinstance(choices, bytes):
+        parsed = _read_choices(choices)
+    elif isinstance(choices, dict):
+        parsed = _parse_choices(choices)
+    else:
+        parsed = _read_choices(_read_bounded(Path(choices), _CHOICES_MAX))
+    return _reconcile(
+        _bytes(packet),
+        _required_destination(destination),
+        _bytes(a, _RECEIPT_MAX_BYTES),
+        _bytes(b, _RECEIPT_MAX_BYTES),
+        accept_unsigned=accept_unsigned,
+        choices=parsed,
+        reconciler=reconciler,
+        monitor=monitor or _NULL_MONITOR,
+    )

@@ -61,6 +61,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     verify.add_argument("--json", action="store_true")
     add_trust_arguments(verify)
     verify.set_defaults(func=run_verify)
+    # issue 32: imported here, not at the top: `receipt verify` needs neither
+    from zcf_inspector.cli import receipt_reconcile, receipt_report  # noqa: PLC0415
+
+    receipt_report.register(actions)
+    receipt_reconcile.register(actions)
 
 
 def run_verify(args: argparse.Namespace) -> int:

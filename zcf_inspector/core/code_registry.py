@@ -355,6 +355,14 @@ _REVIEW: Final[Mapping[ReviewCode, tuple[Severity, str]]] = {
         E,
         "repeating decisions of a receipt no trusted key signed, without accepting that first",
     ),
+    ReviewCode.RECONCILE_RECEIPT_INVALID: (
+        E,
+        "a receipt to reconcile is not strict JSON or fails its shape, digest or signature check",
+    ),
+    ReviewCode.RECONCILE_RECEIPT_UNTRUSTED: (
+        E,
+        "reconciling a receipt no trusted key signed, without accepting that first",
+    ),
 }
 
 _FILES: Final[Mapping[FileCode, tuple[Severity, str]]] = {

@@ -202,6 +202,9 @@ class ReviewCode(StrEnum):
     PREVIOUS_PACKET_REFUSED = "previous_packet_refused"
     # issue 19: carrying decisions over from a receipt nobody trusted is asked for
     PREVIOUS_RECEIPT_UNTRUSTED = "previous_receipt_untrusted"
+    # issue 32: two reviewers' receipts reconciled
+    RECONCILE_RECEIPT_INVALID = "reconcile_receipt_invalid"
+    RECONCILE_RECEIPT_UNTRUSTED = "reconcile_receipt_untrusted"
 
 
 class FileCode(StrEnum):
