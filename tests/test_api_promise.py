@@ -45,6 +45,7 @@ STABLE_CODES = {
     "UnwritableFileError": "output_unwritable",
     "KeyFileError": "key_file_invalid",
     "DecisionsFileError": "decisions_file_invalid",
+    "ChoicesFileError": "choices_file_invalid",
     "DestinationError": "destination_invalid",
     "SealError": "seal_impossible",
     "ReadError": "input_refused",  # per instance: the §1 refusal code (duplicate_key…)
@@ -254,7 +255,7 @@ def test_every_type_a_public_function_takes_or_returns_is_public() -> None:
 
 def test_every_public_function_says_what_it_raises() -> None:
     functions = [n for n in api.__all__ if inspect.isfunction(getattr(api, n))]
-    assert len(functions) == 13
+    assert len(functions) == 16
     for name in functions:
         doc = inspect.getdoc(getattr(api, name)) or ""
         assert "Raises:" in doc, name

@@ -41,7 +41,7 @@ B_DECISIONS = [
 ]
 
 
-def receipt(decisions: list[dict[str, Any]], reviewer: str, **dest: Any) -> dict[str, Any]:
+def receipt(decisions: Any, reviewer: str, **dest: Any) -> dict[str, Any]:
     made = review_packet(PACKET, destination(**dest), decisions, reviewer=reviewer).receipt
     assert made is not None
     return made
@@ -191,7 +191,7 @@ def test_the_reconciled_receipt_takes_agreed_and_chosen_decisions() -> None:
         choices=choices,
         reconciler="carol",
     )
-    made = result.receipt
+    made: dict[str, Any] | None = result.receipt
     assert made is not None
     assert not result.findings
     assert verify_receipt(made, KEY).status is ReceiptStatus.VALID_SIGNED
@@ -217,15 +217,17 @@ def test_leaving_disagreements_and_taking_one_sided() -> None:
         PACKET, destination(), receipt_bytes(a), receipt_bytes(b),
         choices=parse_choices({}), reconciler="carol",
     )  # fmt: skip
-    assert left.receipt is not None
-    assert left.receipt["review"]["decisions"] == []
+    left_receipt: dict[str, Any] | None = left.receipt
+    assert left_receipt is not None
+    assert left_receipt["review"]["decisions"] == []
     taken = reconcile_receipts(
         PACKET, destination(), receipt_bytes(a), receipt_bytes(b),
         choices=parse_choices({"oneSided": "take", "beliefs": {"b-reader": "a"}}),
         reconciler="carol",
     )  # fmt: skip
-    assert taken.receipt is not None
-    made = [(d["portableRef"], d["state"]) for d in taken.receipt["review"]["decisions"]]
+    taken_receipt: dict[str, Any] | None = taken.receipt
+    assert taken_receipt is not None
+    made = [(d["portableRef"], d["state"]) for d in taken_receipt["review"]["decisions"]]
     assert made == [("b-reader", "confirmed"), ("b-bench", "confirmed")]
 
 

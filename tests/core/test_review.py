@@ -61,6 +61,8 @@ def test_the_code_enum_is_closed_and_stable() -> None:
         "previous_receipt_invalid",
         "previous_packet_refused",
         "previous_receipt_untrusted",
+        "reconcile_receipt_invalid",
+        "reconcile_receipt_untrusted",
     }
 
 

@@ -54,7 +54,7 @@ def parse(page: str) -> Page:
 
 
 def reviewed(
-    decisions: list[dict[str, Any]] = DECISIONS, workspace: Path | None = None
+    decisions: Any = DECISIONS, workspace: Path | None = None
 ) -> tuple[dict[str, Any], AuditReport]:
     data = json.dumps(evidence_packet()).encode()
     made = review_packet(data, destination(), decisions, reviewer="alice").receipt
@@ -136,7 +136,7 @@ def test_counts_and_the_previous_generation() -> None:
     _, report = reviewed()
     counts = next(s for s in report.sections if s.title == "Counts")
     assert counts.table is not None
-    table = dict(counts.table.rows)
+    table = {row[0]: row[1] for row in counts.table.rows}
     assert (table["admitted"], table["confirmed"], table["rejected"], table["unreviewed"]) == (
         "4",
         "1",

@@ -96,8 +96,9 @@ def run(args: argparse.Namespace) -> int:
     if result.refused:
         return exitcodes.REFUSED
     if result.receipt is not None:
-        decisions = result.receipt.get("review")
-        count = len(decisions.get("decisions", [])) if isinstance(decisions, dict) else 0
+        review = result.receipt.get("review")
+        listed = review.get("decisions") if isinstance(review, dict) else None
+        count = len(listed) if isinstance(listed, list) else 0
         written = emit(
             receipt_chunks(result.receipt), args.out, force=args.force, what="reconciled receipt"
         )

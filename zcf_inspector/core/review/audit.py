@@ -67,8 +67,8 @@ def audit_facts(
     try:
         value = read_json(receipt_data, max_bytes=RECEIPT_MAX_BYTES)
     except ReadError as exc:
-        refusal = error(ReviewCode.RECONCILE_RECEIPT_INVALID, "", f"not strict JSON: {exc}")
-        report = unreadable_receipt(refusal)
+        unreadable = error(ReviewCode.RECONCILE_RECEIPT_INVALID, "", f"not strict JSON: {exc}")
+        report = unreadable_receipt(unreadable)
         return AuditFacts(admitted, _target(admitted)[0], None, report, "INVALID", None)
     signer = trusted_signer(value, destination)
     chosen = key if key is not None else (None if signer is None else signer[0])
