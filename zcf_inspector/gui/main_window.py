@@ -70,6 +70,7 @@ from zcf_inspector.gui.window_actions import (
     set_enabled,
     window_slots,
 )
+from zcf_inspector.gui.window_audit import Auditing
 from zcf_inspector.gui.window_compare import Comparing, comparable
 from zcf_inspector.gui.window_files import WatchedFiles, refresh_recent
 from zcf_inspector.gui.window_status import (
@@ -132,6 +133,7 @@ class MainWindow(QMainWindow):
         self.tabs.tabBar().customContextMenuRequested.connect(self._tab_context_menu)
         self.receipts = ReceiptMatcher(self.runner, self.document_tabs)
         self.comparing = Comparing(self, self)
+        self.auditing = Auditing(self, self)  # File → Export Audit Report…, Reconcile…
         self.start_page = StartPage()
         self.start_page.openRequested.connect(self.open_dialog)
         self.start_page.exampleRequested.connect(self.open_example)
@@ -486,6 +488,12 @@ class MainWindow(QMainWindow):
         export = self._export_function(self.current_tab())
         if callable(export):
             export()
+
+    def export_audit_report(self) -> None:
+        self.auditing.export_dialog(self.current_tab())
+
+    def reconcile_receipts(self) -> None:
+        self.auditing.reconcile_dialog(self.current_tab())
 
     def set_theme(self, theme: Theme) -> None:
         """View → Theme: System follows the desktop's colour scheme; remembered."""

@@ -90,6 +90,9 @@ WINDOW_ACTIONS: Final[tuple[ActionRow, ...]] = (
     ActionRow("reload", "&Reload", "F5", F, "open", Needs.DOCUMENT),
     ActionRow("compare", "Compare &With…", None, F, "open", Needs.COMPARABLE),
     ActionRow("export", "&Export Receipt…", "Ctrl+E", F, "export", Needs.REVIEW),
+    # issue 32: both start from the packet shown (`window_audit`)
+    ActionRow("audit report", "Export &Audit Report…", None, F, "export", Needs.COMPARABLE),
+    ActionRow("reconcile", "Reconcile T&wo Receipts…", None, F, "export", Needs.COMPARABLE),
     ActionRow("settings", "&Settings…", "Ctrl+,", F, "settings"),
     ActionRow("close", "&Close Tab", _STD.Close, F, "close", Needs.ANY_TAB),
     ActionRow("quit", "&Quit", _STD.Quit, F, "close"),
@@ -131,6 +134,8 @@ class ActionHost(Protocol):
     def reload_current(self) -> None: ...
     def compare_dialog(self) -> None: ...
     def export_receipt(self) -> None: ...
+    def export_audit_report(self) -> None: ...
+    def reconcile_receipts(self) -> None: ...
     def open_settings(self) -> None: ...
     def close_current(self) -> None: ...
     def close(self) -> bool: ...
@@ -148,6 +153,8 @@ def window_slots(host: ActionHost) -> dict[str, Callable[[], object]]:
         "reload": host.reload_current,
         "compare": host.compare_dialog,
         "export": host.export_receipt,
+        "audit report": host.export_audit_report,
+        "reconcile": host.reconcile_receipts,
         "settings": host.open_settings,
         "close": host.close_current,
         "quit": host.close,

@@ -87,6 +87,26 @@ def text_lines(result: ReconcileResult) -> Iterator[str]:
     yield f"undecided by both: {agreement.neither:,}"
 
 
+PAIR_HEADERS: Final = ("belief", "reviewer A", "reviewer B", "")
+
+
+def pair_status(pair: Pair) -> str:
+    """The side-by-side view's last column."""
+    if pair.agreed:
+        return "agreed"
+    if pair.both_decided:
+        return "DISAGREE"
+    if pair.one_sided:
+        return "only A decided" if label(pair.a) is not None else "only B decided"
+    return "undecided by both"
+
+
+def pair_row(pair: Pair) -> tuple[str, str, str, str]:
+    """One belief side by side: its ref, each reviewer's decision, and their status."""
+    return (_t(pair.portable_ref), decision_words(pair.a), decision_words(pair.b),
+            pair_status(pair))  # fmt: skip
+
+
 def _pair_lines(pair: Pair) -> Iterator[str]:
     yield f"  {_t(pair.portable_ref)}"
     yield f"    A: {decision_words(pair.a)}"
