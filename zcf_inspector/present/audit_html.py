@@ -48,6 +48,7 @@ th, td { border: 1px solid var(--line); padding: .3rem .45rem; text-align: left;
   vertical-align: top; }
 th { background: var(--soft); }
 td, dd, .line { overflow-wrap: anywhere; white-space: pre-wrap; }
+td.token { white-space: nowrap; }
 .tone-good { color: var(--good); }
 .tone-bad { color: var(--bad); }
 .tone-caution { color: var(--caution); }
@@ -59,7 +60,7 @@ tr.tone-bad td:nth-child(3), tr.tone-good td:nth-child(3) { font-weight: 600; }
 .line.indent { padding-left: 1.5rem; }
 footer { margin-top: 2rem; color: var(--detail); font-size: .85rem; }
 @media print {
-  body { max-width: none; padding: 0; font-size: 11pt; }
+  body { max-width: none; padding: 0 2px; font-size: 11pt; }
   section + section { break-before: page; }
   h2 { break-after: avoid; }
   tr, .entry { break-inside: avoid; }
@@ -134,9 +135,20 @@ def _table(table: Table) -> Iterator[str]:
     yield f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n"
     for index, row in enumerate(table.rows):
         tone = table.tones[index] if index < len(table.tones) else Tone.PLAIN
-        cells = "".join(f"<td>{esc(cell)}</td>" for cell in row)
+        cells = "".join(
+            f'<td class="token">{esc(cell)}</td>' if _token(cell) else f"<td>{esc(cell)}</td>"
+            for cell in row
+        )
         yield f"<tr{_tone(tone)}>{cells}</tr>\n"
     yield "</tbody>\n</table>\n"
+
+
+TOKEN_CHARS: Final = 24  # a cell this short without a space is kept on one line
+
+
+def _token(cell: str) -> bool:
+    """A short id or a timestamp: breaking it at a hyphen helps nobody read it."""
+    return len(cell) <= TOKEN_CHARS and " " not in cell
 
 
 def _entry(entry: Entry) -> str:

@@ -13,6 +13,7 @@ A receipt that does not belong to the packet gets a report that says so and stop
 from __future__ import annotations
 
 import re
+from pathlib import PurePath
 from collections import Counter
 from collections.abc import Iterable
 from typing import Final
@@ -24,6 +25,7 @@ from zcf_inspector.core.review.audit import AuditFacts
 from zcf_inspector.core.review.previous import earlier_decisions
 from zcf_inspector.core.review.previous_trust import signer_fingerprint
 from zcf_inspector.core.review.target import ReviewTarget
+from zcf_inspector.core.secrets.scan import scan_packet
 from zcf_inspector.core.visible_text import clip, visible
 from zcf_inspector.present import packet as packet_words
 from zcf_inspector.present import receipt as receipt_words
@@ -84,7 +86,7 @@ def note_text(note: str | None) -> str:
 def build_report(facts: AuditFacts, packet_name: str, receipt_name: str) -> AuditReport:
     """The report of ``facts`` (`core.review.audit.audit_facts`); the names are what the
     caller calls the two files (shown as given, made visible)."""
-    title = f"Audit report — {visible(packet_name)}"
+    title = f"Audit report — {visible(PurePath(packet_name).name or packet_name)}"
     files = (Fact("packet file", visible(packet_name)), Fact("receipt file", visible(receipt_name)))
     inspection = facts.ingest.inspection
     target = facts.target
@@ -264,8 +266,18 @@ def _flags_section(
     target: ReviewTarget, index: DetailIndex, receipt: dict[str, JsonValue]
 ) -> Section:
     rows: list[tuple[str, ...]] = []
-    for pointer, hits in sorted(index.secrets.by_pointer.items()):
-        rows.append(("suspected credential", visible(pointer), text(hit_words(hits), 300)))
+    # The review's scan (what the beliefs' entries show masked), then the rest of the
+    # packet's: a credential in the capsule is named too, though the report never shows
+    # the capsule.
+    shown_masked = index.secrets.by_pointer
+    hits_at = dict(shown_masked)
+    for pointer, more in scan_packet(dict(target.packet)).by_pointer().items():
+        hits_at.setdefault(pointer, more)
+    for pointer, hits in sorted(hits_at.items()):
+        words = hit_words(hits)
+        if pointer not in shown_masked:
+            words = words.removesuffix("; shown masked") + "; not shown in this report"
+        rows.append(("suspected credential", visible(pointer), text(words, 300)))
     for row, belief in enumerate(target.beliefs):
         if _hostile(belief.content):
             rows.append(("hostile text", f"/content/beliefs/{row}/content",
