@@ -62,7 +62,7 @@ def main(argv: list[str]) -> int:
         ):
             profile = folder / "chromium-profile"
             shutil.rmtree(profile, ignore_errors=True)
-            subprocess.run(  # noqa: S603 - the browser named on the command line
+            subprocess.run(
                 [chromium, *FLAGS, f"--user-data-dir={profile}", *extra, page.as_uri()],
                 check=True,
                 capture_output=True,

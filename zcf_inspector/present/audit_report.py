@@ -13,9 +13,9 @@ A receipt that does not belong to the packet gets a report that says so and stop
 from __future__ import annotations
 
 import re
-from pathlib import PurePath
 from collections import Counter
 from collections.abc import Iterable
+from pathlib import PurePath
 from typing import Final
 
 from zcf_inspector.core.findings import Finding
