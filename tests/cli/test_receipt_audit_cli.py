@@ -190,3 +190,27 @@ def test_report_of_another_packets_receipt_exits_1(
     assert code == 1
     assert "RECEIPT DOES NOT MATCH THE PACKET" in out
     assert "alice" not in out  # nothing of the review is reported
+
+
+def test_report_with_the_signers_key_and_with_an_untrusted_signer(
+    capsys: pytest.CaptureFixture[str], files: dict[str, str], tmp_path: Path
+) -> None:
+    key = tmp_path / "dest.pub.json"
+    code, _, _ = run(capsys, "keygen", "--public-of", files["dest"], "--out", str(key))
+    assert code == 0
+    argv = ("receipt", "report", files["A"], "--packet", PACKET, "--destination", files["dest"])
+    code, out, _ = run(capsys, *argv, "--key", str(key))
+    assert code == 0
+    assert "VALID RECEIPT · SIGNED (signature verified)" in out
+    # A destination without the signingKey that signed it: the signature is not checked.
+    other = json.loads(Path(files["dest"]).read_text(encoding="utf-8"))
+    del other["signingKey"]
+    unsigned_dest = tmp_path / "other-destination.json"
+    unsigned_dest.write_text(json.dumps(other), encoding="utf-8")
+    unsigned_dest.chmod(0o600)
+    code, out, _ = run(
+        capsys, "receipt", "report", files["A"], "--packet", PACKET,
+        "--destination", str(unsigned_dest),
+    )  # fmt: skip
+    assert code == 3
+    assert "INTACT RECEIPT · SIGNATURE NOT CHECKED (no key)" in out

@@ -10,6 +10,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+from goldens import generate as g
 from tests.core.helpers import destination, golden_bytes
 from tests.present.review_packets import AWS_KEY, HOSTILE, SECRET_KEY, evidence_packet
 from zcf_inspector.core.packet.receipt import receipt_bytes
@@ -173,3 +174,35 @@ def test_workspace_statuses_per_belief(tmp_path: Path) -> None:
     lines = [line.text for line in spec.lines]
     assert any(line.startswith("Claims vs workspace (") for line in lines)
     assert any(line.startswith("claims vs workspace: matches") for line in lines)
+
+
+def test_a_demoted_packets_report_counts_the_demotions() -> None:
+    data = golden_bytes("demotion")
+    made = review_packet(data, destination(), [], reviewer="alice").receipt
+    assert made is not None
+    report = build_report(audit_facts(data, destination(), receipt_bytes(made)), "d", "r")
+    counts = next(s for s in report.sections if s.title == "Counts")
+    assert counts.table is not None
+    table = {row[0]: row[1] for row in counts.table.rows}
+    demoted = "demoted (arrived reviewed, admitted unreviewed)"
+    assert table[demoted] == str(made["demotionCount"])
+    assert table[demoted] != "0"
+    checks = next(s for s in report.sections if s.title == "Checks")
+    assert checks.table is not None
+    assert any(row[1] == "admission" for row in checks.table.rows)
+    decisions = next(s for s in report.sections if s.title == "Decisions")
+    assert decisions.paragraphs == ("The receipt holds no decision: nothing was reviewed.",)
+
+
+def test_a_credential_outside_the_beliefs_is_named_and_not_shown() -> None:
+    packet = evidence_packet()
+    packet["content"]["capsule"]["risks"] = [f"the key {AWS_KEY} is still in CI"]
+    data = json.dumps(g.unsigned(packet)).encode()
+    made = review_packet(data, destination(), DECISIONS, reviewer="alice").receipt
+    assert made is not None
+    report = build_report(audit_facts(data, destination(), receipt_bytes(made)), "p", "r")
+    flags = next(s for s in report.sections if s.title.startswith("Suspected credentials"))
+    assert flags.table is not None
+    row = next(r for r in flags.table.rows if r[1] == "/content/capsule/risks/0")
+    assert row[2] == "may hold an AWS access key id; not shown in this report"
+    assert AWS_KEY not in html_text(report)

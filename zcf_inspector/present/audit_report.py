@@ -65,6 +65,7 @@ _CHECK_TONE: Final = {
     CheckStatus.FAIL: Tone.BAD,
     CheckStatus.NOT_CHECKABLE: Tone.CAUTION,
     CheckStatus.NOT_RUN: Tone.DETAIL,
+    CheckStatus.CHANGED: Tone.CAUTION,  # admission dropped, cut or demoted something
 }
 TRUST_TONE: Final = {
     Trust.VERIFIED: Tone.GOOD,
