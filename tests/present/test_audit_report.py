@@ -22,7 +22,7 @@ from zcf_inspector.present.audit_report import MISMATCH_HEADLINE, build_report
 
 XSS = "<img src=x onerror=alert(1)>"
 TOKEN = "ghp_" + "a1B2" * 9  # a GitHub token's shape
-DECISIONS = [
+DECISIONS: Any = [
     {"portableRef": "b-reader", "state": "confirmed", "note": XSS},
     {"portableRef": "b-spec", "state": "rejected", "note": f"stale; the token was {TOKEN}"},
     {"portableRef": "b-key", "state": "rejected", "note": "holds a key"},
