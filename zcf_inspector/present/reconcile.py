@@ -87,7 +87,7 @@ def text_lines(result: ReconcileResult) -> Iterator[str]:
     yield f"undecided by both: {agreement.neither:,}"
 
 
-PAIR_HEADERS: Final = ("belief", "reviewer A", "reviewer B", "")
+PAIR_HEADERS: Final = ("belief", "reviewer A", "reviewer B", "agreement")
 
 
 def pair_status(pair: Pair) -> str:
