@@ -206,3 +206,32 @@ def test_a_credential_outside_the_beliefs_is_named_and_not_shown() -> None:
     row = next(r for r in flags.table.rows if r[1] == "/content/capsule/risks/0")
     assert row[2] == "may hold an AWS access key id; not shown in this report"
     assert AWS_KEY not in html_text(report)
+
+
+def test_decisions_carried_over_name_the_earlier_receipt(tmp_path: Path) -> None:
+    data = golden_bytes("full-handoff")
+    earlier = review_packet(
+        data, destination(), [{"portableRef": "b-reader", "state": "confirmed"}], reviewer="alice"
+    ).receipt
+    assert earlier is not None
+    packet, receipt = tmp_path / "earlier.json", tmp_path / "earlier.receipt.json"
+    packet.write_bytes(data)
+    receipt.write_bytes(receipt_bytes(earlier))
+    for signing, words in ((True, "signed"), (False, "unsigned (accepted by the reviewer)")):
+        dest = destination() if signing else destination(signingKey=None)
+        if not signing:  # an earlier receipt no key of this destination signed
+            plain = review_packet(
+                data, dest, [{"portableRef": "b-reader", "state": "confirmed"}], reviewer="alice"
+            ).receipt
+            assert plain is not None
+            receipt.write_bytes(receipt_bytes(plain))
+            earlier = plain
+        made = review_packet(
+            data, dest, [], reviewer="bob", previous=packet, previous_receipt=receipt,
+            repeat_unchanged=True, repeat_note="as before", accept_unsigned_previous=True,
+        ).receipt  # fmt: skip
+        assert made is not None
+        report = build_report(audit_facts(data, dest, receipt_bytes(made)), "p", "r")
+        previous = next(s for s in report.sections if s.title == "Previous generation")
+        assert previous.table is not None
+        assert previous.table.rows == ((earlier["receiptDigest"], words, "1", "b-reader"),)

@@ -23,7 +23,7 @@ from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.review.audit import AuditFacts
 from zcf_inspector.core.review.previous import earlier_decisions
-from zcf_inspector.core.review.previous_trust import signer_fingerprint
+from zcf_inspector.core.review.previous_trust import UNSIGNED_ORIGIN, signer_fingerprint
 from zcf_inspector.core.review.target import ReviewTarget
 from zcf_inspector.core.secrets.scan import scan_packet
 from zcf_inspector.core.visible_text import clip, visible
@@ -47,8 +47,13 @@ CONTENT_CHARS: Final = 4000  # of a belief's content shown
 MISMATCH_HEADLINE: Final = "RECEIPT DOES NOT MATCH THE PACKET"
 NOT_A_REVIEW: Final = "NO REPORT"
 NO_WORKSPACE_REPORT: Final = "Claims vs workspace: not checked (no workspace folder was named)"
-# The note a carried-over decision has (`core.review.carry_over.repeat_note`).
-_REPEATED: Final = re.compile(r"repeated from (unsigned )?receipt (sha256:[0-9a-f]{64})")
+# The note a carried-over decision has (`core.review.carry_over.repeat_note`): "repeated
+# from receipt DIGEST" or, from a receipt no trusted key signed, "repeated from an
+# unsigned receipt DIGEST".
+_UNSIGNED_SOURCE: Final = UNSIGNED_ORIGIN.removeprefix("from ")
+_REPEATED: Final = re.compile(
+    rf"repeated from ({re.escape(_UNSIGNED_SOURCE)}|receipt) (sha256:[0-9a-f]{{64}})"
+)
 _STYLE_TONE: Final = {
     LineStyle.GOOD: Tone.GOOD,
     LineStyle.CAUTION: Tone.CAUTION,
@@ -352,7 +357,7 @@ def _previous_section(receipt: dict[str, JsonValue]) -> Section:
         if found is None:
             continue
         carried.setdefault(found.group(2), []).append(text(d.get("portableRef"), 300))
-        if found.group(1):
+        if found.group(1) == _UNSIGNED_SOURCE:
             unsigned.add(found.group(2))
     if not carried:
         return Section(
