@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from goldens import generate as g
-from tests.core.helpers import destination, golden_bytes
+from tests.core.helpers import GOLDENS, destination, golden_bytes
 from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.crypto import ed25519_public_key
 from zcf_inspector.core.formats import ReviewState
@@ -269,3 +269,12 @@ def test_choices_defaults_and_strict_reading() -> None:
     )
     with pytest.raises(ChoicesFileError, match="not strict JSON"):
         read_choices(b'{"a": 1, "a": 2}')
+
+
+def test_a_packet_refused_here_has_nothing_to_reconcile() -> None:
+    a, b = receipt(A_DECISIONS, "alice"), receipt(B_DECISIONS, "bob")
+    tampered = (GOLDENS / "negative" / "tampered-capsule.json").read_bytes()
+    result = reconcile_receipts(tampered, destination(), receipt_bytes(a), receipt_bytes(b))
+    assert result.refused
+    assert result.agreement is None
+    assert [f.code for f in result.findings] == [ReviewCode.PACKET_REFUSED]
