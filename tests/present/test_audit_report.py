@@ -18,7 +18,7 @@ from zcf_inspector.core.review.audit import audit_facts
 from zcf_inspector.core.review.batch import review_packet
 from zcf_inspector.present.audit_html import CONTENT_SECURITY_POLICY, html_text
 from zcf_inspector.present.audit_model import AuditReport
-from zcf_inspector.present.audit_report import MISMATCH_HEADLINE, build_report
+from zcf_inspector.present.audit_report import MISMATCH_HEADLINE, SHOWN_FINDINGS, build_report
 
 XSS = "<img src=x onerror=alert(1)>"
 TOKEN = "ghp_" + "a1B2" * 9  # a GitHub token's shape
@@ -235,3 +235,16 @@ def test_decisions_carried_over_name_the_earlier_receipt(tmp_path: Path) -> None
         previous = next(s for s in report.sections if s.title == "Previous generation")
         assert previous.table is not None
         assert previous.table.rows == ((earlier["receiptDigest"], words, "1", "b-reader"),)
+
+
+def test_a_mismatch_lists_a_bounded_number_of_differences() -> None:
+    data = json.dumps(evidence_packet()).encode()
+    other = golden_bytes("full-handoff")
+    many = [{"portableRef": "b-order", "state": "confirmed", "note": str(i)} for i in range(150)]
+    made = review_packet(other, destination(), many, reviewer="x").receipt
+    assert made is not None
+    report = build_report(audit_facts(data, destination(), receipt_bytes(made)), "p", "r")
+    table = report.sections[-1].table
+    assert table is not None
+    assert len(table.rows) == SHOWN_FINDINGS + 1
+    assert table.rows[-1][2].startswith("and ")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import PurePath
 from typing import Final
 
@@ -42,6 +42,7 @@ from zcf_inspector.present.review.evidence import (
 from zcf_inspector.present.review.secrets import hit_words, masked, masked_note
 from zcf_inspector.present.vocabulary import SEPARATOR, CheckStatus, Chip, Trust, weakest
 
+SHOWN_FINDINGS: Final = 100  # differences listed when a receipt is of another packet
 NOTE_CHARS: Final = 4000  # of a note shown (a longer one says how long it was)
 CONTENT_CHARS: Final = 4000  # of a belief's content shown
 MISMATCH_HEADLINE: Final = "RECEIPT DOES NOT MATCH THE PACKET"
@@ -389,8 +390,13 @@ def _checks_section(packet_rows: Iterable[Chip], receipt_rows: Iterable[Chip]) -
                                          tuple(tones)))  # fmt: skip
 
 
-def _findings_table(findings: Iterable[Finding]) -> Table:
-    return Table(
-        ("code", "where", "what"),
-        tuple((str(f.code), visible(f.pointer or "(document)"), text(f.message)) for f in findings),
-    )
+def _findings_table(findings: Sequence[Finding]) -> Table:
+    """The first `SHOWN_FINDINGS`, then how many more: a receipt of another packet differs
+    in every decision, and it may hold a million."""
+    rows = [
+        (str(f.code), visible(f.pointer or "(document)"), text(f.message))
+        for f in findings[:SHOWN_FINDINGS]
+    ]
+    if len(findings) > SHOWN_FINDINGS:
+        rows.append(("…", "", f"and {len(findings) - SHOWN_FINDINGS:,} more differences"))
+    return Table(("code", "where", "what"), tuple(rows))
