@@ -240,7 +240,9 @@ def test_decisions_carried_over_name_the_earlier_receipt(tmp_path: Path) -> None
 def test_a_mismatch_lists_a_bounded_number_of_differences() -> None:
     data = json.dumps(evidence_packet()).encode()
     other = golden_bytes("full-handoff")
-    many = [{"portableRef": "b-order", "state": "confirmed", "note": str(i)} for i in range(150)]
+    many: Any = [
+        {"portableRef": "b-order", "state": "confirmed", "note": str(i)} for i in range(150)
+    ]
     made = review_packet(other, destination(), many, reviewer="x").receipt
     assert made is not None
     report = build_report(audit_facts(data, destination(), receipt_bytes(made)), "p", "r")
