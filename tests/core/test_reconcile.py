@@ -9,6 +9,8 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from goldens import generate as g
 from tests.core.helpers import GOLDENS, destination, golden_bytes
@@ -278,3 +280,30 @@ def test_a_packet_refused_here_has_nothing_to_reconcile() -> None:
     assert result.refused
     assert result.agreement is None
     assert [f.code for f in result.findings] == [ReviewCode.PACKET_REFUSED]
+
+
+LABELS = st.sampled_from(["confirmed", "rejected", "superseded"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(LABELS, LABELS), max_size=40))
+def test_kappa_is_symmetric_bounded_and_matches_its_definition(
+    pairs: list[tuple[str, str]],
+) -> None:
+    kappa = cohen_kappa(pairs)
+    swapped = cohen_kappa([(b, a) for a, b in pairs])
+    assert kappa == swapped
+    if kappa is None:
+        return
+    assert -1 <= kappa <= 1
+    # The definition, term by term, in fractions.
+    n = len(pairs)
+    observed = Fraction(sum(a == b for a, b in pairs), n)
+    chance = sum(
+        Fraction(sum(a == label for a, _ in pairs), n)
+        * Fraction(sum(b == label for _, b in pairs), n)
+        for label in {x for pair in pairs for x in pair}
+    )
+    assert kappa == (observed - chance) / (1 - chance)
+    if all(a == b for a, b in pairs):
+        assert kappa == 1
