@@ -169,8 +169,9 @@ def test_a_changed_receipt_and_another_packets_receipt_are_refused() -> None:
     assert other is not None
     result = reconcile_receipts(PACKET, destination(), receipt_bytes(other), receipt_bytes(b))
     assert {f.code for f in result.findings} == {ReviewCode.RECEIPT_MISMATCH}
-    result = reconcile_receipts(PACKET, destination(), b"{not json", receipt_bytes(b))
+    result = reconcile_receipts(PACKET, destination(), b'{"a": 1, "a": 2}', receipt_bytes(b))
     assert result.findings[0].code is ReviewCode.RECONCILE_RECEIPT_INVALID
+    assert [str(f.code) for f in result.findings[1:]] == ["duplicate_key"]  # the reader's
 
 
 # --- the reconciled receipt ------------------------------------------------------------

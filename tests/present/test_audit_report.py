@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from goldens import generate as g
-from tests.core.helpers import destination, golden_bytes
+from tests.core.helpers import GOLDENS, destination, golden_bytes
 from tests.present.review_packets import AWS_KEY, HOSTILE, SECRET_KEY, evidence_packet
 from zcf_inspector.core.packet.receipt import receipt_bytes
 from zcf_inspector.core.review.audit import audit_facts
@@ -250,3 +250,24 @@ def test_a_mismatch_lists_a_bounded_number_of_differences() -> None:
     assert table is not None
     assert len(table.rows) == SHOWN_FINDINGS + 1
     assert table.rows[-1][2].startswith("and ")
+
+
+def test_an_unreadable_receipt_gives_a_report_that_stops() -> None:
+    data = json.dumps(evidence_packet()).encode()
+    report = build_report(audit_facts(data, destination(), b'{"a": 1, "a": 2}'), "p", "r")
+    assert report.stopped
+    stop = report.sections[-1]
+    assert stop.title == "No review to report"
+    assert any(p.startswith("duplicate_key: ") for p in stop.paragraphs)
+
+
+def test_a_packet_refused_here_gives_a_report_that_stops() -> None:
+    made = review_packet(golden_bytes("minimal"), destination(), [], reviewer="x").receipt
+    assert made is not None
+    tampered = (GOLDENS / "negative" / "tampered-capsule.json").read_bytes()
+    report = build_report(audit_facts(tampered, destination(), receipt_bytes(made)), "p", "r")
+    assert report.stopped
+    assert report.trust.value == "refused"
+    stop = report.sections[-1]
+    assert stop.paragraphs[0].startswith("The packet was refused at this destination")
+    assert any(p.startswith("section_digest_mismatch: ") for p in stop.paragraphs)

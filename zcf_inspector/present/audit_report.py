@@ -110,12 +110,14 @@ def build_report(facts: AuditFacts, packet_name: str, receipt_name: str) -> Audi
         receipt_trust=shown_receipt.trust,
     )
     if target is None or facts.receipt is None:
-        why = [f"{f.code}: {text(f.message)}" for f in (*facts.refusal, *facts.report.findings)]
-        stop = Section(
-            "No review to report",
-            ("The packet was refused at this destination, or the receipt could not be read: "
-             "there is no review to report.", *why),
-        )  # fmt: skip
+        if target is None:
+            head = "The packet was refused at this destination: it has no admitted beliefs."
+            reasons: tuple[Finding, ...] = (*facts.refusal, *facts.ingest.findings[:20])
+        else:
+            head = "The receipt could not be read as strict JSON."
+            reasons = facts.report.findings
+        why = [f"{f.code}: {text(f.message)}" for f in reasons]
+        stop = Section("No review to report", (head, *why))
         return AuditReport(title, NOT_A_REVIEW, Trust.REFUSED, (verdicts, stop), True)
     if facts.mismatch:
         stop = Section(

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from zcf_inspector.core.claims.workspace import WorkspaceCheck, check_workspace
-from zcf_inspector.core.codes import ReviewCode
-from zcf_inspector.core.findings import Finding, error
+from zcf_inspector.core.findings import Finding
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.packet.destination import Destination
@@ -67,8 +66,7 @@ def audit_facts(
     try:
         value = read_json(receipt_data, max_bytes=RECEIPT_MAX_BYTES)
     except ReadError as exc:
-        unreadable = error(ReviewCode.RECONCILE_RECEIPT_INVALID, "", f"not strict JSON: {exc}")
-        report = unreadable_receipt(unreadable)
+        report = unreadable_receipt(exc.to_finding())  # the reader's own refusal
         return AuditFacts(admitted, _target(admitted)[0], None, report, "INVALID", None)
     signer = trusted_signer(value, destination)
     chosen = key if key is not None else (None if signer is None else signer[0])

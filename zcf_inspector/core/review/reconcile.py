@@ -26,12 +26,17 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.ingest import IngestResult, ingest_bytes
-from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus, verify_receipt
+from zcf_inspector.core.packet.receipt import (
+    ReceiptReport,
+    ReceiptStatus,
+    unreadable_receipt,
+    verify_receipt,
+)
 from zcf_inspector.core.reading import ReadError, read_json
 from zcf_inspector.core.review.agreement import Agreement, Pair, compare_decisions, label
 from zcf_inspector.core.review.decisions import Decision, DecisionRequest, ReviewError
 from zcf_inspector.core.review.previous import RECEIPT_MAX_BYTES
-from zcf_inspector.core.review.previous_trust import trust_words, trusted_signer
+from zcf_inspector.core.review.previous_trust import RECEIPT_TRUST, trust_words, trusted_signer
 from zcf_inspector.core.review.receipt_match import match_receipt
 from zcf_inspector.core.review.reconcile_choices import Choices, OneSided, Take
 from zcf_inspector.core.review.session import ReviewSession, apply_decisions
@@ -79,9 +84,8 @@ def check_side(side: str, data: bytes, destination: Destination) -> CheckedRecei
     try:
         value = read_json(data, max_bytes=RECEIPT_MAX_BYTES)
     except ReadError as exc:
-        refusal = error(ReviewCode.RECONCILE_RECEIPT_INVALID, "", f"not strict JSON: {exc}")
-        report = ReceiptReport(ReceiptStatus.INVALID, None, None, (refusal,), (), refusal, 1)
-        return CheckedReceipt(side, None, report, False, "INVALID")
+        report = unreadable_receipt(exc.to_finding())  # the reader's own refusal
+        return CheckedReceipt(side, None, report, False, RECEIPT_TRUST[ReceiptStatus.INVALID])
     signer = trusted_signer(value, destination)
     report = verify_receipt(value, None if signer is None else signer[0])
     trusted = report.status is ReceiptStatus.VALID_SIGNED and signer is not None
