@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from zcf_inspector.cli import exitcodes
-from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field, json_text
+from zcf_inspector.cli.terminal_text import (
+    MESSAGE_CHARS,
+    POINTER_CHARS,
+    field,
+    json_text,
+    masked_json,
+)
 from zcf_inspector.core.atomic import TargetExistsError, write_atomic
 from zcf_inspector.core.briefing.build import masked_workspace  # the briefing's one masking
 from zcf_inspector.core.claims.workspace import (
@@ -39,8 +45,9 @@ if TYPE_CHECKING:  # the destination model is imported only when a run uses one
 
 
 def print_json(value: JsonValue, stream: TextIO | None = None) -> None:
+    """A JSON report, its suspected credentials masked (`terminal_text.masked_json`)."""
     out = stream or sys.stdout
-    out.write(json_text(value))
+    out.write(json_text(masked_json(value)))
     out.write("\n")
 
 

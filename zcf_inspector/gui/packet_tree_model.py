@@ -26,7 +26,14 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.secrets.scan import SecretHit, masked_text
 from zcf_inspector.gui.element_digests import COMPUTING, ElementDigests, Runner, short
 from zcf_inspector.gui.icons import IconName, icon
-from zcf_inspector.gui.plain_text import TOOLTIP_CHARS, clip, preview, type_name, visible
+from zcf_inspector.gui.plain_text import (
+    TOOLTIP_CHARS,
+    clip,
+    masked,
+    preview,
+    type_name,
+    visible,
+)
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE
 from zcf_inspector.gui.tree_annotations import Mark, NodeStatus, TreeAnnotations
 
@@ -381,7 +388,7 @@ class PacketTreeModel(QAbstractItemModel):
         if node.is_range:
             return _range_display(node, column)
         if column == KEY_COLUMN:
-            return visible(str(node.key))
+            return masked(str(node.key))
         if column == VALUE_COLUMN:
             return preview(self.shown_value(node))
         if column == TYPE_COLUMN:
