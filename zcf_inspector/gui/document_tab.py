@@ -147,7 +147,7 @@ class DocumentTab(QWidget):
         self.briefing_pane = BriefingPane(runner)
         self.review_pane: ReviewPane | None = None
         self.plan_graph_pane: PlanGraphPane | None = None
-        self.copier = TabCopier(self, self.statusMessage.emit)
+        self.copier = TabCopier(self, self.statusMessage.emit, self)
         self.lookup = NodeLookup(self, self)
         self._disposed = False
         self._receipt_match: VerdictRow | None = None
