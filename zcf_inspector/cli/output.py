@@ -38,6 +38,7 @@ from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.trust import packet_trust
 from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
 from zcf_inspector.present import packet
+from zcf_inspector.present.clock import fixed_clock_words
 from zcf_inspector.present.vocabulary import Trust, Verdict
 
 if TYPE_CHECKING:  # the destination model is imported only when a run uses one
@@ -198,6 +199,14 @@ def print_packet(
     )
     for line in workspace_lines(extra):
         out.write(line + "\n")
+
+
+def say_fixed_clock(destination: Destination) -> None:
+    """Beside a receipt the command writes: that its times are a fixed clock's, when the
+    destination sets one (`present.clock`), on stderr (stdout may be the receipt)."""
+    words = fixed_clock_words(destination)
+    if words is not None:
+        sys.stderr.write(f"note: {words}\n")
 
 
 def print_advisories(extra: Advisories, out: TextIO | None = None) -> None:
