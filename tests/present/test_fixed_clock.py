@@ -23,7 +23,10 @@ FIXED = 'FIXED CLOCK 2026-10-01T12:00:00Z (the destination file\'s "now", for te
 def test_the_words_name_the_clock_and_only_when_one_is_fixed() -> None:
     words = fixed_clock_words(destination())  # the goldens' destination fixes its clock
     assert words is not None
-    assert words.startswith(FIXED + ": every time this destination stamps")
+    assert words == FIXED + (
+        ": its receipts are stamped with it — imported, decided, completed — not with the "
+        "present time"
+    )
     assert fixed_clock_words(destination(now=None)) is None
     assert fixed_clock_words(None) is None
 

@@ -9,8 +9,12 @@ words: the window's header, the export's summary, the CLI beside a receipt it wr
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from zcf_inspector.core.formats import format_timestamp
-from zcf_inspector.core.packet.destination import Destination
+
+if TYPE_CHECKING:  # a destination is loaded only when a run uses one (start-up time)
+    from zcf_inspector.core.packet.destination import Destination
 
 
 def fixed_clock_words(destination: Destination | None) -> str | None:
@@ -20,7 +24,6 @@ def fixed_clock_words(destination: Destination | None) -> str | None:
         return None
     at = format_timestamp(destination.fixed_now)
     return (
-        f'FIXED CLOCK {at} (the destination file\'s "now", for tests): every time this '
-        "destination stamps — imported, decided, completed — is that clock's, not the "
-        "present time"
+        f'FIXED CLOCK {at} (the destination file\'s "now", for tests): its receipts are '
+        "stamped with it — imported, decided, completed — not with the present time"
     )
