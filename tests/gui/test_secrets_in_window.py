@@ -153,7 +153,12 @@ def test_copying_a_flagged_value_does_not_echo_it(
     it); an unflagged value is echoed as before, and asks nothing."""
     tab = drop_and_wait(qtbot, window, [planted(tmp_path)])
     asked: list[tuple[str, str]] = []
-    tab.copier.confirm = lambda _parent, title, text: asked.append((title, text)) or True
+
+    def yes(_parent: object, title: str, text: str) -> bool:
+        asked.append((title, text))
+        return True
+
+    tab.copier.confirm = yes
     clipboard = QGuiApplication.clipboard()
     status = window.statusBar()
     window.activateWindow()
@@ -191,7 +196,12 @@ def test_copy_value_of_a_flagged_node_asks_first_and_no_copies_nothing(
     the clipboard without the question the review pane's Copy raw value asks."""
     tab = drop_and_wait(qtbot, window, [planted(tmp_path)])
     asked: list[str] = []
-    tab.copier.confirm = lambda _parent, title, _text: asked.append(title) and False
+
+    def no(_parent: object, title: str, _text: str) -> bool:
+        asked.append(title)
+        return False
+
+    tab.copier.confirm = no
     clipboard = QGuiApplication.clipboard()
     clipboard.setText("(before)")
     window.activateWindow()

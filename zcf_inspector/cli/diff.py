@@ -28,7 +28,7 @@ from zcf_inspector.core.compare.packets import budget_for, compare_inspections
 from zcf_inspector.core.compare.render import field_line, shown_as_is
 from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.packet.inspection import inspect_bytes
-from zcf_inspector.core.secrets.masking import mask_json
+from zcf_inspector.core.secrets.masking import mask_json, prime
 from zcf_inspector.present.comparison import side_json, side_words
 
 VALUE_CHARS: Final = 160  # of a field's value on a detail line
@@ -82,9 +82,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _shown_as_is(result: Comparison, path: tuple[str | int, ...]) -> bool:
-    """A field's A or B value in the JSON output that is one of the format's own random
-    values (`render.shown_as_is`): every other string is masked."""
-    if len(path) < 5 or path[0] != "changes" or path[2] != "fields" or path[4] not in "ab":
+    """Strings of the JSON output shown as they are: the digests this comparison computed
+    (hex, never a credential, and most of the output's text), and a field's A or B value
+    that is one of the format's own random values (`render.shown_as_is`)."""
+    if len(path) == 3 and path[0] in ("a", "b", "sections") and path[-1] in ("rootHash", "a", "b"):
+        return True  # a side's computed root, a section's computed digests
+    if len(path) == 4 and path[0] == "changes" and path[2] == "digests":
+        return True
+    if len(path) < 5 or path[0] != "changes" or path[2] != "fields" or path[4] not in ("a", "b"):
         return False
     change, index = result.changes[int(path[1])], int(path[3])
     return len(path) == 5 and shown_as_is(change.pointer, change.fields[index])
@@ -197,6 +202,18 @@ def _detail_lines(change: Change) -> list[str]:
 
 
 def write_text(result: Comparison, path_a: str, path_b: str, out: TextIO) -> None:
+    # The texts the lines quote, masked in one scan first (each line's then a look-up).
+    prime(
+        text
+        for change in result.changes
+        for text in (
+            change.pointer,
+            change.id or "",
+            change.part,
+            *(f.path for f in change.fields),
+            *(v for f in change.fields for v in (f.a, f.b) if isinstance(v, str)),
+        )
+    )
     out.write(_verdict("A", path_a, result.a) + "\n")
     out.write(_verdict("B", path_b, result.b) + "\n")
     out.write(_summary(result) + "\n")

@@ -36,6 +36,7 @@ from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.trust import packet_trust
+from zcf_inspector.core.secrets.masking import prime
 from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
 from zcf_inspector.present import packet
 from zcf_inspector.present.clock import fixed_clock_words
@@ -226,6 +227,10 @@ def workspace_lines(extra: Advisories) -> Iterator[str]:
         yield "  claims vs workspace: not checked: the packet could not be read"
         return
     yield f"  {check.summary()}  (folder {field(check.folder, MESSAGE_CHARS)})"
+    listed = [
+        e for e in (*check.sources, *check.changed_files) if e.status is not ClaimStatus.MATCHES
+    ]
+    prime(t for e in listed for t in (e.subject, e.locator, e.words, e.pointer))  # one scan
     for entry in (*check.sources, *check.changed_files):
         if entry.status is not ClaimStatus.MATCHES:
             yield (

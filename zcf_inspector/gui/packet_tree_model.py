@@ -23,6 +23,7 @@ from PySide6.QtWidgets import QTreeView
 
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.secrets.masking import mask_text
 from zcf_inspector.core.secrets.scan import SecretHit, masked_text
 from zcf_inspector.gui.element_digests import COMPUTING, ElementDigests, Runner, short
 from zcf_inspector.gui.icons import IconName, icon
@@ -396,7 +397,7 @@ class PacketTreeModel(QAbstractItemModel):
         if column == DIGEST_COLUMN:
             digest = self.digest(node)
             return "" if digest is None else digest if digest == COMPUTING else short(digest)
-        return self.status(node).text
+        return masked(self.status(node).text)  # its words may quote a key (`unknown_field`)
 
     def shown_value(self, node: JsonNode) -> JsonValue:
         """``node``'s value as the tree shows it: a text the secret scan flagged, masked."""
@@ -426,7 +427,8 @@ class PacketTreeModel(QAbstractItemModel):
         if digest is not None and digest != COMPUTING:
             lines.append(f"canonical digest: {digest}")
         lines.extend(status.reasons)
-        return clip("\n".join(lines), TOOLTIP_CHARS)
+        # Masked as a whole: the pointer, the status and its reasons may quote a key.
+        return clip(mask_text("\n".join(lines)), TOOLTIP_CHARS)
 
     @staticmethod
     def _status_icon(status: NodeStatus) -> QIcon | None:

@@ -23,7 +23,7 @@ from zcf_inspector.core.compare.model import Absent, Change, FieldChange, Side
 from zcf_inspector.core.compare.text_spans import Span, changed_spans
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.pointer import split
-from zcf_inspector.core.secrets.masking import is_format_own, mask_text
+from zcf_inspector.core.secrets.masking import CUT_MARGIN, is_format_own, mask_text
 from zcf_inspector.core.visible_text import visible
 
 ABSENT_TEXT: Final = "(absent)"
@@ -69,7 +69,10 @@ def _write(value: JsonValue, parts: list[str], left: list[int], mask: Callable[[
             _write(item, parts, left, mask)
         _put("]", parts, left, force=True)
     elif isinstance(value, str):
-        _put(_string(mask(value), left[0]), parts, left, force=True)
+        # Masked before it is cut, a margin past the cut scanned (`masking.masked_clip`).
+        head = value[: max(left[0], 0) + CUT_MARGIN]
+        _put(_string(mask(head), left[0]) if head is value else _cut(mask(head), left[0]),
+             parts, left, force=True)  # fmt: skip
     else:
         _put(json.dumps(value), parts, left, force=True)
 
@@ -78,6 +81,11 @@ def _string(text: str, room: int) -> str:
     if len(text) > room:
         return json.dumps(text[: max(room, 0)], ensure_ascii=False)[:-1] + MORE + '"'
     return json.dumps(text, ensure_ascii=False)
+
+
+def _cut(text: str, room: int) -> str:
+    """A masked head of a longer string: always cut (the string goes on past it)."""
+    return json.dumps(text[: max(room, 0)], ensure_ascii=False)[:-1] + MORE + '"'
 
 
 def _put(text: str, parts: list[str], left: list[int], *, force: bool = False) -> None:
