@@ -60,7 +60,7 @@ def test_a_json_value_is_masked_whole_in_one_scan() -> None:
         TOKEN: 1,
         TOKEN.replace("A1", "Z9"): 2,  # masked alike: still two members
         "nonce": "6lJk8Gl82jrzxQbRu0hrhQ",
-        "list": [f"url https://bob:hunter22hunter@x.org/", 3, None],
+        "list": ["url https://bob:hunter22hunter@x.org/", 3, None],
     }
     masked = mask_json(value, keep=is_format_own)
     assert isinstance(masked, dict)

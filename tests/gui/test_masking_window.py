@@ -15,6 +15,7 @@ from pytestqt.qtbot import QtBot
 from goldens import generate as g
 from tests.gui.driving import WAIT_MS, drop_and_wait, wait_idle
 from tests.gui.test_compare import wait_for_compare
+from zcf_inspector.gui.clipboard import CopyKind
 from zcf_inspector.gui.findings_pane import finding_line
 from zcf_inspector.gui.main_window import MainWindow
 from zcf_inspector.gui.packet_tree_model import KEY_COLUMN, VALUE_COLUMN
@@ -68,6 +69,18 @@ def test_a_token_key_and_a_token_id_are_masked_in_the_tree_and_the_findings(
     index = tab.model.index_for_pointer("/content/beliefs/0/portableRef", nearest=False)
     assert index.siblingAtColumn(VALUE_COLUMN).data() == '"ghp_…(44 characters, hidden)"'
     assert index.siblingAtColumn(KEY_COLUMN).data() == "portableRef"
+    # Copy Value of that id asks too: the tree shows it masked, though no scan flagged it.
+    asked: list[str] = []
+
+    def no(_parent: object, title: str, _text: str) -> bool:
+        asked.append(title)
+        return False
+
+    tab.copier.confirm = no
+    tab.select_pointer("/content/beliefs/0/portableRef")
+    tab.tree.setFocus()
+    tab.copier.copy(CopyKind.VALUE)
+    assert asked == ["Copy a suspected credential?"]
 
 
 def test_the_compare_view_masks_ids_pointers_and_values(

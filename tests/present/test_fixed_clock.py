@@ -18,15 +18,16 @@ from zcf_inspector.cli import exitcodes, main
 from zcf_inspector.present.clock import fixed_clock_words
 
 FIXED = 'FIXED CLOCK 2026-10-01T12:00:00Z (the destination file\'s "now", for tests)'
+FIXED_WORDS = FIXED + (
+    ": its receipts are stamped with it — imported, decided, completed — not with the present time"
+)
+FIXED_NOTE = f"note: {FIXED_WORDS}\n"  # what ingest and review print on stderr
 
 
 def test_the_words_name_the_clock_and_only_when_one_is_fixed() -> None:
     words = fixed_clock_words(destination())  # the goldens' destination fixes its clock
     assert words is not None
-    assert words == FIXED + (
-        ": its receipts are stamped with it — imported, decided, completed — not with the "
-        "present time"
-    )
+    assert words == FIXED_WORDS
     assert fixed_clock_words(destination(now=None)) is None
     assert fixed_clock_words(None) is None
 

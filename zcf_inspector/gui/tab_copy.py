@@ -10,6 +10,7 @@ from typing import Final, Protocol
 from PySide6.QtWidgets import QAbstractItemView, QTreeView, QWidget
 
 from zcf_inspector.core.monitor import NULL_MONITOR
+from zcf_inspector.core.secrets.masking import mask_text
 from zcf_inspector.gui import messages
 from zcf_inspector.gui.clipboard import CopyKind, set_clipboard, slow_copy_work
 from zcf_inspector.gui.findings_pane import FindingsPane, finding_line
@@ -82,7 +83,12 @@ class TabCopier:
         # A digest shows nothing of the text; a value or its canonical JSON would. The
         # tree shows it masked, so it reaches the clipboard — read by every program on
         # the desktop — only once the user says so (the review detail's question).
-        secret = kind in (CopyKind.VALUE, CopyKind.CANONICAL) and self.tab.model.holds_secret(node)
+        # A string the scan did not read (an id, a tool name) that the tree shows masked
+        # counts too: one look at the text, as the tree's own.
+        secret = kind in (CopyKind.VALUE, CopyKind.CANONICAL) and (
+            self.tab.model.holds_secret(node)
+            or (isinstance(node.value, str) and mask_text(node.value) != node.value)
+        )
         if secret:
             it = "the value" if kind is CopyKind.VALUE else "its canonical JSON"
             question = copy_secret_question(f"The value at {masked(node.pointer or '/')}", it)

@@ -36,23 +36,32 @@ _MASKED_KEY_HEADER: Final = re.compile(
     r"(?:-----BEGIN [A-Z0-9 ]{0,64}-----|PuTTY-User-Key-File-\d)"
     r"(?=…\([\d,]{1,24} characters, hidden\))"
 )
+# What a masked form ends with (`detectors.mask`), or the start of it a cut left.
+_MASKED_TAIL: Final = re.compile(r"…\((?:[\d,]{1,24}(?: characters(?:, hidden\)?)?)?)?")
 # Member names whose string values are the format's own random values.
 FORMAT_OWN_NAMES: Final = frozenset({"nonce", "packetNonce", "signature", "mac"})
 _ONE: Final = (("text",),)
 # Short texts remembered masked (`mask_text`, `prime`): a bound, not a size — what is kept
 # is what an output printed, and an unmasked text is kept as itself (no copy).
 CACHED: Final = 1 << 19
-PRIME_SLICE: Final = 65_536  # texts scanned at once by `prime`
+PRIME_SLICE: Final = 65_536  # texts scanned at once (`mask_texts`)
 CACHED_CHARS: Final = 512
 # Characters scanned past a cut (`masked_clip`): longer than any token the scan knows.
 CUT_MARGIN: Final = 8192
 
 
 def _scanned_copy(text: str) -> str:
-    """``text`` as the scan reads it: already-masked key headers blanked, same length."""
+    """``text`` as the scan reads it: masked forms (and a masked key's header) blanked,
+    same length — "key = AKIA…(20 characters, hidden)" cut at a line's end must not read
+    as a value assigned to a credential name."""
     if "…(" not in text:
         return text
-    return _MASKED_KEY_HEADER.sub(lambda m: " " * len(m.group()), text)
+    text = _MASKED_KEY_HEADER.sub(_blank, text)
+    return _MASKED_TAIL.sub(_blank, text)
+
+
+def _blank(found: re.Match[str]) -> str:
+    return " " * len(found.group())
 
 
 def mask_texts(texts: Sequence[str]) -> list[str]:
@@ -61,13 +70,17 @@ def mask_texts(texts: Sequence[str]) -> list[str]:
     if not texts:
         return []
     distinct = list(dict.fromkeys(texts))
-    scan = scan_texts([(i,) for i in range(len(distinct))], [_scanned_copy(t) for t in distinct])
-    if not scan.hits:
-        return list(texts)
     masked: dict[str, str] = {}
-    for pointer, hits in scan.by_pointer().items():
-        text = distinct[int(pointer[1:])]
-        masked[text] = masked_text(text, hits)
+    # In slices: the scan joins what it reads into one buffer (and two copies of it), so a
+    # large output's texts are read a slice at a time rather than all at once.
+    for start in range(0, len(distinct), PRIME_SLICE):
+        chunk = distinct[start : start + PRIME_SLICE]
+        scan = scan_texts([(i,) for i in range(len(chunk))], [_scanned_copy(t) for t in chunk])
+        for pointer, hits in scan.by_pointer().items():
+            text = chunk[int(pointer[1:])]
+            masked[text] = masked_text(text, hits)
+    if not masked:
+        return list(texts)
     return [masked.get(text, text) for text in texts]
 
 
@@ -90,10 +103,8 @@ def prime(texts: Iterable[str]) -> None:
     output then makes one text at a time cost a look-up (a scan has a fixed cost per call:
     one per line of a 20,000-change diff doubled its time)."""
     wanted = [t for t in dict.fromkeys(texts) if t and len(t) <= CACHED_CHARS and t not in _CACHE]
-    for start in range(0, len(wanted), PRIME_SLICE):
-        chunk = wanted[start : start + PRIME_SLICE]
-        for text, masked in zip(chunk, mask_texts(chunk), strict=True):
-            _remember(text, masked)
+    for text, masked in zip(wanted, mask_texts(wanted), strict=True):
+        _remember(text, masked)
 
 
 def _remember(text: str, masked: str) -> str:
