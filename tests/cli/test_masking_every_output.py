@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from goldens import generate as g
+from tests.conftest import EXAMPLES
 from tests.core.helpers import GOLDENS, to_bytes
 from zcf_inspector.cli import main
 
@@ -265,3 +266,20 @@ def test_the_format_s_own_random_values_are_shown_as_they_are(
     data = json.loads(run(capsys, "diff", "--json", str(a), str(b)).split("\n\n")[0].strip())
     nonce = next(c for c in data["changes"] if c["pointer"] == "/packet/nonce")
     assert nonce["fields"][0]["a"] == first["packet"]["nonce"]
+
+
+def test_plan_masks_a_token_named_plan_in_text_and_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An ASIF session whose plan id is a token: `plan` quotes it on many lines (and in
+    every node's JSON) — masked each time."""
+    token = github(700)
+    text = (EXAMPLES / "another-agent.session.json").read_text().replace("continue-main", token)
+    session = tmp_path / "s.json"
+    session.write_text(text)
+    out = run(capsys, "plan", str(session))
+    assert "ghp_…(40 characters, hidden)" in out
+    assert leaks(out, [token]) == []
+    out = run(capsys, "plan", "--json", str(session))
+    assert json.loads(out.split("\n\n")[0])["verdict"].startswith("ASIF-SESSION VALID")
+    assert leaks(out, [token]) == []
