@@ -69,6 +69,19 @@ def test_a_token_key_and_a_token_id_are_masked_in_the_tree_and_the_findings(
     index = tab.model.index_for_pointer("/content/beliefs/0/portableRef", nearest=False)
     assert index.siblingAtColumn(VALUE_COLUMN).data() == '"ghp_…(44 characters, hidden)"'
     assert index.siblingAtColumn(KEY_COLUMN).data() == "portableRef"
+    # The canonical-bytes pane holds its bytes back too (and the belief's, which hold it).
+    pane = tab.canonical_pane
+    for pointer in ("/content/beliefs/0/portableRef", "/content/beliefs/0"):
+        tab.select_pointer(pointer)
+        qtbot.waitUntil(lambda p=pointer: pane.form is not None and pane.form.pointer == p)
+        wait_idle(qtbot, window)
+        assert pane.views.isHidden()
+        assert not pane.held_back.isHidden()
+        no_raw([pane.text.toPlainText()])
+    tab.select_pointer("/content/beliefs/0/content")  # nothing in it: shown at once
+    qtbot.waitUntil(lambda: pane.form is not None and pane.form.pointer.endswith("/content"))
+    wait_idle(qtbot, window)
+    assert pane.held_back.isHidden()
     # Copy Value of that id asks too: the tree shows it masked, though no scan flagged it.
     asked: list[str] = []
 
