@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from tests.core.test_secret_scan import AWS_KEY, PEM
+from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.secrets.masking import (
     CUT_MARGIN,
     is_format_own,
@@ -56,7 +57,7 @@ def test_a_cut_never_shows_part_of_a_credential() -> None:
 
 
 def test_a_json_value_is_masked_whole_in_one_scan() -> None:
-    value = {
+    value: JsonValue = {
         TOKEN: 1,
         TOKEN.replace("A1", "Z9"): 2,  # masked alike: still two members
         "nonce": "6lJk8Gl82jrzxQbRu0hrhQ",
@@ -71,7 +72,7 @@ def test_a_json_value_is_masked_whole_in_one_scan() -> None:
     assert "hunter22hunter" not in text
     assert masked["nonce"] == "6lJk8Gl82jrzxQbRu0hrhQ"  # the format's own
     assert mask_json({"plain": ["a", 1]}) == {"plain": ["a", 1]}
-    clean = {"a": "b"}
+    clean: JsonValue = {"a": "b"}
     assert mask_json(clean) is clean  # nothing to mask: not copied
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt
@@ -71,9 +72,13 @@ def test_a_token_key_and_a_token_id_are_masked_in_the_tree_and_the_findings(
     assert index.siblingAtColumn(KEY_COLUMN).data() == "portableRef"
     # The canonical-bytes pane holds its bytes back too (and the belief's, which hold it).
     pane = tab.canonical_pane
+
+    def shows(pointer: str) -> bool:
+        return pane.form is not None and pane.form.pointer == pointer
+
     for pointer in ("/content/beliefs/0/portableRef", "/content/beliefs/0"):
         tab.select_pointer(pointer)
-        qtbot.waitUntil(lambda p=pointer: pane.form is not None and pane.form.pointer == p)
+        qtbot.waitUntil(partial(shows, pointer))
         wait_idle(qtbot, window)
         assert pane.views.isHidden()
         assert not pane.held_back.isHidden()
