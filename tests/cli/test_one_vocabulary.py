@@ -5,11 +5,13 @@ the trust level beside them in --json, and exits with a code that matches the wo
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import EXAMPLES, REPO
+from zcf_inspector import api
 from zcf_inspector.cli import exitcodes, main
 
 PUB = REPO / "goldens" / "publication"
@@ -163,3 +165,30 @@ def test_every_json_result_carries_its_trust_level(capsys: pytest.CaptureFixture
     ):
         _, out = run(capsys, *argv)
         assert json.loads(out)["trust"] in levels
+
+
+ASIF_05 = Path(__file__).parents[1] / "data" / "asif-0.5" / "examples" / "continuation"
+
+
+def test_an_expired_asif_05_report_is_headed_expired_in_every_front_end(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 34: an ASIF 0.5 report past its expiry (its snapshot expiring with it) was
+    headed ``REFUSED: snapshot_expired``; the docs say ``EXPIRED at …``, as for 0.4."""
+    session = str(ASIF_05 / "another-computer.session.json")
+    report = str(ASIF_05 / "another-computer.report.json")
+    clock = "2026-09-27T12:00:00Z"
+    expected = "EXPIRED at 2026-09-26 13:00Z · ASIF-SESSION VALID"
+    code, out = run(capsys, "plan", session, "--report", report, "--now", clock)
+    assert code == exitcodes.REFUSED  # expired is still not to be relied on
+    assert out.splitlines()[0].endswith(f": {expected}")
+    assert "snapshot asif.destination-capabilities/0.1 (supplied)" in out  # 0.5 indeed
+    code, out = run(capsys, "plan", session, "--report", report, "--now", clock, "--json")
+    data = json.loads(out)
+    assert (data["verdict"], data["trust"]) == (expected, "refused")
+    checked = api.inspect_continuation(
+        ASIF_05 / "another-computer.session.json",
+        report=ASIF_05 / "another-computer.report.json",
+        now=datetime(2026, 9, 27, 12, tzinfo=UTC),
+    )
+    assert api.verdict(checked).words == expected

@@ -10,6 +10,7 @@ import pytest
 
 from goldens import generate as g
 from tests.core.helpers import GOLDENS, destination, golden_bytes
+from tests.present.test_fixed_clock import FIXED_NOTE
 from zcf_inspector.cli import main
 from zcf_inspector.core.crypto import ed25519_public_key
 from zcf_inspector.core.packet.ingest import ingest_bytes
@@ -67,7 +68,8 @@ def test_review_writes_the_signed_receipt(
 ) -> None:
     out = tmp_path / "r.json"
     code, stdout, err = review(capsys, tmp_path, DECISIONS, "--out", str(out))
-    assert (code, stdout, err) == (0, "", f"receipt written to {out}\n")
+    # The destination's test clock stamped it, and the command says so (issue 34).
+    assert (code, stdout, err) == (0, "", f"receipt written to {out}\n" + FIXED_NOTE)
     receipt = json.loads(out.read_bytes())
     assert verify_receipt(receipt, KEY).status is ReceiptStatus.VALID_SIGNED
     assert [d["portableRef"] for d in receipt["review"]["decisions"]] == [

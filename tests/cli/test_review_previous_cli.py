@@ -12,6 +12,7 @@ import pytest
 from goldens import generate as g
 from tests.core.generations import earlier_receipt, write_generations
 from tests.core.helpers import GOLDENS, destination
+from tests.present.test_fixed_clock import FIXED_NOTE
 from zcf_inspector.cli import main
 from zcf_inspector.core.crypto import ed25519_public_key
 from zcf_inspector.core.packet.receipt import (
@@ -77,6 +78,7 @@ def test_repeat_unchanged_writes_them_as_this_reviewers_decisions(
         "that receipt\n"
         "repeated 3 earlier decisions as carol\n"
         f"receipt written to {out}\n"
+        + FIXED_NOTE  # the destination's test clock stamped it (issue 34)
     )
     receipt = json.loads(out.read_bytes())
     assert verify_receipt(receipt, KEY).status is ReceiptStatus.VALID_SIGNED

@@ -186,14 +186,42 @@ def test_belief_roll_up(checked: WorkspaceCheck) -> None:
 
 
 def test_summary_and_json(checked: WorkspaceCheck) -> None:
+    # Files, not entries (issue 34): spec/a.md (two sources and a changed file), src/b.py
+    # and link-out (a source and a changed file each) are one file each.
     assert checked.summary() == (
-        "claims vs workspace: 3 match, 2 differ, 1 present, 2 missing, 10 not checkable"
+        "claims vs workspace: 2 match, 1 differs, 1 present, 2 missing, 8 not checkable "
+        "(3 files named both as a source and as a changed file, counted once)"
     )
     assert checked.mismatched
     data = checked.to_json()
     assert data["summary"] == checked.summary()
     assert len(data["sources"]) == 13  # type: ignore[arg-type]
     assert data["filesOpened"] == checked.files_opened
+
+
+def test_the_summary_counts_files_not_roles(workspace: Path) -> None:
+    """Issue 34: three files, each both an evidence source and a changed file, read
+    "2 match, 2 differ, 2 missing" — each counted once per role. One file, one count."""
+    packet = g.handoff("files-not-roles")
+    c = packet["content"]
+    c["evidenceSources"] = [
+        source("s-1", "spec/a.md", sha(b"the spec\n")),
+        source("s-2", "src/b.py", sha(b"print('as it was')\n")),
+        source("s-3", "docs/gone.md", sha(b"gone\n")),
+    ]
+    c["capsule"]["changedFiles"] = ["spec/a.md", "src/b.py", "docs/gone.md"]
+    found = check_workspace(packet, workspace, max_bytes=LIMIT)
+    assert len(found.sources) + len(found.changed_files) == 6  # every entry still listed
+    assert found.counts[ClaimStatus.MATCHES] == 1
+    assert found.named_in_both == 3
+    assert found.summary() == (
+        "claims vs workspace: 1 matches, 1 differs, 1 missing "
+        "(3 files named both as a source and as a changed file, counted once)"
+    )
+    # Named once each: nothing to say.
+    c["capsule"]["changedFiles"] = ["new/file.txt"]
+    alone = check_workspace(packet, workspace, max_bytes=LIMIT)
+    assert alone.summary() == "claims vs workspace: 1 matches, 1 differs, 1 present, 1 missing"
 
 
 def test_each_named_file_is_read_once_and_nothing_else(checked: WorkspaceCheck) -> None:

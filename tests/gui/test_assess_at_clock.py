@@ -136,3 +136,19 @@ def test_known_blockers_and_blocking_reasons_are_in_the_findings_pane(
     )
     fit = [r for r, f in enumerate(found) if str(f.code) == "model_fit_unknown"]
     assert [pane.model.elsewhere(r) for r in fit] == ["action-specific-model_request.report.json"]
+
+
+def test_an_expired_asif_05_report_is_headed_expired(qtbot, window: MainWindow) -> None:
+    """Issue 34: the ASIF 0.5 example, past its expiry, was headed "REFUSED:
+    snapshot_expired" (its snapshot expires with it); the docs say "EXPIRED at …"."""
+    asif_05 = Path(__file__).parents[1] / "data" / "asif-0.5" / "examples" / "continuation"
+    tab = drop_and_wait(
+        qtbot,
+        window,
+        [asif_05 / "another-computer.session.json", asif_05 / "another-computer.report.json"],
+    )
+    wait_idle(qtbot, window)
+    assert tab.verdict.headline == "EXPIRED at 2026-09-26 13:00Z · ASIF-SESSION VALID"
+    assert tab.header.headline.text() == tab.verdict.headline
+    assert not tab.verdict.ok
+    assert rows(tab)[REPORT_ROW] == ("fail", "expired 2026-09-26 13:00Z")

@@ -146,9 +146,14 @@ def test_a_workspace_check_with_one_mismatch_says_differs_on_that_source(
     assert differs >= 0
     matches = pane.find_line("• evidence source s-spec (spec/a.md): matches")
     assert matches >= 0
-    # Two sources and the two changed files they name: one mismatch, counted on both.
-    assert pane.find_line("claims vs workspace: 2 match, 2 differ") >= 0
-    assert pane.state.text() == "claims vs workspace: 2 match, 2 differ"
+    # Two sources and the two changed files they name: two files, each counted once
+    # (issue 34: it said "2 match, 2 differ" for these two files), and said so.
+    summary = (
+        "claims vs workspace: 1 matches, 1 differs "
+        "(2 files named both as a source and as a changed file, counted once)"
+    )
+    assert pane.find_line(summary) >= 0
+    assert pane.state.text() == summary
     # The changed file the mismatching source names says so on its own item.
     changed = pane.find_line("• zcf/reading.py")
     assert "workspace: differs" in "\n".join(pane.line_text(changed + i) for i in range(1, 4))

@@ -147,10 +147,18 @@ def test_show_bytes_is_reached_from_the_keyboard(
 def test_copying_a_flagged_value_does_not_echo_it(
     qtbot: QtBot, window: MainWindow, tmp_path: Path
 ) -> None:
-    """Copy Value is the explicit action that takes the value as the packet holds it; the
-    status bar's echo of what was copied must not show it unasked (for the text, nor for
-    an object holding it); an unflagged value is echoed as before."""
+    """Copy Value is the explicit action that takes the value as the packet holds it, once
+    the user says Yes to the review pane's question (issue 34); the status bar's echo of
+    what was copied must not show it unasked (for the text, nor for an object holding
+    it); an unflagged value is echoed as before, and asks nothing."""
     tab = drop_and_wait(qtbot, window, [planted(tmp_path)])
+    asked: list[tuple[str, str]] = []
+
+    def yes(_parent: object, title: str, text: str) -> bool:
+        asked.append((title, text))
+        return True
+
+    tab.copier.confirm = yes
     clipboard = QGuiApplication.clipboard()
     status = window.statusBar()
     window.activateWindow()
@@ -172,7 +180,50 @@ def test_copying_a_flagged_value_does_not_echo_it(
             "Copied value: it holds a suspected credential, not shown here"
         )
         assert AWS_KEY not in status.currentMessage()
+    assert [title for title, _ in asked] == ["Copy a suspected credential?"] * 2
+    assert asked[0][1].startswith(f"The value at {FLAGGED} holds a suspected credential")
     tab.select_pointer("/content/beliefs/1/content")
     QTest.keyClick(tab.tree, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: clipboard.text() == "nothing to hide here", timeout=WAIT_MS)
     assert status.currentMessage() == "Copied value: nothing to hide here"
+    assert len(asked) == 2  # nothing flagged: nothing asked
+
+
+def test_copy_value_of_a_flagged_node_asks_first_and_no_copies_nothing(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    """Issue 34: the tree's Copy Value (and Copy Canonical JSON) put a flagged credential on
+    the clipboard without the question the review pane's Copy raw value asks."""
+    tab = drop_and_wait(qtbot, window, [planted(tmp_path)])
+    asked: list[str] = []
+
+    def no(_parent: object, title: str, _text: str) -> bool:
+        asked.append(title)
+        return False
+
+    tab.copier.confirm = no
+    clipboard = QGuiApplication.clipboard()
+    clipboard.setText("(before)")
+    window.activateWindow()
+    tab.tree.setFocus()
+    tab.select_pointer(FLAGGED)
+    QTest.keyClick(tab.tree, Qt.Key.Key_C, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClick(
+        tab.tree,
+        Qt.Key.Key_C,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier,
+    )
+    wait_idle(qtbot, window)
+    assert asked == ["Copy a suspected credential?"] * 2
+    assert clipboard.text() == "(before)"  # No: nothing reaches the clipboard
+    assert window.statusBar().currentMessage() == (
+        "Nothing copied: the value holds a suspected credential"
+    )
+    # The digest shows nothing of the text: copied without a question.
+    QTest.keyClick(
+        tab.tree,
+        Qt.Key.Key_D,
+        Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+    )
+    qtbot.waitUntil(lambda: clipboard.text().startswith("sha256:"), timeout=WAIT_MS)
+    assert len(asked) == 2

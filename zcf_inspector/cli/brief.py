@@ -41,6 +41,7 @@ from zcf_inspector.core.claims.workspace import (
 from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import inspect_bytes
+from zcf_inspector.core.secrets.masking import prime
 from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
 from zcf_inspector.present import packet
 
@@ -175,6 +176,8 @@ def _workspace_lines(workspace: WorkspaceCheck | None, *, asked: bool) -> Iterat
         return
     yield f"  folder: {_t(workspace.folder)}"
     yield f"  {workspace.summary()}"
+    entries = (*workspace.sources, *workspace.changed_files)
+    prime(t for c in entries for t in (c.subject, c.locator, c.words, c.pointer))  # one scan
     for check in (*workspace.sources, *workspace.changed_files):
         yield f"  - {_t(check.subject)} ({_t(check.locator)}): {_t(check.words)}"
         yield f"      {field(check.pointer, POINTER_CHARS)}"

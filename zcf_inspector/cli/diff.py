@@ -25,9 +25,10 @@ from zcf_inspector.core.compare.model import (
     SideSummary,
 )
 from zcf_inspector.core.compare.packets import budget_for, compare_inspections
-from zcf_inspector.core.compare.render import field_line
+from zcf_inspector.core.compare.render import field_line, shown_as_is
 from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.packet.inspection import inspect_bytes
+from zcf_inspector.core.secrets.masking import mask_json, prime
 from zcf_inspector.present.comparison import side_json, side_words
 
 VALUE_CHARS: Final = 160  # of a field's value on a detail line
@@ -68,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
         out = result.to_json(args.a, args.b)
         # each side in `validate`'s words and trust level, beside the core's facts
         out["a"], out["b"] = side_json(result.a, args.a), side_json(result.b, args.b)
-        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+        masked = mask_json(out, keep=lambda path: _shown_as_is(result, path))
+        sys.stdout.write(json.dumps(masked, indent=2) + "\n")
     else:
         write_text(result, args.a, args.b, sys.stdout)
     if result.omitted:
@@ -77,6 +79,20 @@ def run(args: argparse.Namespace) -> int:
             f"(listing budget {result.budget:,}, proportional to the inputs' size)"
         )
     return exitcodes.OK if result.identical else exitcodes.REFUSED
+
+
+def _shown_as_is(result: Comparison, path: tuple[str | int, ...]) -> bool:
+    """Strings of the JSON output shown as they are: the digests this comparison computed
+    (hex, never a credential, and most of the output's text), and a field's A or B value
+    that is one of the format's own random values (`render.shown_as_is`)."""
+    if len(path) == 3 and path[0] in ("a", "b", "sections") and path[-1] in ("rootHash", "a", "b"):
+        return True  # a side's computed root, a section's computed digests
+    if len(path) == 4 and path[0] == "changes" and path[2] == "digests":
+        return True
+    if len(path) < 5 or path[0] != "changes" or path[2] != "fields" or path[4] not in ("a", "b"):
+        return False
+    change, index = result.changes[int(path[1])], int(path[3])
+    return len(path) == 5 and shown_as_is(change.pointer, change.fields[index])
 
 
 def _compare_files(path_a: str, path_b: str) -> Comparison:
@@ -171,7 +187,7 @@ def _change_line(change: Change) -> str:
 def _detail_lines(change: Change) -> list[str]:
     lines = []
     for changed in change.fields:
-        line = field_line(changed, VALUE_CHARS)
+        line = field_line(changed, VALUE_CHARS, masked=not shown_as_is(change.pointer, changed))
         where = field(line.path, POINTER_CHARS) if line.path else "(value)"
         note = f"  ({line.note})" if line.note else ""
         lines.append(f"      {where}  {line.a} → {line.b}{note}")
@@ -186,6 +202,18 @@ def _detail_lines(change: Change) -> list[str]:
 
 
 def write_text(result: Comparison, path_a: str, path_b: str, out: TextIO) -> None:
+    # The texts the lines quote, masked in one scan first (each line's then a look-up).
+    prime(
+        text
+        for change in result.changes
+        for text in (
+            change.pointer,
+            change.id or "",
+            change.part,
+            *(f.path for f in change.fields),
+            *(v for f in change.fields for v in (f.a, f.b) if isinstance(v, str)),
+        )
+    )
     out.write(_verdict("A", path_a, result.a) + "\n")
     out.write(_verdict("B", path_b, result.b) + "\n")
     out.write(_summary(result) + "\n")

@@ -18,6 +18,7 @@ from zcf_inspector.cli.output import (
     emit,
     print_advisories,
     print_refused,
+    say_fixed_clock,
 )
 from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.packet.destination import load_destination
@@ -50,4 +51,6 @@ def run(args: argparse.Namespace) -> int:
         print_refused(args.packet, result.inspection, as_json=args.json, extra=extra)
         return exitcodes.REFUSED
     print_advisories(extra)  # on stderr: stdout may be the receipt
-    return emit(receipt_bytes(result.receipt), args.out, force=args.force, what="receipt")
+    code = emit(receipt_bytes(result.receipt), args.out, force=args.force, what="receipt")
+    say_fixed_clock(destination)  # once the receipt is written: its times are that clock's
+    return code

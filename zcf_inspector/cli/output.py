@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from zcf_inspector.cli import exitcodes
-from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field, json_text
+from zcf_inspector.cli.terminal_text import (
+    MESSAGE_CHARS,
+    POINTER_CHARS,
+    field,
+    json_text,
+    masked_json,
+)
 from zcf_inspector.core.atomic import TargetExistsError, write_atomic
 from zcf_inspector.core.briefing.build import masked_workspace  # the briefing's one masking
 from zcf_inspector.core.claims.workspace import (
@@ -30,8 +36,10 @@ from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.trust import packet_trust
+from zcf_inspector.core.secrets.masking import prime
 from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
 from zcf_inspector.present import packet
+from zcf_inspector.present.clock import fixed_clock_words
 from zcf_inspector.present.vocabulary import Trust, Verdict
 
 if TYPE_CHECKING:  # the destination model is imported only when a run uses one
@@ -39,8 +47,9 @@ if TYPE_CHECKING:  # the destination model is imported only when a run uses one
 
 
 def print_json(value: JsonValue, stream: TextIO | None = None) -> None:
+    """A JSON report, its suspected credentials masked (`terminal_text.masked_json`)."""
     out = stream or sys.stdout
-    out.write(json_text(value))
+    out.write(json_text(masked_json(value)))
     out.write("\n")
 
 
@@ -193,6 +202,14 @@ def print_packet(
         out.write(line + "\n")
 
 
+def say_fixed_clock(destination: Destination) -> None:
+    """Beside a receipt the command writes: that its times are a fixed clock's, when the
+    destination sets one (`present.clock`), on stderr (stdout may be the receipt)."""
+    words = fixed_clock_words(destination)
+    if words is not None:
+        sys.stderr.write(f"note: {words}\n")
+
+
 def print_advisories(extra: Advisories, out: TextIO | None = None) -> None:
     """The advisories alone (on stderr where stdout carries a receipt)."""
     stream = out or sys.stderr
@@ -210,6 +227,10 @@ def workspace_lines(extra: Advisories) -> Iterator[str]:
         yield "  claims vs workspace: not checked: the packet could not be read"
         return
     yield f"  {check.summary()}  (folder {field(check.folder, MESSAGE_CHARS)})"
+    listed = [
+        e for e in (*check.sources, *check.changed_files) if e.status is not ClaimStatus.MATCHES
+    ]
+    prime(t for e in listed for t in (e.subject, e.locator, e.words, e.pointer))  # one scan
     for entry in (*check.sources, *check.changed_files):
         if entry.status is not ClaimStatus.MATCHES:
             yield (

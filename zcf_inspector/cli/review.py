@@ -27,6 +27,7 @@ from zcf_inspector.cli.output import (
     print_findings,
     print_json,
     print_refused,
+    say_fixed_clock,
     workspace_folder,
 )
 from zcf_inspector.cli.terminal_text import safe
@@ -165,7 +166,9 @@ def run(args: argparse.Namespace) -> int:
         _print_refusal(args, args.decisions or args.previous_receipt, result)
         return exitcodes.REFUSED
     chunks = receipt_chunks(result.receipt)
-    return emit(chunks, args.out, force=args.force, what="receipt")
+    code = emit(chunks, args.out, force=args.force, what="receipt")
+    say_fixed_clock(destination)  # once the receipt is written: its times are that clock's
+    return code
 
 
 def _read_decisions(path: str | None) -> bytes | None:

@@ -23,6 +23,7 @@ from zcf_inspector.core.claims.workspace import (
     RollUp,
     WorkspaceCheck,
 )
+from zcf_inspector.core.secrets.masking import masked_clip, prime
 from zcf_inspector.core.secrets.scan import SecretScan
 from zcf_inspector.core.visible_text import clip, visible
 
@@ -79,14 +80,17 @@ class BriefingText:
         return "\n".join(line.text for line in self.lines)
 
 
-def flowing(text: str, limit: int = ITEM_CHARS) -> str:
-    """A document text on one block: cut, escaped, its own line breaks kept as U+2028."""
-    return LINE_BREAK.join(visible(part) for part in clip(text, limit).split("\n"))
+def flowing(text: str, limit: int = ITEM_CHARS, *, masked: bool = True) -> str:
+    """A document text on one block: masked (the one masking step: a text the packet
+    scan does not read — an id, a tool name, a session id — may hold a credential too),
+    cut, escaped, its own line breaks kept as U+2028."""
+    cut = masked_clip(text, limit) if masked else clip(text, limit)
+    return LINE_BREAK.join(visible(part) for part in cut.split("\n"))
 
 
 def revealed_text(line: Line, raw: str) -> str:
     """The line with the text as the packet holds it (escaped, never interpreted)."""
-    return line.reveal_prefix + flowing(raw) + REVEALED
+    return line.reveal_prefix + flowing(raw, masked=False) + REVEALED
 
 
 def claim_style(status: ClaimStatus) -> Style:
@@ -229,6 +233,7 @@ def _workspace(out: _Lines, workspace: WorkspaceCheck | None, note: str) -> None
         return
     out.add(f"folder: {flowing(workspace.folder, 400)}", Style.DETAIL)
     out.add(visible(workspace.summary()), Style.CAUTION if workspace.mismatched else Style.PLAIN)
+    prime(t for c in workspace.sources for t in (c.subject, c.locator, c.words))  # one scan
     for check in workspace.sources:
         group = out.group()
         line = f"• {flowing(check.subject, 200)} ({flowing(check.locator, 400)}): "

@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
 
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
+from zcf_inspector.core.secrets.masking import mask_text
 from zcf_inspector.gui.canonical_bytes import TEXT_SHOWN, CanonicalForm, canonical_form
-from zcf_inspector.gui.plain_text import plain_label, visible
+from zcf_inspector.gui.plain_text import masked, plain_label
 
 # (label, work, on_done): how the pane asks for background work (the window's TaskRunner)
 Runner = Callable[[str, Callable[[Monitor], Any], Callable[[Any], None]], object]
@@ -99,25 +100,34 @@ class CanonicalPane(QWidget):
         self._generation += 1
         generation = self._generation
         self.form = None
-        self.pointer.setText(visible(pointer) or "/")
+        self.pointer.setText(masked(pointer) or "/")
         self.digest.setText("computing…")
         self.size_label.setText("")
         self.text.clear()
         self.hex.clear()
 
         def done(result: object) -> None:
-            if generation == self._generation and isinstance(result, CanonicalForm):
-                self._show(result)
+            if generation == self._generation and isinstance(result, tuple):
+                form, unflagged = result
+                if isinstance(form, CanonicalForm):
+                    self._show(form, bool(unflagged))
 
-        self._run("canonical bytes", lambda monitor: canonical_form(pointer, value, monitor), done)
+        def work(monitor: Monitor) -> tuple[CanonicalForm, bool]:
+            form = canonical_form(pointer, value, monitor)
+            # What the views would show, read by the one masking step: a credential the
+            # packet scan does not read (an id, a key, a tool name) holds the bytes back too.
+            return form, mask_text(form.shown_text) != form.shown_text
 
-    def _show(self, form: CanonicalForm) -> None:
+        self._run("canonical bytes", work, done)
+
+    def _show(self, form: CanonicalForm, unflagged: bool = False) -> None:
         self.form = form
         self.digest.setText(form.digest)
         size = len(form.data)
         shown = "" if size <= TEXT_SHOWN else f" — the views show the first {TEXT_SHOWN:,}"
         self.size_label.setText(f"{size:,} bytes{shown}")
         held = holds_flagged(form.pointer, self.flagged) if self.flagged else 0
+        held = held or int(unflagged)
         self._hold(held)
         if not held:
             self._fill()

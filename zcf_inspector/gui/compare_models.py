@@ -1,7 +1,7 @@
 """The compare view's two tables: the parts (changed first) and the element changes.
 
 Rows are core results (`PartComparison`, `Change`); every text from a packet is shown
-through `visible`, as plain text.
+through `masked` (its suspected credentials masked, then made visible), as plain text.
 """
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QBrush, QFontDatabase, QGuiApplication
 
 from zcf_inspector.core.compare.model import Change, ChangeKind, PartComparison, PartStatus
+from zcf_inspector.core.secrets.masking import masked_clip
 from zcf_inspector.gui.manifest_pane import short_digest
-from zcf_inspector.gui.plain_text import clip, visible
+from zcf_inspector.gui.plain_text import masked
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE
 from zcf_inspector.gui.row_table_model import ModelIndex, RowTableModel
 from zcf_inspector.gui.theme import Tone, tone_colour
@@ -66,10 +67,10 @@ def change_summary(change: Change) -> str:
         notes.append(f"moved {change.moved[0]} → {change.moved[1]}")
     if change.review_state is not None:
         before, after = (s or "unreviewed (absent)" for s in change.review_state)
-        notes.append(f"review state {visible(before)} → {visible(after)}")
+        notes.append(f"review state {masked(before)} → {masked(after)}")
     if change.fields:
         count = len(change.fields) + change.fields_omitted
-        paths = ", ".join(visible(f.path) or "(value)" for f in change.fields[:3])
+        paths = ", ".join(masked(f.path) or "(value)" for f in change.fields[:3])
         more = "…" if count > 3 else ""
         notes.append(f"{count} field{'s' if count != 1 else ''}: {paths}{more}")
     if change.occurrence is not None:
@@ -100,7 +101,7 @@ class PartsModel(RowTableModel[PartComparison]):
         if role == PLAIN_TOOLTIP_ROLE:
             where = "covered by the manifest root" if part.covered else UNPROTECTED
             return (
-                f"{visible(part.name)} ({where})\n{visible(part.pointer)}\n"
+                f"{masked(part.name)} ({where})\n{masked(part.pointer)}\n"
                 f"A: {part.digest_a or '—'}\nB: {part.digest_b or '—'}"
             )
         if role == POINTER_ROLE:
@@ -110,7 +111,7 @@ class PartsModel(RowTableModel[PartComparison]):
     @staticmethod
     def _text(part: PartComparison, column: int) -> str:
         if column == 0:
-            return visible(part.name)
+            return masked(part.name)
         if column == 1:
             return str(part.status)
         if column == 2:
@@ -135,7 +136,7 @@ class ChangesModel(RowTableModel[Change]):
         if role == Qt.ItemDataRole.ForegroundRole and column == 0:
             return _tone_brush(_KIND_TONES[change.change])
         if role == PLAIN_TOOLTIP_ROLE:
-            return f"{change_word(change)} {visible(change.pointer)}\n{change_summary(change)}"
+            return f"{change_word(change)} {masked(change.pointer)}\n{change_summary(change)}"
         if role == POINTER_ROLE:
             return change.pointer
         return None
@@ -145,11 +146,11 @@ class ChangesModel(RowTableModel[Change]):
         if column == 0:
             return change_word(change)
         if column == 1:
-            return change.section or f"{visible(change.part)} (outside the root)"
+            return change.section or f"{masked(change.part)} (outside the root)"
         if column == 2:
-            return "" if change.id is None else visible(clip(change.id, ID_CHARS))
+            return "" if change.id is None else masked(masked_clip(change.id, ID_CHARS))
         if column == 3:
-            return visible(change.pointer)
+            return masked(change.pointer)
         return change_summary(change)
 
     def first_row_of(self, part: PartComparison) -> int | None:

@@ -62,6 +62,8 @@ from zcf_inspector.gui.tree_annotations import TreeAnnotations
 from zcf_inspector.gui.tree_columns import TreeColumns
 from zcf_inspector.gui.verdict_header import VerdictHeader
 from zcf_inspector.gui.verdicts import Verdict, VerdictRow
+from zcf_inspector.present.clock import fixed_clock_words
+from zcf_inspector.present.vocabulary import DocumentKind
 
 __all__ = [
     "PANE_BRIEFING",
@@ -147,7 +149,7 @@ class DocumentTab(QWidget):
         self.briefing_pane = BriefingPane(runner)
         self.review_pane: ReviewPane | None = None
         self.plan_graph_pane: PlanGraphPane | None = None
-        self.copier = TabCopier(self, self.statusMessage.emit)
+        self.copier = TabCopier(self, self.statusMessage.emit, self)
         self.lookup = NodeLookup(self, self)
         self._disposed = False
         self._receipt_match: VerdictRow | None = None
@@ -250,7 +252,7 @@ class DocumentTab(QWidget):
         if not kind.keeps_receipt_match:
             self._receipt_match = None
         self.verdict = self._with_match(what.verdict)
-        self.header.set_verdict(self.verdict, document.path)
+        self.header.set_verdict(self.verdict, document.path, self._clock())
         self.findings_pane.set_findings(what.findings, what.elsewhere, what.omitted)
         self._arrange_panes(*kind.panes(self, document))
         self.canonical_pane.clear()
@@ -339,7 +341,16 @@ class DocumentTab(QWidget):
         """Add (or replace) the verdict row saying which open packet this receipt is for."""
         self._receipt_match = row
         self.verdict = self._with_match(self.base_verdict)
-        self.header.set_verdict(self.verdict, self.document.path)
+        self.header.set_verdict(self.verdict, self.document.path, self._clock())
+
+    def _clock(self) -> str | None:
+        """The fixed clock in force, said in the header of a packet (whose admission and
+        receipt the destination's clock stamps); an ASIF plan has its own Assess at."""
+        return (
+            fixed_clock_words(self.destination)
+            if self.verdict.kind == DocumentKind.PACKET
+            else None
+        )
 
     @property
     def receipt_match(self) -> VerdictRow | None:

@@ -29,8 +29,9 @@ from zcf_inspector.core.findings import (
     Severity,
     omitted_total,
 )
+from zcf_inspector.core.secrets.masking import mask_text
 from zcf_inspector.gui.icons import IconName, icon
-from zcf_inspector.gui.plain_text import plain_label, visible
+from zcf_inspector.gui.plain_text import masked, plain_label, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE, SEVERITY_ROLE
 from zcf_inspector.gui.row_table_model import ModelIndex, RowTableModel
@@ -59,9 +60,10 @@ def cut_text(omitted: tuple[OmittedFindings, ...]) -> str:
 
 
 def finding_line(finding: Finding) -> str:
-    where = finding.pointer or "(document)"
+    """A finding as one line (its tooltip, and what Copy Value copies): masked."""
+    where = mask_text(finding.pointer) or "(document)"
     offset = f" at byte {finding.offset}" if finding.offset is not None else ""
-    return f"{finding.severity} {finding.code} {where}{offset}: {finding.message}"
+    return f"{finding.severity} {finding.code} {where}{offset}: {mask_text(finding.message)}"
 
 
 class FindingsModel(RowTableModel[Finding]):
@@ -92,7 +94,7 @@ class FindingsModel(RowTableModel[Finding]):
                 str(finding.severity),
                 str(finding.code),
                 self._where(index.row(), finding),
-                visible(finding.message),
+                masked(finding.message),
             )
             return texts[column]
         if role == Qt.ItemDataRole.DecorationRole and column == 0:
@@ -106,7 +108,7 @@ class FindingsModel(RowTableModel[Finding]):
         return None
 
     def _where(self, row: int, finding: Finding) -> str:
-        where = visible(finding.pointer or "(document)")
+        where = masked(finding.pointer or "(document)")
         other = self._elsewhere[row]
         return f"{visible(other)}: {where}" if other else where
 

@@ -23,10 +23,18 @@ from PySide6.QtWidgets import QTreeView
 
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.secrets.masking import mask_text
 from zcf_inspector.core.secrets.scan import SecretHit, masked_text
 from zcf_inspector.gui.element_digests import COMPUTING, ElementDigests, Runner, short
 from zcf_inspector.gui.icons import IconName, icon
-from zcf_inspector.gui.plain_text import TOOLTIP_CHARS, clip, preview, type_name, visible
+from zcf_inspector.gui.plain_text import (
+    TOOLTIP_CHARS,
+    clip,
+    masked,
+    preview,
+    type_name,
+    visible,
+)
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE
 from zcf_inspector.gui.tree_annotations import Mark, NodeStatus, TreeAnnotations
 
@@ -381,7 +389,7 @@ class PacketTreeModel(QAbstractItemModel):
         if node.is_range:
             return _range_display(node, column)
         if column == KEY_COLUMN:
-            return visible(str(node.key))
+            return masked(str(node.key))
         if column == VALUE_COLUMN:
             return preview(self.shown_value(node))
         if column == TYPE_COLUMN:
@@ -389,7 +397,7 @@ class PacketTreeModel(QAbstractItemModel):
         if column == DIGEST_COLUMN:
             digest = self.digest(node)
             return "" if digest is None else digest if digest == COMPUTING else short(digest)
-        return self.status(node).text
+        return masked(self.status(node).text)  # its words may quote a key (`unknown_field`)
 
     def shown_value(self, node: JsonNode) -> JsonValue:
         """``node``'s value as the tree shows it: a text the secret scan flagged, masked."""
@@ -419,7 +427,8 @@ class PacketTreeModel(QAbstractItemModel):
         if digest is not None and digest != COMPUTING:
             lines.append(f"canonical digest: {digest}")
         lines.extend(status.reasons)
-        return clip("\n".join(lines), TOOLTIP_CHARS)
+        # Masked as a whole: the pointer, the status and its reasons may quote a key.
+        return clip(mask_text("\n".join(lines)), TOOLTIP_CHARS)
 
     @staticmethod
     def _status_icon(status: NodeStatus) -> QIcon | None:

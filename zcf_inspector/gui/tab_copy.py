@@ -7,18 +7,23 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final, Protocol
 
-from PySide6.QtWidgets import QAbstractItemView, QTreeView
+from PySide6.QtWidgets import QAbstractItemView, QTreeView, QWidget
 
 from zcf_inspector.core.monitor import NULL_MONITOR
+from zcf_inspector.core.secrets.masking import mask_text
+from zcf_inspector.gui import messages
 from zcf_inspector.gui.clipboard import CopyKind, set_clipboard, slow_copy_work
 from zcf_inspector.gui.findings_pane import FindingsPane, finding_line
 from zcf_inspector.gui.manifest_pane import ManifestPane
 from zcf_inspector.gui.packet_tree_model import JsonNode, PacketTreeModel
-from zcf_inspector.gui.plain_text import clip, visible
+from zcf_inspector.gui.plain_text import clip, masked, visible
 from zcf_inspector.gui.roles import POINTER_ROLE
 from zcf_inspector.gui.task_runner import TaskRunner
+from zcf_inspector.present.review.secrets import copy_secret_question
 
 STATUS_CHARS: Final = 120  # of a copied text, echoed in the status bar
+Confirm = Callable[[QWidget, str, str], bool]  # parent, title, text: yes or no
+NOT_COPIED: Final = "Nothing copied: the value holds a suspected credential"
 
 
 class CopySource(Protocol):
@@ -35,9 +40,14 @@ class CopySource(Protocol):
 
 
 class TabCopier:
-    def __init__(self, tab: CopySource, status: Callable[[str], object]) -> None:
+    def __init__(
+        self, tab: CopySource, status: Callable[[str], object], parent: QWidget | None = None
+    ) -> None:
         self.tab = tab
         self._status = status  # a short note for the window's status bar
+        self._parent = parent  # the questions' parent (the tab)
+        # Asked before a flagged value reaches the clipboard; a test answers it.
+        self.confirm: Confirm = messages.confirm
 
     def copy(self, kind: CopyKind) -> None:
         """Copy from the view the user last worked in: the tree, the findings, the
@@ -70,8 +80,21 @@ class TabCopier:
         if kind is CopyKind.POINTER:
             self._put("pointer", node.pointer)
             return
-        # A digest shows nothing of the text; a value or its canonical JSON would.
-        secret = kind in (CopyKind.VALUE, CopyKind.CANONICAL) and self.tab.model.holds_secret(node)
+        # A digest shows nothing of the text; a value or its canonical JSON would. The
+        # tree shows it masked, so it reaches the clipboard — read by every program on
+        # the desktop — only once the user says so (the review detail's question).
+        # A string the scan did not read (an id, a tool name) that the tree shows masked
+        # counts too: one look at the text, as the tree's own.
+        secret = kind in (CopyKind.VALUE, CopyKind.CANONICAL) and (
+            self.tab.model.holds_secret(node)
+            or (isinstance(node.value, str) and mask_text(node.value) != node.value)
+        )
+        if secret:
+            it = "the value" if kind is CopyKind.VALUE else "its canonical JSON"
+            question = copy_secret_question(f"The value at {masked(node.pointer or '/')}", it)
+            if not self.confirm(self._parent or self.tab.tree, *question):
+                self._status(NOT_COPIED)
+                return
         if kind is CopyKind.VALUE and not isinstance(node.value, dict | list):
             text = slow_copy_work(kind, node.pointer, node.value)(NULL_MONITOR)
             self._put("value", text, secret=secret)

@@ -156,11 +156,20 @@ class VerdictHeader(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 8, 10, 8)
         layout.setSpacing(6)
+        # A fixed clock in force (the destination's "now"): said under the headline, as
+        # the present layer words it (`present.clock`), never in the verdict's own words.
+        self.clock = plain_label(wrap=True)
+        self.clock.setObjectName("fixedClock")
+        self.clock.hide()
         layout.addLayout(top)
+        layout.addWidget(self.clock)
         layout.addWidget(self._chips_box)
         layout.addWidget(self.table)
 
-    def set_verdict(self, verdict: Verdict, subject: str) -> None:
+    def set_verdict(self, verdict: Verdict, subject: str, clock: str | None = None) -> None:
+        """``clock``: `present.clock.fixed_clock_words` of the destination in force."""
+        self.clock.setText(clock or "")
+        self.clock.setVisible(bool(clock))
         self.headline.setText(visible(verdict.headline))  # a signer a packet names, too
         set_tooltip(self.headline, verdict.tooltip)
         self.headline.setAccessibleName(f"Verdict: {verdict.tooltip}")

@@ -95,7 +95,10 @@ def window_only(report: ReportResult) -> tuple[str, str, str] | None:
     if times is None:
         return None
     errors = [f for f in report.findings if f.severity is Severity.ERROR]
-    window = {PlanCode.REPORT_EXPIRED}
+    # An ASIF 0.5 report's snapshot expires with it (report expires_at <= snapshot
+    # expires_at, or the interval itself is refused): the same window, the same words —
+    # it was headed "REFUSED: snapshot_expired" though the docs say "EXPIRED at …".
+    window = {PlanCode.REPORT_EXPIRED, PlanCode.SNAPSHOT_EXPIRED}
     if times.premature:
         window.add(PlanCode.REPORT_TIME_INVALID)
     if not errors or any(f.code not in window for f in errors):
@@ -117,7 +120,9 @@ def window_only(report: ReportResult) -> tuple[str, str, str] | None:
     )
 
 
-_WINDOW_CODES = frozenset({PlanCode.REPORT_EXPIRED, PlanCode.REPORT_TIME_INVALID})
+_WINDOW_CODES = frozenset(
+    {PlanCode.REPORT_EXPIRED, PlanCode.REPORT_TIME_INVALID, PlanCode.SNAPSHOT_EXPIRED}
+)
 
 
 def _substantive_error(report: ReportResult) -> Finding | None:

@@ -18,6 +18,7 @@ from PySide6.QtTest import QTest
 from goldens import generate as g
 from tests.core.helpers import GOLDENS, destination
 from tests.gui.review.conftest import OFFSCREEN_NOISE, PaneFactory, ScriptedPrompter, wait_open
+from tests.present.test_fixed_clock import FIXED_WORDS
 from zcf_inspector.cli import main
 from zcf_inspector.core.crypto import ed25519_public_key, public_key_fingerprint
 from zcf_inspector.core.formats import ReviewState
@@ -178,6 +179,7 @@ def test_export_writes_a_verifying_receipt(
     assert prompter.messages("confirm") == [
         "3 admitted beliefs: 0 unreviewed, 1 confirmed, 1 rejected, 1 superseded.\n"
         "3 decisions recorded.\n\n"
+        f"{FIXED_WORDS}.\n\n"  # the destination's test clock (issue 34)
         "The receipt will be signed by destination dest-golden-01's signingKey\n"
         f"{fingerprint}\n"
         "(not by your reviewer key). Check it with: zcf-inspector receipt verify "

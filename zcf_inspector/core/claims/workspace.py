@@ -59,6 +59,17 @@ STATUS_WORDS: Final[Mapping[ClaimStatus, str]] = {
 }
 
 
+# Which status a file named by several entries is counted with: a difference or an absence
+# first (what a reviewer must see), then what was checked, then what was not.
+_FILE_ORDER: Final[Mapping[ClaimStatus, int]] = {
+    ClaimStatus.DIFFERS: 0,
+    ClaimStatus.MISSING: 1,
+    ClaimStatus.MATCHES: 2,
+    ClaimStatus.PRESENT: 3,
+    ClaimStatus.NOT_CHECKABLE: 4,
+}
+
+
 class WorkspaceError(InputError):
     """The folder the reviewer named cannot be used."""
 
@@ -177,24 +188,54 @@ class WorkspaceCheck:
 
     @property
     def counts(self) -> dict[ClaimStatus, int]:
+        """How many files have each status: a file several entries name (a source and a
+        changed file, most often) is one file, counted once with the most telling of its
+        statuses (`_FILE_ORDER`); an entry that names no path counts on its own."""
+        return self._files()[0]
+
+    @property
+    def named_in_both(self) -> int:
+        """Files named both by an evidence source and by a changed file."""
+        return self._files()[1]
+
+    def _files(self) -> tuple[dict[ClaimStatus, int], int]:
         counts = dict.fromkeys(ClaimStatus, 0)
+        by_path: dict[str, ClaimStatus] = {}
         for check in (*self.sources, *self.changed_files):
-            counts[check.status] += 1
-        return counts
+            if not check.locator:
+                counts[check.status] += 1
+                continue
+            known = by_path.get(check.locator)
+            if known is None or _FILE_ORDER[check.status] < _FILE_ORDER[known]:
+                by_path[check.locator] = check.status
+        for status in by_path.values():
+            counts[status] += 1
+        sources = {c.locator for c in self.sources if c.locator}
+        both = len({c.locator for c in self.changed_files if c.locator in sources})
+        return counts, both
 
     @property
     def mismatched(self) -> bool:
         return any(c.status is ClaimStatus.DIFFERS for c in (*self.sources, *self.changed_files))
 
     def summary(self) -> str:
-        """One line for the chip: "claims vs workspace: 2 match, 1 differs, 1 not checkable"."""
+        """One line for the chip, counting files, not entries: "claims vs workspace: 2 match,
+        1 differs, 1 not checkable (1 file named both as a source and as a changed file,
+        counted once)"."""
         plural = {ClaimStatus.MATCHES: "match", ClaimStatus.DIFFERS: "differ"}
         parts = [
             f"{n:,} {plural.get(status, STATUS_WORDS[status]) if n > 1 else STATUS_WORDS[status]}"
             for status, n in self.counts.items()
             if n
         ]
-        return f"{CHIP}: " + (", ".join(parts) if parts else "nothing to check")
+        both = self.named_in_both
+        shared = (
+            f" ({both:,} {'file' if both == 1 else 'files'} named both as a source and as a "
+            "changed file, counted once)"
+            if both
+            else ""
+        )
+        return f"{CHIP}: " + (", ".join(parts) + shared if parts else "nothing to check")
 
     def to_json(self) -> dict[str, JsonValue]:
         return {

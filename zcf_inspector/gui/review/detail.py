@@ -50,16 +50,18 @@ from zcf_inspector.present.review.evidence import (
     workspace_facts,
 )
 from zcf_inspector.present.review.rows import ONE_LINE_CHARS, note_text
-from zcf_inspector.present.review.secrets import ReviewSecrets, hit_words, masked, scan_text
+from zcf_inspector.present.review.secrets import (
+    ReviewSecrets,
+    copy_secret_question,
+    hit_words,
+    masked,
+    scan_text,
+)
 from zcf_inspector.present.review.text_changes import ShownText, text_change
 
 CONTENT_LIMIT = 1_000_000  # characters of a belief's content shown (admission cuts it far shorter)
 Confirm = Callable[[QWidget, str, str], bool]  # parent, title, text: yes or no
-COPY_SECRET_QUESTION: Final = (
-    "Copy a suspected credential?",
-    "This belief's content holds a suspected credential, shown masked. Copy the content "
-    "to the clipboard as the packet holds it, the credential included?",
-)
+COPY_SECRET_QUESTION: Final = copy_secret_question("This belief's content", "the content")
 EVIDENCE_KEYS: Final = "E"  # from the table: the keyboard goes to the evidence
 REVEAL_KEYS: Final = "Ctrl+Shift+V"  # as in the Briefing pane
 # The detail's keys, for Help → Keyboard Shortcuts (a test compares them with the actions).

@@ -34,6 +34,7 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.pointer import join
 from zcf_inspector.core.review.target import AdmittedBelief
+from zcf_inspector.core.secrets.masking import masked_clip
 from zcf_inspector.core.visible_text import clip, visible
 from zcf_inspector.present.review.secrets import NO_SECRETS, ReviewSecrets, masked, scan_review
 
@@ -222,7 +223,8 @@ def join_field(pointer: str, name: str) -> str:
 
 def _s(item: Located, name: str) -> str:
     value = item.item.get(name)
-    return visible(clip(value, TEXT_CHARS)) if isinstance(value, str) else ""
+    # Ids and names: the scan does not read them, so they are masked where shown.
+    return visible(masked_clip(value, TEXT_CHARS)) if isinstance(value, str) else ""
 
 
 def evidence_lines(

@@ -27,6 +27,7 @@ from zcf_inspector.core.review.journal import JournaledReview
 from zcf_inspector.core.review.session import ReviewSummary
 from zcf_inspector.core.review.target import AdmittedBelief, ReviewTarget
 from zcf_inspector.core.visible_text import shown
+from zcf_inspector.present.clock import fixed_clock_words
 
 CUT_LISTED = 20  # cut beliefs named in an export summary before "and N more"
 REF_CHARS = 80
@@ -45,11 +46,14 @@ def export_summary_text(
     notice: AdmissionNotice | None,
     signer: ReceiptSigner,
     cut: Sequence[AdmittedBelief] = (),
+    clock: str | None = None,
 ) -> str:
     """What the reviewer confirms before an export: the decisions, everything admission
-    changed (each belief it cut, by name), and which key will sign the receipt (and how
-    to check it)."""
+    changed (each belief it cut, by name), which key will sign the receipt (and how to
+    check it), and ``clock``, a fixed clock in force (`present.clock`)."""
     parts = [summary_text(summary)]
+    if clock:
+        parts.append(clock + ".")
     if notice is not None and notice.changed:
         parts.append(
             "Admission (the receipt records it):\n"
@@ -109,7 +113,11 @@ class ExportPlan:
         self.summary = review.session.summary()
         self.signer = receipt_signer(destination)
         self.summary_text = export_summary_text(
-            self.summary, target.notice, self.signer, target.cut_beliefs
+            self.summary,
+            target.notice,
+            self.signer,
+            target.cut_beliefs,
+            fixed_clock_words(destination),
         )
 
     @property

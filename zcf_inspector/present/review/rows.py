@@ -15,8 +15,9 @@ from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.review.decisions import Decision
 from zcf_inspector.core.review.previous import BeliefChange
 from zcf_inspector.core.review.target import AdmittedBelief
+from zcf_inspector.core.secrets.masking import masked_clip
 from zcf_inspector.core.secrets.scan import SecretHit
-from zcf_inspector.core.visible_text import shown
+from zcf_inspector.core.visible_text import shown, visible
 from zcf_inspector.present.review.evidence import evidence_count_words
 from zcf_inspector.present.review.secrets import ROW_MARK, masked, masked_note
 
@@ -28,7 +29,8 @@ ONE_LINE_CHARS: Final = 120  # as the window's one-line previews (gui.plain_text
 
 
 def ref_cell(belief: AdmittedBelief) -> str:
-    return shown(belief.portable_ref, ONE_LINE_CHARS)
+    """The portableRef, masked (the scan reads contents, not ids: `core.secrets.masking`)."""
+    return visible(masked_clip(belief.portable_ref, ONE_LINE_CHARS))
 
 
 def content_cell(belief: AdmittedBelief, hits: Sequence[SecretHit] = ()) -> str:
@@ -63,7 +65,7 @@ def arrived_cell(belief: AdmittedBelief, change: BeliefChange | None) -> str:
 
 def decision_cell(last: Decision | None) -> str:
     if last is not None and last.superseded_by is not None:
-        return f"superseded by {shown(last.superseded_by, ONE_LINE_CHARS)}"
+        return f"superseded by {visible(masked_clip(last.superseded_by, ONE_LINE_CHARS))}"
     return str(ReviewState.UNREVIEWED if last is None else last.state)
 
 

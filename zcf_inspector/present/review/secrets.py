@@ -145,6 +145,21 @@ def flagged_among(refs: Sequence[str], flagged: Collection[str]) -> tuple[str, .
     return tuple(ref for ref in refs if ref in flagged)
 
 
+COPY_TITLE: Final = "Copy a suspected credential?"
+
+
+def copy_secret_question(what: str, it: str) -> tuple[str, str]:
+    """The question (title, text) before a copy puts a flagged text on the clipboard as
+    the packet holds it — the review detail's Copy raw value and the tree's Copy Value
+    and Copy Canonical JSON alike: ``what`` holds it ("This belief's content"), ``it``
+    is what is copied ("the content")."""
+    return (
+        COPY_TITLE,
+        f"{what} holds a suspected credential, shown masked. Copy {it} to the clipboard as "
+        "the packet holds it, the credential included?",
+    )
+
+
 FLAGGED_TITLE: Final = "Confirm suspected credentials?"
 _FLAGGED_TAIL: Final = "The detail shows each value masked until you reveal it."
 

@@ -1,0 +1,132 @@
+"""One masking rule in the window too (issue 34, point 1): texts the packet scan does not
+read — a key that is itself a token, ids, tool names — and a comparison's values are
+masked wherever the window shows them: the tree's keys and values, the Findings pane
+(and the line Copy Value copies from it), the compare view's ids, pointers and values."""
+
+from __future__ import annotations
+
+import copy
+import json
+from functools import partial
+from pathlib import Path
+
+from PySide6.QtCore import QModelIndex, Qt
+from pytestqt.qtbot import QtBot
+
+from goldens import generate as g
+from tests.gui.driving import WAIT_MS, drop_and_wait, wait_idle
+from tests.gui.test_compare import wait_for_compare
+from zcf_inspector.gui.clipboard import CopyKind
+from zcf_inspector.gui.findings_pane import finding_line
+from zcf_inspector.gui.main_window import MainWindow
+from zcf_inspector.gui.packet_tree_model import KEY_COLUMN, VALUE_COLUMN
+
+TOKEN = "ghp_" + "A1b2C3d4E5" * 4
+OTHER = "ghp_" + "Z9y8X7w6V5" * 4
+RAW = ("A1b2C3d4E5", "Z9y8X7w6V5")
+
+
+def shown_texts(model: object, parent: QModelIndex | None = None, depth: int = 0) -> list[str]:
+    """Every cell a model shows, a few levels deep (only what the test planted matters)."""
+    parent = QModelIndex() if parent is None else parent
+    texts: list[str] = []
+    rows, columns = model.rowCount(parent), model.columnCount(parent)  # type: ignore[attr-defined]
+    for row in range(rows):
+        for column in range(columns):
+            index = model.index(row, column, parent)  # type: ignore[attr-defined]
+            for role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
+                value = index.data(role)
+                if isinstance(value, str):
+                    texts.append(value)
+        if depth < 4:
+            texts += shown_texts(model, model.index(row, 0, parent), depth + 1)  # type: ignore[attr-defined]
+    return texts
+
+
+def no_raw(texts: list[str]) -> None:
+    for text in texts:
+        assert not any(raw in text for raw in RAW), text
+
+
+def test_a_token_key_and_a_token_id_are_masked_in_the_tree_and_the_findings(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    packet = g.handoff("mask-window")
+    packet["content"]["beliefs"] = [g.belief(TOKEN, "a plain belief")]
+    packet["content"][OTHER] = "an unknown field named by a token"
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(g.unsigned(packet)), encoding="utf-8")
+    tab = drop_and_wait(qtbot, window, [path])
+    wait_idle(qtbot, window)
+    findings = tab.findings_pane.model
+    lines = [finding_line(findings.finding(r)) for r in range(findings.rowCount())]
+    assert any("unknown_field" in line and "ghp_…(44 characters, hidden)" in line for line in lines)
+    no_raw(lines)
+    no_raw(shown_texts(findings))
+    tab.tree.expandAll()
+    texts = shown_texts(tab.model)
+    assert "ghp_…(44 characters, hidden)" in texts  # the unknown key, in the Key column
+    no_raw(texts)
+    index = tab.model.index_for_pointer("/content/beliefs/0/portableRef", nearest=False)
+    assert index.siblingAtColumn(VALUE_COLUMN).data() == '"ghp_…(44 characters, hidden)"'
+    assert index.siblingAtColumn(KEY_COLUMN).data() == "portableRef"
+    # The canonical-bytes pane holds its bytes back too (and the belief's, which hold it).
+    pane = tab.canonical_pane
+
+    def shows(pointer: str) -> bool:
+        return pane.form is not None and pane.form.pointer == pointer
+
+    for pointer in ("/content/beliefs/0/portableRef", "/content/beliefs/0"):
+        tab.select_pointer(pointer)
+        qtbot.waitUntil(partial(shows, pointer))
+        wait_idle(qtbot, window)
+        assert pane.views.isHidden()
+        assert not pane.held_back.isHidden()
+        no_raw([pane.text.toPlainText()])
+    tab.select_pointer("/content/beliefs/0/content")  # nothing in it: shown at once
+    qtbot.waitUntil(lambda: pane.form is not None and pane.form.pointer.endswith("/content"))
+    wait_idle(qtbot, window)
+    assert pane.held_back.isHidden()
+    # Copy Value of that id asks too: the tree shows it masked, though no scan flagged it.
+    asked: list[str] = []
+
+    def no(_parent: object, title: str, _text: str) -> bool:
+        asked.append(title)
+        return False
+
+    tab.copier.confirm = no
+    tab.select_pointer("/content/beliefs/0/portableRef")
+    tab.tree.setFocus()
+    tab.copier.copy(CopyKind.VALUE)
+    assert asked == ["Copy a suspected credential?"]
+
+
+def test_the_compare_view_masks_ids_pointers_and_values(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    a = g.full_handoff()
+    a["content"]["beliefs"][0]["content"] = f"deploy with {TOKEN}"
+    a = g.unsigned(a)
+    b = copy.deepcopy(a)
+    b["content"]["beliefs"][0]["content"] = f"deploy with {OTHER}"
+    b["content"]["receipts"][0]["id"] = TOKEN  # an id the scan does not read
+    path_a, path_b = tmp_path / "a.json", tmp_path / "b.json"
+    path_a.write_text(json.dumps(a), encoding="utf-8")
+    path_b.write_text(json.dumps(g.unsigned(b)), encoding="utf-8")
+    tab = drop_and_wait(qtbot, window, [path_a])
+    window.compare_paths(tab, str(path_b))
+    view = wait_for_compare(qtbot, window)
+    no_raw(shown_texts(view.changes_model) + shown_texts(view.parts_model))
+    rows = view.changes_model.rowCount()
+    belief = next(
+        r
+        for r in range(rows)
+        if getattr(view.changes_model.row_at(view.changes_model.index(r, 0)), "pointer", "")
+        == "/content/beliefs/0"
+    )
+    view.changes.setCurrentIndex(view.changes_model.index(belief, 0))
+    qtbot.waitUntil(lambda: bool(view.detail_lines), timeout=WAIT_MS)
+    detail = view.detail.toPlainText()
+    no_raw(
+        [detail, *(line.a for line in view.detail_lines), *(line.b for line in view.detail_lines)]
+    )
