@@ -22,7 +22,7 @@ from tests.perf.make_packets import DATA
 
 MIXES = ("ascii", "latin-cjk", "credential-prose")
 
-_ASCII_WORDS = (
+_ASCII_WORDS = (  # noqa: SIM905 - prose, kept readable
     "the parser reads the manifest before the receipt path and checks each section digest "
     "against the root; a belief is admitted once review confirms it; the journal keeps "
     "every decision with its checksum; retries were bounded after the timeout in the "
@@ -40,7 +40,7 @@ _ASCII_SHAPES = (
     "key order: by code point",
     "x=1, y=2",
 )
-_LATIN = (
+_LATIN = (  # noqa: SIM905
     "le lecteur vérifie la clé du manifeste avant la réception; "
     "die Prüfung der Übergabe läuft über jeden Abschnitt; "
     "a sessão seguinte confirma a crença revisada; "
@@ -52,9 +52,9 @@ _CJK = (
     "每个部分的摘要都与根进行比较",
     "レビューが確認すると信念は受け入れられます",
     "ジャーナルはすべての決定をチェックサムとともに保存します",
-    "状态：完成",
-    "重试＝三次",
-    "注意：读取器已重写。",
+    "状态：完成",  # noqa: RUF001 - full-width punctuation is the point
+    "重试＝三次",  # noqa: RUF001
+    "注意：读取器已重写。",  # noqa: RUF001
 )
 _PROSE = (
     "rotate the api_key and password before the token expires",

@@ -84,9 +84,7 @@ def _literals(
     """Where each literal of ``patterns`` begins in [start, end), in order (each literal a
     search of its own: C's substring search, where an alternation tries every byte)."""
     limit = min(len(data), end + LONGEST_START)
-    found = [
-        at for p in patterns for at in map(re.Match.start, p.finditer(data, start, limit))
-    ]
+    found = [at for p in patterns for at in map(re.Match.start, p.finditer(data, start, limit))]
     return sorted(at for at in found if at < end)
 
 

@@ -26,6 +26,7 @@ standard library over every byte: the same findings, slower.
 
 from __future__ import annotations
 
+import functools
 from typing import Final, Protocol
 
 NAME: Final = "google-re2"
@@ -96,24 +97,19 @@ class _Compiled(Protocol):
     def search(self, text: bytes, pos: int = ...) -> _Match | None: ...
 
 
-_compiled: _Compiled | None = None
-_loaded = False
-
-
+@functools.cache
 def _load() -> _Compiled | None:
-    global _compiled, _loaded
-    if not _loaded:
-        _loaded = True
-        try:
-            import re2  # type: ignore[import-untyped]  # the wheel ships no stubs
-        except ImportError:
-            return None
-        options = re2.Options()
-        options.encoding = re2.Options.Encoding.LATIN1  # bytes, not UTF-8 characters
-        options.never_capture = True
-        options.max_mem = 64 << 20  # room for the DFA of the union
-        _compiled = re2.compile(REGIONS, options)
-    return _compiled
+    """The compiled union, once per process; None without the wheel."""
+    try:
+        import re2  # type: ignore[import-untyped]  # noqa: PLC0415 - optional: see the module
+    except ImportError:
+        return None
+    options = re2.Options()
+    options.encoding = re2.Options.Encoding.LATIN1  # bytes, not UTF-8 characters
+    options.never_capture = True
+    options.max_mem = 64 << 20  # room for the DFA of the union
+    compiled: _Compiled = re2.compile(REGIONS, options)
+    return compiled
 
 
 def available() -> bool:

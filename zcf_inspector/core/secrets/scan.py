@@ -180,7 +180,9 @@ def scan_texts(
         scanned += len(data) - len(part) - 1
         windows = engine.windows(data) if by_engine else [(0, len(data))]
         if windows:
-            _scan_chunk(data, encoded, windows, first, paths, part, hits, pacer)
+            _scan_chunk(
+                data, encoded, windows, first=first, paths=paths, texts=part, hits=hits, pacer=pacer
+            )
         if total > CHUNK_TEXTS:
             monitor.step("looking for credentials", min(1.0, (first + CHUNK_TEXTS) / total))
     monitor.step("looking for credentials", 1.0)
@@ -196,6 +198,7 @@ def _scan_chunk(
     data: bytes,
     encoded: list[bytes],
     windows: list[tuple[int, int]],
+    *,
     first: int,
     paths: Sequence[Path],
     texts: Sequence[str],

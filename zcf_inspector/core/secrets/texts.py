@@ -16,7 +16,7 @@ import bisect
 import operator
 import time
 from collections.abc import Iterator, Sequence
-from typing import Final, overload
+from typing import Any, Final, overload
 
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
@@ -111,17 +111,23 @@ def _strings(value: JsonValue, path: Path) -> Iterator[tuple[Path, str]]:
 
 
 def _column(
-    items: list[JsonValue], begin: int, name: str, paths: TextPaths, prefix: Path, texts: list[str]
+    items: list[Any],  # JSON values
+    begin: int,
+    name: str,
+    *,
+    paths: TextPaths,
+    prefix: Path,
+    texts: list[str],
 ) -> None:
     """The strings at ``name`` of ``items`` (array items from ``begin`` on): in C when each
     item is an object with a string there (the usual case), else item by item."""
     try:
-        column = list(map(operator.itemgetter(name), items))  # type: ignore[arg-type]
+        column = list(map(operator.itemgetter(name), items))
     except (KeyError, TypeError, IndexError):
         column = None
     if column is not None and set(map(type, column)) == {str}:
         paths.field(prefix, name, range(begin, begin + len(column)))
-        texts.extend(column)  # type: ignore[arg-type]  # each is a str, checked above
+        texts.extend(column)  # each a str: checked above
         return
     indices: list[int] = []
     for index, item in enumerate(items, begin):
@@ -136,6 +142,7 @@ def _column(
 def _fields(
     value: JsonValue,
     prefix: Path,
+    *,
     names: Sequence[str],
     paths: TextPaths,
     texts: list[str],
@@ -148,7 +155,8 @@ def _fields(
     for name in names:
         for begin in range(0, len(value), FIELDS_SLICE):
             pacer.tick()
-            _column(value[begin : begin + FIELDS_SLICE], begin, name, paths, prefix, texts)
+            part = value[begin : begin + FIELDS_SLICE]
+            _column(part, begin, name, paths=paths, prefix=prefix, texts=texts)
 
 
 def gather(
@@ -168,7 +176,14 @@ def gather(
         section = packet.get(manifest)
         if isinstance(section, dict):
             entries = section.get("entries")
-            _fields(entries, (manifest, "entries"), ("reason",), paths, texts, pacer)
+            _fields(
+                entries,
+                (manifest, "entries"),
+                names=("reason",),
+                paths=paths,
+                texts=texts,
+                pacer=pacer,
+            )
     content = packet.get("content")
     if not isinstance(content, dict):
         return paths, texts
@@ -177,5 +192,12 @@ def gather(
             paths.one(path)
             texts.append(text)
     for name, fields in _ARRAYS:
-        _fields(content.get(name), ("content", name), fields, paths, texts, pacer)
+        _fields(
+            content.get(name),
+            ("content", name),
+            names=fields,
+            paths=paths,
+            texts=texts,
+            pacer=pacer,
+        )
     return paths, texts

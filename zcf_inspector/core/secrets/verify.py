@@ -108,10 +108,11 @@ def _keywords(data: bytes, starts: list[int], raws: list[Raw], tick: Callable[[]
         if name is None:
             continue
         begin = low + name.start()
-        if data[begin - 1] in _LETTERS:  # begin >= 1: a chunk begins with a separator
-            # Part of another word ("monkey", "bypass") unless a compound ("apikey").
-            if not data[max(0, begin - 8) : begin].lower().endswith(d.KEYWORD_PREFIXES):
-                continue
+        # Part of another word ("monkey", "bypass") unless a compound ("apikey"); begin is
+        # at least 1: a chunk begins with a separator.
+        glued = data[begin - 1] in _LETTERS
+        if glued and not data[max(0, begin - 8) : begin].lower().endswith(d.KEYWORD_PREFIXES):
+            continue
         assignment = d.KEYWORD_VALUE.match(data, at)
         if assignment is None:
             continue
