@@ -6,7 +6,7 @@ prose that names credentials not flagged; runs of near matches scanned whole."""
 from __future__ import annotations
 
 import itertools
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import pytest
 from detect_secrets.core.scan import scan_line
@@ -239,3 +239,57 @@ def test_the_paths_are_made_lazily_and_agree_with_the_texts() -> None:
     beliefs[9_999]["content"] = "key AKIAIOSFODNN7EXAMPLE"
     (hit,) = scan_packet(packet).hits  # type: ignore[arg-type]
     assert hit.pointer == "/content/beliefs/9999/content"
+
+
+def test_an_inspected_packet_is_scanned_from_the_structure_stages_columns() -> None:
+    # One walk: inspect_value lends the columns its structure stage took (the beliefs'
+    # contents) to the first scan of that packet; the findings are those of a fresh walk.
+    from goldens import generate as g
+    from zcf_inspector.core.packet.inspection import inspect_value
+    from zcf_inspector.core.secrets import texts as t
+
+    packet = g.handoff("lent")
+    packet["content"]["beliefs"] = [g.belief(f"b-{i}", f"belief {i}") for i in range(5000)]
+    packet["content"]["beliefs"][4321]["content"] = "deploy key AKIAIOSFODNN7EXAMPLE"
+    value = g.unsigned(packet)
+    inspection = inspect_value(value)
+    lent = inspection.lent
+    assert lent is not None
+    assert lent.blocks(("content", "beliefs"), value["content"]["beliefs"], "content")
+    assert t._LENT.get(id(value)) is lent
+    first = scan_packet(value)
+    assert id(value) not in t._LENT  # taken once: a later scan walks again
+    assert first == scan_packet(value)
+    assert [h.pointer for h in first.hits] == ["/content/beliefs/4321/content"]
+    # An array that is not the one the stage checked is not read from its columns.
+    other = [*value["content"]["beliefs"][:-1], {"content": "x"}]
+    assert lent.blocks(("content", "beliefs"), other, "content") is None
+
+
+SPANS = st.lists(
+    st.tuples(
+        st.integers(0, 60),
+        st.integers(1, 12),
+        st.sampled_from(["private-key", "token", "url-password", "keyword", "entropy"]),
+    ),
+    max_size=30,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(SPANS)
+def test_overlaps_are_settled_as_the_one_by_one_rule_settles_them(spans: list[Any]) -> None:
+    # The sweep keeps what taking the spans by (priority, start), each kept unless it
+    # overlaps one kept before it, keeps.
+    from zcf_inspector.core.secrets.scan import _PRIORITY, _resolve
+    from zcf_inspector.core.secrets.verify import Raw
+
+    raws = [Raw(s, s + n, f, f, f, 0, "") for s, n, f in spans]
+    expected: list[Raw] = []
+    for raw in sorted(raws, key=lambda r: (_PRIORITY[r.family], r.start)):
+        if all(raw.end <= k.start or raw.start >= k.end for k in expected):
+            expected.append(raw)
+    got = _resolve(list(raws))
+    assert [(r.start, r.end, r.family) for r in got] == sorted(
+        (r.start, r.end, r.family) for r in expected
+    )

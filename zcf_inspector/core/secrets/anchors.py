@@ -23,6 +23,7 @@ Each search is C-level and each window is read once per family: linear in the wi
 from __future__ import annotations
 
 import re
+from array import array
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -55,10 +56,11 @@ LONGEST_START: Final = 20  # the longest literal an anchor begins with (a PuTTY 
 class Anchors:
     """The anchors of one chunk, each family in increasing order."""
 
-    headers: list[int] = field(default_factory=list)
-    urls: list[int] = field(default_factory=list)
-    assignments: list[int] = field(default_factory=list)
-    tokens: list[int] = field(default_factory=list)
+    # Offsets as machine integers: a run of near matches has an anchor every few bytes.
+    headers: array[int] = field(default_factory=lambda: array("q"))
+    urls: array[int] = field(default_factory=lambda: array("q"))
+    assignments: array[int] = field(default_factory=lambda: array("q"))
+    tokens: array[int] = field(default_factory=lambda: array("q"))
     pieces: list[tuple[int, int]] = field(default_factory=list)  # (start, end) of each run
 
     def __bool__(self) -> bool:
@@ -98,7 +100,7 @@ def _runs(
         yield start + run.start(), start + run.end()
 
 
-def _tokens(data: bytes, start: int, end: int, out: list[int]) -> None:
+def _tokens(data: bytes, start: int, end: int, out: array[int]) -> None:
     """Where a token literal begins in [start, end), not glued to a letter or digit before
     it. Over a whole chunk, looked for only inside the runs of token bytes long enough to
     hold a token (every token is such a run); in a window, at every byte of it."""

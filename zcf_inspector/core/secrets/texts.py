@@ -5,9 +5,12 @@ locators and excerpts, the receipts' and verification entries' summaries, the re
 events' notes, the packet's intent and the manifests' reasons. Ids, digests, nonces and
 signatures are not read: they are the format's own, and a digest is random by design.
 
-An array's field is taken as a column, in C (`operator.itemgetter` over a slice of the
-items), as the structure stage takes it: no Python step per belief, and no path is made
-for a text until a finding needs it (`TextPaths`).
+One walk: the structure stage already took the columns of a large array of like objects
+(each belief's content among them) to check them (`bounded_validation.column_tap`); the
+packet's inspection lends those to the scan (`lend_columns`), which reads them instead of
+taking them again. Any other array's field is taken as a column too, in C
+(`operator.itemgetter` over a slice of the items): no Python step per belief, and no path
+is made for a text until a finding needs it (`TextPaths`).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import bisect
 import operator
 import time
+import weakref
 from collections.abc import Iterator, Sequence
 from typing import Any, Final, overload
 
@@ -99,6 +103,64 @@ class TextPaths(Sequence[Path]):
         return (*prefix, indices[index - self._firsts[run]], name)
 
 
+class LentColumns:
+    """The columns the structure stage took of one packet's large arrays, block by block
+    (`bounded_validation.column_tap` hands them to `offer`), lent to the scan of that
+    packet. The packet's inspection holds them: they go when it goes."""
+
+    __slots__ = ("__weakref__", "_arrays", "packet")
+
+    def __init__(self, packet: dict[str, JsonValue]) -> None:
+        self.packet = packet
+        self._arrays: dict[tuple[str | int, ...], dict[int, dict[str, list[Any]]]] = {}
+
+    def offer(self, base: Sequence[str | int], first: int, columns: dict[str, list[Any]]) -> None:
+        if tuple(base) in _LENDABLE:
+            self._arrays.setdefault(tuple(base), {})[first] = columns
+
+    def blocks(self, prefix: Path, items: list[Any], name: str) -> list[list[Any]] | None:
+        """The column of ``name`` over every item of ``items`` (the array at ``prefix``), as
+        the structure stage took it block by block; None unless its blocks cover exactly
+        these items (the same first and last strings: the array the stage checked)."""
+        taken = self._arrays.get(prefix)
+        if not taken or not items:
+            return None
+        blocks: list[list[Any]] = []
+        for first in sorted(taken):
+            column = taken[first].get(name)
+            if column is None or first != sum(map(len, blocks)):
+                return None
+            blocks.append(column)
+        if sum(map(len, blocks)) != len(items):
+            return None
+        head, tail = items[0], items[-1]
+        if not (isinstance(head, dict) and isinstance(tail, dict)):
+            return None
+        if head.get(name) is not blocks[0][0] or tail.get(name) is not blocks[-1][-1]:
+            return None
+        return blocks  # strings all: the stage checked each against its schema (str)
+
+
+# The arrays whose columns the scan reads (the others are small or optional fields).
+_LENDABLE: Final = frozenset({("content", "beliefs")})
+_LENT: weakref.WeakValueDictionary[int, LentColumns] = weakref.WeakValueDictionary()
+
+
+def lend_columns(packet: dict[str, JsonValue]) -> LentColumns:
+    """A place for the structure stage's columns of ``packet``, found by the first scan of
+    that very packet (`gather`). The caller keeps it alive (the packet's inspection)."""
+    lent = LentColumns(packet)
+    _LENT[id(packet)] = lent
+    return lent
+
+
+def _borrowed(packet: dict[str, JsonValue]) -> LentColumns | None:
+    # Taken once: a later scan of the same packet (a re-check after an edit in memory)
+    # takes its columns again rather than trust an earlier walk.
+    lent = _LENT.pop(id(packet), None)
+    return lent if lent is not None and lent.packet is packet else None
+
+
 def _strings(value: JsonValue, path: Path) -> Iterator[tuple[Path, str]]:
     if isinstance(value, str):
         yield path, value
@@ -147,12 +209,20 @@ def _fields(
     paths: TextPaths,
     texts: list[str],
     pacer: Pacer,
+    lent: LentColumns | None = None,
 ) -> None:
     """``names`` of each object in the array ``value`` (at ``prefix``), where they are
-    strings, name by name, in slices so the pacer is consulted between them."""
+    strings, name by name: the structure stage's columns when ``lent`` has them, else in
+    slices so the pacer is consulted between them."""
     if not isinstance(value, list):
         return
     for name in names:
+        blocks = lent.blocks(prefix, value, name) if lent is not None else None
+        if blocks is not None:
+            paths.field(prefix, name, range(len(value)))
+            for column in blocks:
+                texts.extend(column)
+            continue
         for begin in range(0, len(value), FIELDS_SLICE):
             pacer.tick()
             part = value[begin : begin + FIELDS_SLICE]
@@ -165,6 +235,7 @@ def gather(
     """The texts the scan reads, as (paths, texts): see the module for which. (Several
     names of one array are listed name by name: the scan's order is not the document's.)"""
     pacer = Pacer(monitor)
+    lent = _borrowed(packet)
     paths = TextPaths()
     texts: list[str] = []
     identity = packet.get("packet")
@@ -199,5 +270,6 @@ def gather(
             paths=paths,
             texts=texts,
             pacer=pacer,
+            lent=lent,
         )
     return paths, texts

@@ -9,7 +9,7 @@ most to it).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -42,15 +42,19 @@ def check(
     """Every span the anchors' checks flag, family by family."""
     raws: list[Raw] = []
     _private_keys(data, anchors.headers, text_end, raws)
+    keys: list[Raw] = []  # the private keys kept when overlaps are settled: the first of each
+    for raw in raws:
+        if not keys or raw.start >= keys[-1].end:
+            keys.append(raw)
+    _tokens(data, anchors.tokens, raws, tick, keys)
     _url_passwords(data, anchors.urls, raws, tick)
     _keywords(data, anchors.assignments, raws, tick)
-    _tokens(data, anchors.tokens, raws, tick)
     _pieces(data, anchors.pieces, raws, tick)
     return raws
 
 
 def _private_keys(
-    data: bytes, starts: list[int], text_end: Callable[[int], int], raws: list[Raw]
+    data: bytes, starts: Sequence[int], text_end: Callable[[int], int], raws: list[Raw]
 ) -> None:
     headers = [h for h in map(d.PRIVATE_KEY_HEADER.match, [data] * len(starts), starts) if h]
     for number, header in enumerate(headers):
@@ -74,7 +78,7 @@ def _private_keys(
 
 
 def _url_passwords(
-    data: bytes, starts: list[int], raws: list[Raw], tick: Callable[[], None]
+    data: bytes, starts: Sequence[int], raws: list[Raw], tick: Callable[[], None]
 ) -> None:
     for count, at in enumerate(starts):
         if count % CHECK_EVERY == 0:
@@ -99,7 +103,9 @@ def _url_passwords(
         )
 
 
-def _keywords(data: bytes, starts: list[int], raws: list[Raw], tick: Callable[[], None]) -> None:
+def _keywords(
+    data: bytes, starts: Sequence[int], raws: list[Raw], tick: Callable[[], None]
+) -> None:
     for count, at in enumerate(starts):
         if count % CHECK_EVERY == 0:
             tick()
@@ -172,11 +178,25 @@ def _jwt_end(data: bytes, at: int, parts: tuple[_Segments, _Segments, _Segments]
     return third + min(parts[2].end(third) - third, 4096)
 
 
-def _tokens(data: bytes, starts: list[int], raws: list[Raw], tick: Callable[[], None]) -> None:
+def _tokens(
+    data: bytes,
+    starts: Sequence[int],
+    raws: list[Raw],
+    tick: Callable[[], None],
+    keys: list[Raw],
+) -> None:
+    """Tokens, in order of their starts. A token overlapping a private key or the token
+    last kept would lose to it when overlaps are settled (`scan._resolve`), so it is not
+    kept at all: a run of ``ghp_`` has a match at every anchor, and keeping them all would
+    cost memory in proportion to the run times the length of a token."""
     parts = (_Segments(data), _Segments(data), _Segments(data))
+    last_end = -1
+    key = 0
     for count, at in enumerate(starts):
         if count % CHECK_EVERY == 0:
             tick()
+        if at < last_end:
+            continue
         for detector in d.TOKEN_BY_FIRST_BYTE.get(data[at], ()):
             if detector.kind == "jwt":
                 end = _jwt_end(data, at, parts)
@@ -187,6 +207,11 @@ def _tokens(data: bytes, starts: list[int], raws: list[Raw], tick: Callable[[], 
                 if found is None or data[found.end()] in ALNUM:
                     continue
                 end = found.end()
+            while key < len(keys) and keys[key].end <= at:
+                key += 1
+            if key < len(keys) and keys[key].start < end:
+                break  # inside a private key: the key is kept
+            last_end = end
             raws.append(
                 Raw(
                     at,
