@@ -315,9 +315,15 @@ _LETTERS: Final = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 def acceptable_keyword_value(value: bytes, quoted: bool) -> bool:
     """Whether the value of a `keyword = value` looks like a credential, not prose (C-level
     passes only: a value is up to 256 bytes, and a run of assignments has one per few)."""
-    if len(value) < KEYWORD_SHORTEST or PLACEHOLDER.match(value) or len(set(value)) < 3:
+    if len(value) < KEYWORD_SHORTEST or PLACEHOLDER.match(value):
         return False
     if KEYWORD_NAME_ASSIGNED.match(value):
+        return False
+    # Fewer than three distinct bytes: nothing is left once every copy of the first byte,
+    # then of the first byte remaining, is deleted (two C passes, where a set of the
+    # bytes took a Python object per byte).
+    rest = value.translate(None, value[:1])
+    if not rest.translate(None, rest[:1]):
         return False
     if quoted:
         return True
