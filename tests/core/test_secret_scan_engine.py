@@ -293,3 +293,33 @@ def test_overlaps_are_settled_as_the_one_by_one_rule_settles_them(spans: list[An
     assert [(r.start, r.end, r.family) for r in got] == sorted(
         (r.start, r.end, r.family) for r in expected
     )
+
+
+def test_without_the_wheel_the_standard_library_scans_alike() -> None:
+    # A fresh interpreter where `import re2` fails, as on a platform without the wheel.
+    import json
+    import subprocess
+    import sys
+
+    texts = [f"{p.around.format(p.value)} · пароль: ask" for p in PLANTS]
+    script = (
+        "import json, sys\n"
+        "sys.modules['re2'] = None  # no wheel: the import fails\n"
+        "from zcf_inspector.core.secrets import engine\n"
+        "from zcf_inspector.core.secrets.scan import scan_texts\n"
+        "texts = json.loads(sys.stdin.read())\n"
+        "scan = scan_texts([('t', i) for i in range(len(texts))], texts)\n"
+        "print(json.dumps([engine.available(), scan.to_json()]))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script],
+        input=json.dumps(texts),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    available, found = json.loads(run.stdout)
+    assert available is False
+    ours = scan_texts([("t", i) for i in range(len(texts))], texts, use_engine=True)
+    assert found == json.loads(json.dumps(ours.to_json()))
+    assert len(ours.hits) == len(PLANTS)

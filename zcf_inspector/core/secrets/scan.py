@@ -165,9 +165,12 @@ def scan_texts(
     """Scan ``texts`` (``paths[i]`` names ``texts[i]``); raises `Cancelled` if asked to.
 
     ``use_engine``: None takes the engine when its wheel is installed; False makes the
-    standard-library scan run (the same findings: the differential test compares them)."""
+    standard-library scan run (the same findings: the differential test compares them);
+    True insists on the engine (`RuntimeError` without its wheel)."""
     monitor.step("looking for credentials", 0.0)
     by_engine = engine.available() if use_engine is None else use_engine
+    if by_engine and not engine.available():
+        raise RuntimeError(f"the secret scan's engine ({engine.NAME}) is not installed here")
     pacer = Pacer(monitor)
     hits: list[SecretHit] = []
     scanned = 0
