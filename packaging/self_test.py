@@ -127,6 +127,37 @@ def check_bundled_goldens(target: Target, env: dict[str, str]) -> str:
     return result.stdout.strip().splitlines()[-1]
 
 
+# A made-up credential in AWS's documented example shape, planted in a golden's belief.
+PLANTED_KEY = "AKIAIOSFODNN7EXAMPLE"
+
+
+def check_secret_scan(target: Target, env: dict[str, str]) -> str:
+    """The secret scan runs in the bundle, on its engine: a planted key is flagged, masked
+    (its tail never printed), and the engine's extension module is in the bundle."""
+    engine = []
+    if target.internal is not None:
+        # The RE2 extension the scan's engine loads (core/secrets/engine.py): without it the
+        # bundle would scan, slowly, with the standard library alone.
+        engine = sorted((target.internal / "re2").glob("_re2*.so"))
+        if not engine:
+            raise SelfTestError(
+                f"the secret scan's engine (re2/_re2*.so) is not in {target.internal}"
+            )
+    packet = json.loads((target.goldens / "publication" / "full-handoff.json").read_text())
+    packet["content"]["beliefs"][0]["content"] += f" deploy key {PLANTED_KEY}"
+    with tempfile.TemporaryDirectory() as folder:
+        planted = Path(folder) / "planted.json"
+        planted.write_text(json.dumps(packet))
+        result = run(target, ["validate", str(planted)], env)
+    # Refused (the planted text no longer matches its digest); the scan runs all the same.
+    expect(result, 1, "secret_suspected  /content/beliefs/0/content", "validate a planted key")
+    expect(result, 1, "AKIA…(20 characters, hidden)", "validate a planted key")
+    if PLANTED_KEY[4:] in result.stdout + result.stderr:
+        raise SelfTestError(f"validate a planted key: the key was printed\n{result.stdout[-3000:]}")
+    where = f", engine {engine[0].name}" if engine else ""
+    return f"planted key flagged at /content/beliefs/0/content, masked{where}"
+
+
 def example_packet(target: Target) -> Path:
     if target.internal is not None:
         return target.internal / "zcf_inspector/resources/examples/full-handoff.json"
@@ -178,6 +209,7 @@ CHECKS: tuple[tuple[str, Callable[[Target, dict[str, str]], str]], ...] = (
     ("refuse a tampered packet", check_refuses_tampered),
     ("check-goldens DIR", check_goldens),
     ("check-goldens (bundled)", check_bundled_goldens),
+    ("secret scan", check_secret_scan),
     ("window, offscreen", check_window),
 )
 

@@ -176,9 +176,9 @@ def test_arrays_of_like_objects_checked_by_columns_report_as_one_call(fault: str
     ]
     sink = Collect(room=True)
     assert validate_bounded(tp, value, sink) == (True, None)
-    assert bounded_validation._clean_by_columns(typing_args(tp), value)
+    assert bounded_validation._clean_by_columns(typing_args(tp), value) is not None
     value[length - BIG // 2] = COLUMN_FAULTS[fault]
-    assert not bounded_validation._clean_by_columns(typing_args(tp), value)
+    assert bounded_validation._clean_by_columns(typing_args(tp), value) is None
     sink = Collect(room=True)
     ok, _ = validate_bounded(tp, value, sink)
     assert sink.issues == direct(tp, value)

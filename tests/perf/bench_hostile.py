@@ -19,11 +19,17 @@ against itself (``diff-self``) and against another bomb (``diff-other``).
 
 The worst case of issue 15 is ``empty-beliefs`` (``"beliefs": [{}, {}, ...]``: three
 findings per three bytes); ``halves`` (``[0.5, 0.5, ...]``) is canonicalize's.
+
+Issue 29 added the secret scan's shapes (``--scan-shapes``): one belief whose content is a
+run of near matches (``api_key: ``, ``password=``, ``Authorization: Bearer ``, ``ghp_``, a
+JWT head, ``-----BEGIN PRIVATE KEY-----`` lines), at 2 MiB and 8 MiB, through ``validate``
+(which scans every text): the budget is 2 s of CPU per MiB.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 import tempfile
@@ -78,6 +84,25 @@ _OLD_COMMANDS = {
 }
 for _case, _words in _OLD_COMMANDS.items():
     COMMANDS.setdefault(_case, (_case, [*_words, "{f}"]))
+# Issue 29: the secret scan's runs of near matches, each the content of one belief.
+SCAN_SHAPES: dict[str, str] = {
+    "scan-api-key": "api_key: ",
+    "scan-password": "password=",
+    "scan-bearer": "Authorization: Bearer ",
+    "scan-ghp": "ghp_",
+    "scan-jwt-head": "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.",
+    "scan-private-key": "-----BEGIN PRIVATE KEY-----\n",
+}
+SCAN_SIZES = (2 * MB, 8 * MB)
+
+
+def scan_shape(unit: str, size: int) -> bytes:
+    """A valid unsigned packet whose one belief's content is ``unit`` repeated to ``size``."""
+    from goldens import generate as g
+
+    packet = g.handoff("scan-shape")
+    packet["content"]["beliefs"] = [g.belief("b-1", unit * (size // len(unit)))]
+    return json.dumps(g.unsigned(packet), ensure_ascii=False).encode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -131,7 +156,10 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="1 MB and 16 MB only")
     parser.add_argument("--cases", default=",".join(COMMANDS), help="comma-separated")
     parser.add_argument("--largest", action="store_true", help="64 MiB only")
+    parser.add_argument("--scan-shapes", action="store_true", help="issue 29's, alone")
     args = parser.parse_args()
+    if args.scan_shapes:
+        return scan_shapes()
     sizes = SIZES[:2] if args.quick else SIZES[2:] if args.largest else SIZES
     print(
         f"{'case':<22}{'input':>10}{'wall':>9}{'cpu':>8}{'cpu/MiB':>9}{'peak RSS':>10}"
@@ -152,6 +180,24 @@ def main() -> int:
                     f"{case:<22}{run.size / MB:>8.1f}MB{run.seconds:>8.1f}s{run.cpu:>7.1f}s"
                     f"{run.cpu / (run.size / MB):>8.2f}s{run.peak_rss / MB:>8.0f}MB"
                     f"{run.peak_rss / run.size:>8.1f}{run.output / 1024:>8.0f}KB  {run.code}"
+                    f"  {run.said}",
+                    flush=True,
+                )
+    return 0
+
+
+def scan_shapes() -> int:
+    print(f"{'case':<22}{'input':>10}{'wall':>9}{'cpu':>8}{'cpu/MiB':>9}{'peak RSS':>10}  exit")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "shape.json"
+        for case, unit in SCAN_SHAPES.items():
+            for size in SCAN_SIZES:
+                path.write_bytes(scan_shape(unit, size))
+                COMMANDS[case] = (case, ["validate", "{f}"])
+                run = measure(case, path, path)
+                print(
+                    f"{case:<22}{run.size / MB:>8.1f}MB{run.seconds:>8.1f}s{run.cpu:>7.1f}s"
+                    f"{run.cpu / (run.size / MB):>8.2f}s{run.peak_rss / MB:>8.0f}MB  {run.code}"
                     f"  {run.said}",
                     flush=True,
                 )

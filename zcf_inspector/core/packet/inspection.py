@@ -10,10 +10,11 @@ errors."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from zcf_inspector.core.bounded_validation import column_tap
 from zcf_inspector.core.findings import (
     FINDINGS_LIMIT,
     Finding,
@@ -36,6 +37,7 @@ from zcf_inspector.core.reading import (
     packet_document,
     read_document,
 )
+from zcf_inspector.core.secrets.texts import LentColumns, lend_columns
 
 if TYPE_CHECKING:  # annotations only: `validate` without a destination never loads it
     from zcf_inspector.core.packet.destination import Destination
@@ -71,6 +73,9 @@ class PacketInspection:
     stages: tuple[StageResult, ...]
     manifest: ManifestReport | None
     auth: AuthReport | None
+    # The structure stage's columns of the texts, lent to the secret scan of ``value``
+    # (issue 29: one walk); held here so that they go when the inspection goes.
+    lent: LentColumns | None = field(default=None, compare=False, repr=False)
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -173,7 +178,9 @@ def inspect_value(
     left = _Left(findings_limit)
     monitor.step("checking structure", 0.4)
     structure_budget = left.budget()
-    check_structure(value, structure_budget, monitor)
+    lent = lend_columns(value)
+    with column_tap(lent.offer):
+        check_structure(value, structure_budget, monitor)
     structure = left.result(Stage.STRUCTURE, structure_budget)
     structure_ok = structure.status is StageStatus.PASSED
     stages.append(structure)
@@ -211,7 +218,7 @@ def inspect_value(
     else:
         stages.append(StageResult(Stage.POLICY, StageStatus.NOT_RUN))
     monitor.step("done", 1.0)
-    return PacketInspection(value, None, tuple(stages), manifest, auth)
+    return PacketInspection(value, None, tuple(stages), manifest, auth, lent)
 
 
 STAGE_FLOOR = 20

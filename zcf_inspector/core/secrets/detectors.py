@@ -16,15 +16,17 @@ the well-kept libraries that a Python program could use (notes in docs/notes/iss
   files of known formats and needs a GPL Levenshtein module.
 
 So the patterns are kept here, as data, each naming the detect-secrets plugin (or
-provider document) it follows, and run by a scan that reads the packet's text a constant
-number of times in C (`core.secrets.scan`); ``detect-secrets`` stays in the test extras
-as the independent oracle: the planted-credential corpus must be flagged by it too
-(tests/core/test_secret_scan.py), as rfc8785 checks our canonical bytes.
+provider document) it follows. Where one may match is found in one pass of a multi-pattern
+engine (`core.secrets.engine`, RE2) or, without it, by the standard library
+(`core.secrets.anchors`); the checks that decide (`core.secrets.verify`) are the same
+either way. ``detect-secrets`` stays in the test extras as the independent oracle: the
+planted-credential corpus must be flagged by it too (tests/core/test_secret_scan.py), as
+rfc8785 checks our canonical bytes.
 
-Every pattern starts with a literal (or is searched from one), so Python's regular
-expression engine looks for it with its fast substring search instead of trying every
-position; every quantifier is bounded, so no match backtracks more than a few hundred
-bytes. The texts are scanned as UTF-8 bytes: every credential format here is ASCII.
+Every check starts at an anchor and reads a bounded number of bytes from it (a JSON Web
+Token's parts are measured once per run of token bytes, `verify`), so a run of near
+matches costs time in proportion to its length. The texts are scanned as UTF-8 bytes:
+every credential format here is ASCII.
 """
 
 from __future__ import annotations
@@ -39,11 +41,6 @@ from typing import Final
 
 # Characters of a token (a key, a token, a base64 run): what a credential is made of.
 TOKEN_BYTES: Final = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_=.-"
-_TOKEN_SET: Final = frozenset(TOKEN_BYTES)
-# bytes.translate table: a token byte becomes "a", any other byte a space, so that runs
-# of token bytes can be found by a literal search of "a" * n.
-TOKEN_CLASS_TABLE: Final = bytes((0x61 if i in _TOKEN_SET else 0x20) for i in range(256))
-CANDIDATE_RUN: Final = 16  # the shortest run of token bytes looked at more closely
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,18 +160,41 @@ TOKEN_DETECTORS: Final[tuple[TokenDetector, ...]] = (
     ),
 )
 
-# The first bytes each token detector can start with, for one search inside a run.
+# The first bytes each token detector can start with: where a token's check begins.
 TOKEN_STARTS: Final = re.compile(
     rb"AKIA|ASIA|ABIA|ACCA|A3T|gh[pousr]_|github_pat_|gl[a-z]{1,6}-|xox[abposr]-|[sr]k_live_"
     rb"|sk-|AIza|pypi-|npm_|SG\.|eyJ"
 )
 
 # A PEM or PuTTY private key: the header is enough (the body follows on later lines).
-PRIVATE_KEY_LITERALS: Final = (b"PRIVATE KEY", b"PuTTY-User-Key-File-")
 PRIVATE_KEY_HEADER: Final = re.compile(
     rb"-----BEGIN (?:[A-Z0-9]{1,16} ){0,3}PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d"
 )
 PRIVATE_KEY_ORIGIN: Final = "detect-secrets PrivateKeyDetector"
+
+# The token detectors that can begin with each first byte, in their order (the first to
+# match an anchor wins): an anchor is tried against these only.
+_FIRST_BYTES: Final = (
+    b"A",
+    b"g",
+    b"g",
+    b"g",
+    b"x",
+    b"sr",
+    b"s",
+    b"s",
+    b"A",
+    b"p",
+    b"n",
+    b"S",
+    b"e",
+)
+TOKEN_BY_FIRST_BYTE: Final = {
+    first: tuple(
+        t for t, firsts in zip(TOKEN_DETECTORS, _FIRST_BYTES, strict=True) if first in firsts
+    )
+    for first in b"AgxsrpnSe"
+}
 
 # user:password@ after a scheme (detect-secrets BasicAuthDetector), found from "://".
 URL_LITERAL: Final = b"://"
@@ -184,9 +204,8 @@ URL_CREDENTIALS: Final = re.compile(
 URL_SCHEME_BEFORE: Final = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]{0,31}\Z")
 
 # `password = "…"`, `api_key: …` (detect-secrets KeywordDetector, narrowed for prose):
-# found from each ":" and "=" (two literal searches instead of one per keyword), by a
-# look back for a credential name just before it and a look forward for its value.
-ASSIGNMENT_LITERALS: Final = (b":", b"=")
+# found from each ":" and "=" by a look back for a credential name just before it and a
+# look forward for its value.
 KEYWORD_BEFORE: Final = re.compile(
     rb"(?P<k>password|passwd|passphrase|pass|pwd|secret|token|key|credentials?|auth)"
     rb"[a-z0-9_.-]{0,32}[\"']?\s{0,3}\Z"
@@ -194,8 +213,17 @@ KEYWORD_BEFORE: Final = re.compile(
 KEYWORD_LOOK_BACK: Final = 48  # bytes before the ":" or "=" where the name may start
 KEYWORD_VALUE: Final = re.compile(
     rb"(?:=>|:=|=|:)\s{0,3}(?:(?:bearer|basic|token)\s{1,3})?"
-    rb"(?P<q>[\"'`]?)(?P<v>[^\s\"'`\x00,;)\]}]{1,256})"
+    rb"(?P<q>[\"'`]?)(?P<v>[^\s\"'`\x00,;)\]}]{1,256})",
+    re.IGNORECASE,  # ASCII letters only: the value's bytes are matched as they are
 )
+# A value that is itself a credential name being assigned (``api_key: api_key: …``,
+# ``Authorization: Bearer Authorization: …``) is a label repeated, not a credential.
+KEYWORD_NAME_ASSIGNED: Final = re.compile(
+    rb"[a-z0-9_.-]{0,16}(?:password|passwd|passphrase|pass|pwd|secret|token|key|credentials?"
+    rb"|auth)[a-z0-9_.-]{0,32}[:=]",
+    re.IGNORECASE,
+)
+KEYWORD_SHORTEST: Final = 6  # a quoted value's least length; an unquoted one needs 8
 # Before a name: start of text, or a byte that does not make it part of another word
 # ("monkey", "bypass"), or one of these compound prefixes ("apikey", "secretkey").
 KEYWORD_PREFIXES: Final = (b"api", b"access", b"secret", b"private", b"client", b"master", b"db")
@@ -281,15 +309,26 @@ def is_jwt(value: bytes) -> bool:
     return isinstance(parsed, dict)
 
 
+_LETTERS: Final = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
 def acceptable_keyword_value(value: bytes, quoted: bool) -> bool:
-    """Whether the value of a `keyword = value` looks like a credential, not prose."""
-    if PLACEHOLDER.match(value) or len(set(value)) < 3:
+    """Whether the value of a `keyword = value` looks like a credential, not prose (C-level
+    passes only: a value is up to 256 bytes, and a run of assignments has one per few)."""
+    if len(value) < KEYWORD_SHORTEST or PLACEHOLDER.match(value):
+        return False
+    if KEYWORD_NAME_ASSIGNED.match(value):
+        return False
+    # Fewer than three distinct bytes: nothing is left once every copy of the first byte,
+    # then of the first byte remaining, is deleted (two C passes, where a set of the
+    # bytes took a Python object per byte).
+    rest = value.translate(None, value[:1])
+    if not rest.translate(None, rest[:1]):
         return False
     if quoted:
-        return len(value) >= 6
-    has_letter = any(0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A for b in value)
-    has_other = any(not (0x41 <= b <= 0x5A or 0x61 <= b <= 0x7A) for b in value)
-    return len(value) >= 8 and has_letter and has_other
+        return True
+    others = len(value.translate(None, _LETTERS))  # bytes that are not ASCII letters
+    return len(value) >= 8 and 0 < others < len(value)
 
 
 def mask(value: str, shown_prefix: int = 0) -> str:

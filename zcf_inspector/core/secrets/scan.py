@@ -1,28 +1,23 @@
-"""The secret scan: every text of a packet a destination agent may act on, read for
-credentials (`detectors`), each finding a warning with its pointer and a masked value.
+"""The secret scan: every text of a packet a destination agent may act on (`texts`), read
+for credentials (`detectors`), each finding a warning with its pointer and a masked value.
 
-Which texts: each belief's content, every capsule string, the evidence sources' locators,
-the anchors' locators and excerpts, the receipts' and verification entries' summaries,
-the review events' notes, the packet's intent and the manifests' reasons. Ids, digests,
-nonces and signatures are not read: they are the format's own, and a digest is random
-by design.
-
-How, in time linear in the text and with a small constant: the texts are joined once as
-UTF-8 bytes, and each search runs over the whole of it in C — a literal search per
-private-key and keyword literal and for "://", and one search for runs of token bytes in a
-copy where each token byte is "a" — and Python only looks closer at what those find.
-A finding never holds the value: only its kind, where it is, its length and a prefix that
-names the kind of key (``ghp_``), so neither a report nor a receipt can carry it on.
+How, in time linear in the text: the texts are read in chunks of `CHUNK_TEXTS`, each
+joined once as UTF-8 bytes (a NUL before each text and after the last); a multi-pattern
+engine (`engine`: RE2) finds in one pass the windows of a chunk where a credential may
+be, the standard library lists the anchors in those windows (`anchors`) and the checks
+decide (`verify`). Without the engine's wheel the anchors are listed over the whole chunk:
+the same findings, slower. A finding never holds the value: only its kind, where it is,
+its length and a prefix that names the kind of key (``ghp_``), so neither a report nor a
+receipt can carry it on.
 """
 
 from __future__ import annotations
 
 import bisect
 import itertools
-import re
-import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Final
 
 from zcf_inspector.core.codes import AdvisoryCode
@@ -37,22 +32,25 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.pointer import join
 from zcf_inspector.core.secrets import detectors as d
+from zcf_inspector.core.secrets import engine
+from zcf_inspector.core.secrets.anchors import SEPARATOR, find_anchors
+from zcf_inspector.core.secrets.texts import Pacer, Path, TextPaths, gather
+from zcf_inspector.core.secrets.verify import Raw, check
 
-Path = tuple[str | int, ...]
-SEPARATOR: Final = b"\x00"  # between texts; no pattern matches it
-RUNS: Final = re.compile(b"a" * d.CANDIDATE_RUN + b"a*")
-_ALNUM: Final = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
-_LOWER: Final = frozenset(b"abcdefghijklmnopqrstuvwxyz")
-_ASSIGNMENT_SEARCHES: Final = tuple(re.compile(re.escape(k)) for k in d.ASSIGNMENT_LITERALS)
-_PRIVATE_KEY_SEARCHES: Final = tuple(re.compile(re.escape(k)) for k in d.PRIVATE_KEY_LITERALS)
-_PEM_END: Final = re.compile(rb"-----END [A-Z0-9 ]{0,64}-----")
-PEM_BODY_LIMIT: Final = 65_536  # bytes after a header looked at for its END line
-CHECK_EVERY: Final = 64  # loop turns (texts, candidates) between two looks at the clock
-FIELDS_SLICE: Final = 4096  # array items read between two looks at the clock
-BREATH_S: Final = 0.010  # the longest the scan runs between two breaths (see `_Pacer`)
+__all__ = [
+    "SecretHit",
+    "SecretScan",
+    "TextPaths",
+    "masked_text",
+    "packet_texts",
+    "scan_packet",
+    "scan_texts",
+]
 
+CHUNK_TEXTS: Final = 2048  # texts joined and searched at once: a chunk stays in the cache
 # Which of two overlapping findings is kept: the more specific one.
 _PRIORITY: Final = {"private-key": 0, "token": 1, "url-password": 2, "keyword": 3, "entropy": 4}
+_CONTINUATION: Final = bytes(range(0x80, 0xC0))  # UTF-8 bytes that do not begin a character
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,355 +145,147 @@ def masked_text(text: str, hits: Sequence[SecretHit]) -> str:
     return text
 
 
-# --- which texts ---------------------------------------------------------------------------
-
-
-class _Pacer:
-    """Breathes (`Monitor.breathe`: a cancellation point and, on the window's runner, a
-    2 ms sleep) once `BREATH_S` has passed since the last breath. Counting candidates was
-    not enough: 4,096 keyword candidates of the 200,000-belief packet took 40+ ms, and a
-    window repainting its tree beside the scan waits out the GIL's switch interval on every
-    Python model call (UI-thread stalls of 300-480 ms, tests/perf/bench_briefing_window).
-    At most one sleep per 10 ms of work: the sleeps cost a sixth of the time or less."""
-
-    __slots__ = ("_last", "_monitor")
-
-    def __init__(self, monitor: Monitor) -> None:
-        self._monitor = monitor
-        self._last = time.perf_counter()
-
-    def tick(self) -> None:
-        now = time.perf_counter()
-        if now - self._last >= BREATH_S or self._monitor.cancelled:
-            self._monitor.breathe()
-            self._last = time.perf_counter()
-
-
-def _strings(value: JsonValue, path: Path) -> Iterator[tuple[Path, str]]:
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _strings(item, (*path, index))
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            yield from _strings(item, (*path, key))
-
-
-def _fields(
-    value: JsonValue,
-    first: str,
-    second: str,
-    names: Sequence[str],
-    *,
-    paths: list[Path],
-    texts: list[str],
-    pacer: _Pacer | None = None,
-) -> None:
-    """``names`` of each object in the array ``value`` (at /first/second), where they are
-    strings. A plain loop building each path from locals: this runs once per belief, and
-    it is the fastest spelling (a comprehension that unpacks a prefix is twice as slow)."""
-    if not isinstance(value, list):
-        return
-    for name in names:
-        # In slices, so the pacer is consulted between them at no cost to each turn.
-        for begin in range(0, len(value), FIELDS_SLICE):
-            if pacer is not None:
-                pacer.tick()
-            for index, item in enumerate(value[begin : begin + FIELDS_SLICE], begin):
-                if type(item) is dict:
-                    text = item.get(name)
-                    if type(text) is str:
-                        paths.append((first, second, index, name))
-                        texts.append(text)
+# --- the scan ------------------------------------------------------------------------------
 
 
 def packet_texts(
     packet: dict[str, JsonValue], monitor: Monitor = NULL_MONITOR
-) -> tuple[list[Path], list[str]]:
-    """The texts the scan reads, as (paths, texts): see the module for which. (Several
-    names of one array are listed name by name: the scan's order is not the document's.)"""
-    pacer = _Pacer(monitor)
-    paths: list[Path] = []
-    texts: list[str] = []
-    identity = packet.get("packet")
-    intent = identity.get("intent") if isinstance(identity, dict) else None
-    if isinstance(intent, str):
-        paths.append(("packet", "intent"))
-        texts.append(intent)
-    for manifest in ("redactionManifest", "omissionManifest"):
-        section = packet.get(manifest)
-        if isinstance(section, dict):
-            _fields(
-                section.get("entries"), manifest, "entries", ("reason",), paths=paths, texts=texts
-            )
-    content = packet.get("content")
-    if not isinstance(content, dict):
-        return paths, texts
-    if "capsule" in content:
-        for path, text in _strings(content["capsule"], ("content", "capsule")):
-            paths.append(path)
-            texts.append(text)
-    table: tuple[tuple[str, tuple[str, ...]], ...] = (
-        ("beliefs", ("content",)),
-        ("evidenceSources", ("locator",)),
-        ("evidenceAnchors", ("locator", "excerpt")),
-        ("receipts", ("summary",)),
-        ("verification", ("summary",)),
-        ("reviewEvents", ("note",)),
-    )
-    for name, fields in table:
-        _fields(content.get(name), "content", name, fields, paths=paths, texts=texts, pacer=pacer)
-    return paths, texts
-
-
-# --- the scan ------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Raw:
-    index: int  # which text
-    start: int  # byte offsets in the joined bytes
-    end: int
-    kind: str
-    label: str
-    family: str
-    shown_prefix: int
-    origin: str
-
-
-class _Joined:
-    """The texts as one byte string, and where each begins."""
-
-    def __init__(self, texts: Sequence[str]) -> None:
-        # One join and one encoding, not one per text; byte lengths differ from character
-        # lengths only for texts that are not ASCII.
-        whole = "\x00".join(texts)
-        self.data = whole.encode("utf-8", "surrogatepass")
-        if whole.isascii():
-            self.lengths = [len(t) for t in texts]
-        else:
-            self.lengths = [
-                len(t) if t.isascii() else len(t.encode("utf-8", "surrogatepass")) for t in texts
-            ]
-        self.starts = [0, *itertools.accumulate(n + 1 for n in self.lengths)][: len(texts)]
-
-    def which(self, offset: int) -> int:
-        return bisect.bisect_right(self.starts, offset) - 1
-
-    def bounds(self, index: int) -> tuple[int, int]:
-        start = self.starts[index]
-        return start, start + self.lengths[index]
+) -> tuple[Sequence[Path], list[str]]:
+    """The texts the scan reads, as (paths, texts): see `texts` for which."""
+    return gather(packet, monitor)
 
 
 def scan_texts(
-    paths: Sequence[Path], texts: Sequence[str], monitor: Monitor = NULL_MONITOR
+    paths: Sequence[Path],
+    texts: Sequence[str],
+    monitor: Monitor = NULL_MONITOR,
+    *,
+    use_engine: bool | None = None,
 ) -> SecretScan:
-    """Scan ``texts`` (``paths[i]`` names ``texts[i]``); raises `Cancelled` if asked to."""
+    """Scan ``texts`` (``paths[i]`` names ``texts[i]``); raises `Cancelled` if asked to.
+
+    ``use_engine``: None takes the engine when its wheel is installed; False makes the
+    standard-library scan run (the same findings: the differential test compares them);
+    True insists on the engine (`RuntimeError` without its wheel)."""
     monitor.step("looking for credentials", 0.0)
-    joined = _Joined(texts)
-    raws: list[_Raw] = []
-    _private_keys(joined, raws)
-    monitor.breathe()
-    _url_passwords(joined, raws)
-    monitor.breathe()
-    _keywords(joined, raws, monitor)
-    monitor.step("looking for credentials", 0.5)
-    _token_runs(joined, raws, monitor)
+    by_engine = engine.available() if use_engine is None else use_engine
+    if by_engine and not engine.available():
+        raise RuntimeError(f"the secret scan's engine ({engine.NAME}) is not installed here")
+    pacer = Pacer(monitor)
+    hits: list[SecretHit] = []
+    scanned = 0
+    total = len(texts)
+    for first in range(0, total, CHUNK_TEXTS):
+        monitor.breathe()
+        part = texts[first : first + CHUNK_TEXTS]
+        encoded = [b"", *map(str.encode, part, repeat("utf-8"), repeat("surrogatepass")), b""]
+        data = SEPARATOR.join(encoded)  # a NUL before each text and after the last
+        scanned += len(data) - len(part) - 1
+        windows = engine.windows(data) if by_engine else [(0, len(data))]
+        if windows:
+            _scan_chunk(
+                data, encoded, windows, first=first, paths=paths, texts=part, hits=hits, pacer=pacer
+            )
+        if total > CHUNK_TEXTS:
+            monitor.step("looking for credentials", min(1.0, (first + CHUNK_TEXTS) / total))
     monitor.step("looking for credentials", 1.0)
-    hits = _resolve(joined, paths, texts, raws)
-    return SecretScan(hits, len(texts), sum(joined.lengths))
+    return SecretScan(tuple(hits), total, scanned)
 
 
 def scan_packet(packet: dict[str, JsonValue], monitor: Monitor = NULL_MONITOR) -> SecretScan:
-    paths, texts = packet_texts(packet, monitor)
+    paths, texts = gather(packet, monitor)
     return scan_texts(paths, texts, monitor)
 
 
-def _private_keys(joined: _Joined, raws: list[_Raw]) -> None:
-    data = joined.data
-    seen: set[int] = set()
-    for search in _PRIVATE_KEY_SEARCHES:
-        for found in search.finditer(data):
-            index = joined.which(found.start())
-            low, high = joined.bounds(index)
-            header = d.PRIVATE_KEY_HEADER.search(
-                data, max(low, found.start() - 48), min(high, found.end() + 24)
-            )
-            if header is None or header.start() in seen:
-                continue
-            seen.add(header.start())
-            footer = _PEM_END.search(data, header.end(), min(high, header.end() + PEM_BODY_LIMIT))
-            end = footer.end() if footer is not None else min(high, header.end() + PEM_BODY_LIMIT)
-            raws.append(
-                _Raw(
-                    index,
-                    header.start(),
-                    end,
-                    "private-key",
-                    "a private key",
-                    "private-key",
-                    header.end() - header.start(),
-                    d.PRIVATE_KEY_ORIGIN,
-                )
-            )
+def _scan_chunk(
+    data: bytes,
+    encoded: list[bytes],
+    windows: list[tuple[int, int]],
+    *,
+    first: int,
+    paths: Sequence[Path],
+    texts: Sequence[str],
+    hits: list[SecretHit],
+    pacer: Pacer,
+) -> None:
+    anchors = find_anchors(data, windows)
+    if not anchors:
+        return
+    # Where each text of the chunk begins (after its NUL), made only for a chunk with
+    # anchors; its end is the next NUL placed by the join.
+    starts = list(itertools.accumulate((len(b) + 1 for b in encoded[1:-1]), initial=1))
+    starts.pop()
 
+    def text_end(offset: int) -> int:
+        index = bisect.bisect_right(starts, offset) - 1
+        return starts[index] + len(encoded[index + 1])
 
-def _url_passwords(joined: _Joined, raws: list[_Raw]) -> None:
-    data = joined.data
-    for found in d.URL_CREDENTIALS.finditer(data):
-        index = joined.which(found.start())
-        low, _ = joined.bounds(index)
-        if d.URL_SCHEME_BEFORE.search(data, max(low, found.start() - 32), found.start()) is None:
-            continue
-        value = found.group("v")
-        if d.PLACEHOLDER.match(value):
-            continue
-        raws.append(
-            _Raw(
-                index,
-                found.start("v"),
-                found.end("v"),
-                "url-password",
-                "a password in a URL",
-                "url-password",
-                0,
-                "detect-secrets BasicAuthDetector",
-            )
-        )
-
-
-def _keywords(joined: _Joined, raws: list[_Raw], monitor: Monitor) -> None:
-    data = joined.data
-    lowered = data.lower()  # ASCII only: offsets stay the same
-    pacer = _Pacer(monitor)
-    for search in _ASSIGNMENT_SEARCHES:
-        for count, found in enumerate(search.finditer(lowered)):
-            if count % CHECK_EVERY == 0:
-                pacer.tick()
-            at = found.start()
-            index = joined.which(at)
-            low, high = joined.bounds(index)
-            name = d.KEYWORD_BEFORE.search(lowered, max(low, at - d.KEYWORD_LOOK_BACK), at)
-            if name is None:
-                continue
-            begin = name.start()
-            if begin > low and lowered[begin - 1] in _LOWER:
-                before = lowered[max(low, begin - 8) : begin]
-                if not before.endswith(d.KEYWORD_PREFIXES):
-                    continue
-            assignment = d.KEYWORD_VALUE.match(lowered, at, high)
-            if assignment is None:
-                continue
-            start, end = assignment.span("v")
-            quote = assignment.group("q")
-            quoted = bool(quote) and data[end : end + 1] == quote
-            if not d.acceptable_keyword_value(data[start:end], quoted):
-                continue
-            raws.append(
-                _Raw(
-                    index,
+    raws = check(data, anchors, text_end, pacer.tick)
+    by_text: dict[int, list[Raw]] = {}
+    for raw in raws:
+        by_text.setdefault(bisect.bisect_right(starts, raw.start) - 1, []).append(raw)
+    for index in sorted(by_text):
+        kept = _resolve(by_text[index])
+        base = starts[index]
+        text = texts[index]
+        offsets = _char_offsets(data, base, kept, text.isascii())
+        path = join(*paths[first + index])
+        for raw, (start, end) in zip(kept, offsets, strict=True):
+            hits.append(
+                SecretHit(
+                    path,
+                    raw.kind,
+                    raw.label,
                     start,
                     end,
-                    "keyword",
-                    "a value assigned to a credential name",
-                    "keyword",
-                    0,
-                    "detect-secrets KeywordDetector",
+                    d.mask(text[start:end], raw.shown_prefix),
+                    raw.origin,
                 )
             )
 
 
-def _token_runs(joined: _Joined, raws: list[_Raw], monitor: Monitor) -> None:
-    data = joined.data
-    classes = data.translate(d.TOKEN_CLASS_TABLE)
-    pacer = _Pacer(monitor)
-    for count, run in enumerate(RUNS.finditer(classes)):
-        if count % CHECK_EVERY == 0:
-            pacer.tick()
-        start, end = run.span()
-        index = -1
-        for begin in d.TOKEN_STARTS.finditer(data, start, end):
-            at = begin.start()
-            if at > start and data[at - 1] in _ALNUM:
+def _resolve(raws: list[Raw]) -> list[Raw]:
+    """One span per place, the most specific check's (then the earliest), in text order.
+
+    The same choice as taking the spans by (priority, start) and keeping each that
+    overlaps none kept before it, made in one sweep per priority: the kept spans are
+    disjoint and in order, so only the first kept one that ends after a span can overlap
+    it, and within a priority only the last one kept."""
+    raws.sort(key=lambda r: (_PRIORITY[r.family], r.start))
+    kept: list[Raw] = []
+    for _, level in itertools.groupby(raws, key=lambda r: _PRIORITY[r.family]):
+        chosen: list[Raw] = []
+        at = 0
+        for raw in level:
+            if chosen and raw.start < chosen[-1].end:
                 continue
-            for detector in d.TOKEN_DETECTORS:
-                found = detector.pattern.match(data, at, end)
-                if found is None or (found.end() < end and data[found.end()] in _ALNUM):
-                    continue
-                if detector.kind == "jwt" and not d.is_jwt(found.group("v")):
-                    continue
-                index = joined.which(at) if index < 0 else index
-                raws.append(
-                    _Raw(
-                        index,
-                        found.start(),
-                        found.end(),
-                        detector.kind,
-                        detector.label,
-                        "token",
-                        detector.shown_prefix,
-                        detector.origin,
-                    )
-                )
-                break
-        offset = start
-        for piece in data[start:end].replace(b"=", b".").split(b"."):
-            if len(piece) >= d.ENTROPY_MIN_LENGTH and d.looks_random(piece):
-                index = joined.which(offset) if index < 0 else index
-                raws.append(
-                    _Raw(
-                        index,
-                        offset,
-                        offset + len(piece),
-                        "high-entropy",
-                        "a random-looking key (high entropy)",
-                        "entropy",
-                        0,
-                        "detect-secrets Base64HighEntropyString",
-                    )
-                )
-            offset += len(piece) + 1
+            while at < len(kept) and kept[at].end <= raw.start:
+                at += 1
+            if at < len(kept) and kept[at].start < raw.end:
+                continue
+            chosen.append(raw)
+        kept = sorted(kept + chosen, key=lambda r: r.start)  # two sorted runs: linear
+    return kept
 
 
-def _resolve(
-    joined: _Joined, paths: Sequence[Path], texts: Sequence[str], raws: list[_Raw]
-) -> tuple[SecretHit, ...]:
-    """One hit per span (the most specific detector wins), in text order, in characters."""
-    raws.sort(key=lambda r: (r.index, _PRIORITY[r.family], r.start))
-    kept: list[_Raw] = []
-    for _, group in itertools.groupby(raws, key=lambda r: r.index):
-        chosen: list[_Raw] = []
-        for raw in group:
-            if all(raw.end <= c.start or raw.start >= c.end for c in chosen):
-                chosen.append(raw)
-        kept.extend(sorted(chosen, key=lambda r: r.start))
-    data = joined.data
-    hits: list[SecretHit] = []
+def _char_offsets(
+    data: bytes, base: int, kept: list[Raw], ascii_text: bool
+) -> list[tuple[int, int]]:
+    """Each span's (start, end) in characters of its text, counted once from the text's
+    start over spans in order (disjoint): the bytes that begin a character, between one
+    offset and the next."""
+    if ascii_text:
+        return [(raw.start - base, raw.end - base) for raw in kept]
+    offsets: list[tuple[int, int]] = []
+    last_byte, last_char = base, 0
+
+    def chars(offset: int) -> int:
+        nonlocal last_byte, last_char
+        last_char += len(data[last_byte:offset].translate(None, _CONTINUATION))
+        last_byte = offset
+        return last_char
+
     for raw in kept:
-        base = joined.starts[raw.index]
-        text = texts[raw.index]
-        char = _chars if not text.isascii() else _bytes_as_chars
-        start = char(data, base, raw.start)
-        end = char(data, base, raw.end)
-        value = text[start:end]
-        hits.append(
-            SecretHit(
-                join(*paths[raw.index]),
-                raw.kind,
-                raw.label,
-                start,
-                end,
-                d.mask(value, raw.shown_prefix),
-                raw.origin,
-            )
-        )
-    return tuple(hits)
-
-
-def _bytes_as_chars(data: bytes, base: int, offset: int) -> int:
-    return offset - base
-
-
-def _chars(data: bytes, base: int, offset: int) -> int:
-    return len(data[base:offset].decode("utf-8", "surrogatepass"))
+        start = chars(raw.start)
+        offsets.append((start, chars(raw.end)))
+    return offsets
