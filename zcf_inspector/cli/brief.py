@@ -30,7 +30,7 @@ from zcf_inspector.cli.output import (
     verdict_line,
     workspace_folder,
 )
-from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field
+from zcf_inspector.cli.terminal_text import FIELD_CHARS, MESSAGE_CHARS, POINTER_CHARS
 from zcf_inspector.core.briefing.build import build_briefing
 from zcf_inspector.core.briefing.model import INTEGRITY_WORDS, Briefing, BriefItem, Integrity
 from zcf_inspector.core.claims.workspace import (
@@ -42,6 +42,7 @@ from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
+from zcf_inspector.core.visible_text import shown
 from zcf_inspector.present import packet
 
 TEXT_CHARS: Final = MESSAGE_CHARS  # of one document text on a line
@@ -109,7 +110,7 @@ def write_briefing(briefing: Briefing, out: TextIO, *, workspace_asked: bool) ->
 
 
 def _t(text: str) -> str:
-    return field(text, TEXT_CHARS)
+    return shown(text, TEXT_CHARS)
 
 
 def briefing_lines(briefing: Briefing, *, workspace_asked: bool) -> Iterator[str]:
@@ -124,7 +125,7 @@ def briefing_lines(briefing: Briefing, *, workspace_asked: bool) -> Iterator[str
     for section in briefing.sections:
         yield ""
         count = f" ({len(section.items):,})" if len(section.items) > 1 else ""
-        yield f"{section.heading}{count}  {field(section.pointer, POINTER_CHARS)}"
+        yield f"{section.heading}{count}  {shown(section.pointer, POINTER_CHARS)}"
         if section.summary:
             yield f"  {_t(section.summary)}"
         if not section.items and not section.summary:
@@ -142,7 +143,7 @@ def _item_lines(item: BriefItem) -> Iterator[str]:
         yield f"  - {_t(item.label)}" if item.label else "  - (empty)"
     if item.note:
         yield f"      {_t(item.note)}"
-    yield f"      {field(item.pointer, POINTER_CHARS)} [{item.integrity}]"
+    yield f"      {shown(item.pointer, POINTER_CHARS)} [{item.integrity}]"
     for hit in item.secrets:
         yield f"      warning secret_suspected: {_t(hit.message)}"
     if item.claim is not None:
@@ -177,12 +178,13 @@ def _workspace_lines(workspace: WorkspaceCheck | None, *, asked: bool) -> Iterat
     yield f"  {workspace.summary()}"
     for check in (*workspace.sources, *workspace.changed_files):
         yield f"  - {_t(check.subject)} ({_t(check.locator)}): {_t(check.words)}"
-        yield f"      {field(check.pointer, POINTER_CHARS)}"
+        yield f"      {shown(check.pointer, POINTER_CHARS)}"
     flagged = [b for b in workspace.beliefs if b.flagged]
     if flagged:
         yield f"  beliefs citing a mismatch or a missing file: {len(flagged):,}"
         for belief in flagged[:BELIEFS_LISTED]:
-            yield f"  - {_t(belief.portable_ref)}: {belief.words}  {field(belief.pointer)}"
+            where = shown(belief.pointer, FIELD_CHARS)
+            yield f"  - {_t(belief.portable_ref)}: {belief.words}  {where}"
         if len(flagged) > BELIEFS_LISTED:
             yield f"  … and {len(flagged) - BELIEFS_LISTED:,} more (see --json)"
     matched = sum(1 for b in workspace.beliefs if b.roll_up is RollUp.ALL_MATCH)

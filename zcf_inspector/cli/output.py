@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from zcf_inspector.cli import exitcodes
-from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field, json_text
+from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, json_text
 from zcf_inspector.core.atomic import TargetExistsError, write_atomic
 from zcf_inspector.core.briefing.build import masked_workspace  # the briefing's one masking
 from zcf_inspector.core.claims.workspace import (
@@ -31,6 +31,7 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.trust import packet_trust
 from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
+from zcf_inspector.core.visible_text import shown
 from zcf_inspector.present import packet
 from zcf_inspector.present.vocabulary import Trust, Verdict
 
@@ -56,9 +57,9 @@ def print_findings(
 ) -> None:
     out = stream or sys.stdout
     for f in findings:
-        where = field(f.pointer, POINTER_CHARS) if f.pointer else "(document)"
+        where = shown(f.pointer, POINTER_CHARS) if f.pointer else "(document)"
         offset = f" at byte {f.offset}" if f.offset is not None else ""
-        message = field(f.message, MESSAGE_CHARS)
+        message = shown(f.message, MESSAGE_CHARS)
         out.write(f"  {f.severity:<7} {f.code}  {where}{offset}\n      {message}\n")
     print_omitted(omitted, out)
 
@@ -72,7 +73,7 @@ def print_omitted(omitted: Sequence[OmittedFindings], out: TextIO) -> None:
         f"(only the first {FINDINGS_LIMIT:,} of a document are):\n"
     )
     for o in omitted:
-        first = field(o.first_pointer, POINTER_CHARS) if o.first_pointer else "(document)"
+        first = shown(o.first_pointer, POINTER_CHARS) if o.first_pointer else "(document)"
         out.write(f"  {o.severity:<7} {o.code}  {o.count:,} more, the first at {first}\n")
 
 
@@ -209,12 +210,12 @@ def workspace_lines(extra: Advisories) -> Iterator[str]:
     if check is None:
         yield "  claims vs workspace: not checked: the packet could not be read"
         return
-    yield f"  {check.summary()}  (folder {field(check.folder, MESSAGE_CHARS)})"
+    yield f"  {check.summary()}  (folder {shown(check.folder, MESSAGE_CHARS)})"
     for entry in (*check.sources, *check.changed_files):
         if entry.status is not ClaimStatus.MATCHES:
             yield (
-                f"  - {field(entry.subject, MESSAGE_CHARS)} ({field(entry.locator, MESSAGE_CHARS)})"
-                f": {field(entry.words, MESSAGE_CHARS)}  {field(entry.pointer, POINTER_CHARS)}"
+                f"  - {shown(entry.subject, MESSAGE_CHARS)} ({shown(entry.locator, MESSAGE_CHARS)})"
+                f": {shown(entry.words, MESSAGE_CHARS)}  {shown(entry.pointer, POINTER_CHARS)}"
             )
 
 
@@ -258,23 +259,23 @@ def _error_count(inspection: PacketInspection) -> str:
 def verdict_line(path: str, inspection: PacketInspection) -> str:
     """``PATH: VALID · SIGNED by … (trusted)``: the window's headline words (the packet
     presenter's), the file name and the signer the packet names escaped."""
-    return f"{shown_path(path)}: {field(packet.verdict(inspection).words, MESSAGE_CHARS)}" + (
+    return f"{shown_path(path)}: {shown(packet.verdict(inspection).words, MESSAGE_CHARS)}" + (
         _error_count(inspection)
     )
 
 
 def checks_line(verdict: Verdict) -> str:
     """The line under a verdict: its trust level and every chip, as the window shows them."""
-    return "  " + field(verdict.checks_line(), MESSAGE_CHARS)
+    return "  " + shown(verdict.checks_line(), MESSAGE_CHARS)
 
 
 def print_verdict(path: str, verdict: Verdict, suffix: str = "", out: TextIO | None = None) -> None:
     """``PATH: WORDS`` and the checks line: every command that checks a document."""
     stream = out or sys.stdout
-    stream.write(f"{shown_path(path)}: {field(verdict.words, MESSAGE_CHARS)}{suffix}\n")
+    stream.write(f"{shown_path(path)}: {shown(verdict.words, MESSAGE_CHARS)}{suffix}\n")
     stream.write(checks_line(verdict) + "\n")
 
 
 def fail(message: str) -> None:
     """A usage or file problem: a message on stderr, never a traceback."""
-    sys.stderr.write(f"zcf-inspector: {field(message, MESSAGE_CHARS)}\n")
+    sys.stderr.write(f"zcf-inspector: {shown(message, MESSAGE_CHARS)}\n")

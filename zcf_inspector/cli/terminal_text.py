@@ -3,10 +3,11 @@
 A string from a packet (an id, a key in a pointer, a value) or a file name can hold
 ESC sequences a terminal would obey, bidi overrides that reorder what the reader sees,
 or zero-width characters that hide a difference, and it can be megabytes long.
-Everything the CLI prints from a document goes through `safe`, `field` or `quoted`,
-which write those characters as escapes (`core.visible_text`, the window's rule too);
-`field` and `quoted` also cut a long text, saying how long it was. JSON output stays
-exact JSON: `json_text` writes the same characters as JSON escapes.
+Everything the CLI prints from a document goes through the core's one rule
+(`core.visible_text`, the window's rule too): `visible` escapes, `shown` cuts a long text
+(saying how long it was) and escapes; `quoted` is `shown` in quotes, with the limits of
+this module. JSON output stays exact JSON: `json_text` writes the same characters as JSON
+escapes.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import json
 from typing import Final
 
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.visible_text import clip, json_visible, visible
+from zcf_inspector.core.visible_text import json_visible, shown
 
 ID_CHARS: Final = 120  # of an identity shown quoted on a change's line
 FIELD_CHARS: Final = 200  # of an id, a key or a name on a line
@@ -23,29 +24,11 @@ POINTER_CHARS: Final = 200
 MESSAGE_CHARS: Final = 2000  # of a finding's message or an error's words
 
 
-def safe(text: str) -> str:
-    """``text`` with every control, bidi and invisible character escaped (not cut: for
-    text already bounded, or made by the program around a few document strings)."""
-    return visible(text)
-
-
-def field(text: str, limit: int = FIELD_CHARS) -> str:
-    """A text from an input (an id, a pointer, a key, a message) as a line may show it:
-    cut to ``limit`` characters, then escaped."""
-    return visible(clip(text, limit))
-
-
 def quoted(text: str, limit: int = ID_CHARS) -> str:
     """A short document string in quotes, escaped and cut to ``limit`` characters."""
-    return '"' + field(text, limit) + '"'
-
-
-def json_safe(text: str) -> str:
-    """JSON text with every character a terminal could act on written as a ``\\u``
-    escape: the same JSON value, safe to print."""
-    return json_visible(text)
+    return '"' + shown(text, limit) + '"'
 
 
 def json_text(value: JsonValue) -> str:
     """JSON for people and scripts alike: 2-space indent, UTF-8, hidden characters escaped."""
-    return json_safe(json.dumps(value, ensure_ascii=False, indent=2))
+    return json_visible(json.dumps(value, ensure_ascii=False, indent=2))

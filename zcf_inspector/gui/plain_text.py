@@ -24,11 +24,11 @@ from zcf_inspector.core.visible_text import clip, shown, visible, visible_lines
 from zcf_inspector.gui.plain_tooltip import TOOLTIP_CHARS, set_plain_tooltip
 
 __all__ = [
+    "ONE_LINE_CHARS",
     "PREVIEW_CHARS",
     "TOOLTIP_CHARS",
     "ElidedLabel",
     "clip",
-    "one_line",
     "plain_label",
     "plain_tip",
     "preview",
@@ -42,12 +42,7 @@ __all__ = [
 ]
 
 PREVIEW_CHARS: Final = 240
-ONE_LINE_CHARS: Final = 120
-
-
-def one_line(text: str, limit: int = ONE_LINE_CHARS) -> str:
-    """A single-line preview: cut to ``limit``, newlines, controls and bidi marks escaped."""
-    return shown(text, limit)
+ONE_LINE_CHARS: Final = 120  # of a single-line preview (`shown(text, ONE_LINE_CHARS)`)
 
 
 def preview(value: JsonValue, limit: int = PREVIEW_CHARS) -> str:

@@ -2,7 +2,7 @@
 
 `preview` writes JSON (members in code-point order, as canonical bytes have them) and
 stops after ``limit`` characters, so a 50 MB value costs no more than a short one;
-strings are cut before they are escaped. The text is visible (`visible_text`): no
+strings are cut before they are escaped. The text is visible (`json_visible`): no
 control or bidi character of the document reaches a terminal or a text view.
 
 `field_lines` pairs, for each difference of a change, A's and B's text with the
@@ -18,7 +18,7 @@ from typing import Final
 from zcf_inspector.core.compare.model import Absent, Change, FieldChange, Side
 from zcf_inspector.core.compare.text_spans import Span, changed_spans
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.visible_text import visible
+from zcf_inspector.core.visible_text import json_visible, visible
 
 ABSENT_TEXT: Final = "(absent)"
 MORE: Final = "…"
@@ -31,7 +31,9 @@ def preview(value: Side, limit: int) -> str:
         return ABSENT_TEXT
     parts: list[str] = []
     _write(value, parts, [limit])
-    return visible("".join(parts))
+    # JSON escapes are one-to-one already (JSON writes a typed backslash as two): only
+    # the characters JSON leaves as they are and that hide or reorder text are escaped.
+    return json_visible("".join(parts))
 
 
 def _write(value: JsonValue, parts: list[str], left: list[int]) -> None:

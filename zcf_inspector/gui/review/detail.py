@@ -38,7 +38,7 @@ from zcf_inspector.gui import messages
 from zcf_inspector.gui.briefing_lines import Style
 from zcf_inspector.gui.briefing_view import BriefingView
 from zcf_inspector.gui.clipboard import set_clipboard
-from zcf_inspector.gui.plain_text import one_line, plain_label, set_tooltip, visible_lines
+from zcf_inspector.gui.plain_text import plain_label, set_tooltip, shown, visible_lines
 from zcf_inspector.gui.theme import Tone, tone_background
 from zcf_inspector.present.review.evidence import (
     DetailIndex,
@@ -99,7 +99,7 @@ _SINCE_WORDS = {
 
 
 def _s(value: JsonValue) -> str:
-    return one_line(value) if isinstance(value, str) else ""
+    return shown(value, ONE_LINE_CHARS) if isinstance(value, str) else ""
 
 
 def _note(note: str | None) -> str:
@@ -238,11 +238,16 @@ class BeliefDetail(QWidget):
             self._show_evidence()
             return
         ref = belief.portable_ref
-        demoted = f" — arrived {one_line(belief.incoming_state)}, demoted" if belief.demoted else ""
+        demoted = (
+            f" — arrived {shown(belief.incoming_state, ONE_LINE_CHARS)}, demoted"
+            if belief.demoted
+            else ""
+        )
         cut = "" if belief.cut is None else f" — {belief.cut.text}"
         changed = "" if since is None else f" — {_SINCE_WORDS[since.change]}"
         self.title.setText(
-            f"{one_line(ref)}  (source {one_line(belief.source_id)}){demoted}{cut}{changed}"
+            f"{shown(ref, ONE_LINE_CHARS)}  (source {shown(belief.source_id, ONE_LINE_CHARS)})"
+            f"{demoted}{cut}{changed}"
         )
         self._show_content()
         self._raw = belief.content
@@ -305,7 +310,7 @@ class BeliefDetail(QWidget):
             assert self._since is not None
             self.earlier_label.setText(
                 "Admitted by the previous generation (packet "
-                f"{one_line(self._since.packet_id)}; removed words marked):"
+                f"{shown(self._since.packet_id, ONE_LINE_CHARS)}; removed words marked):"
             )
             self.earlier.setPlainText(earlier.text)
             _mark(self.earlier, earlier, Tone.BAD)
@@ -372,16 +377,16 @@ class BeliefDetail(QWidget):
         assert earlier is not None
         after = str(earlier.state)
         if earlier.superseded_by is not None:
-            after += f" by {one_line(earlier.superseded_by)}"
+            after += f" by {shown(earlier.superseded_by, ONE_LINE_CHARS)}"
         self.history.addTopLevelItem(
             QTreeWidgetItem(
                 [
-                    one_line(earlier.at),
-                    one_line(earlier.reviewer),
+                    shown(earlier.at, ONE_LINE_CHARS),
+                    shown(earlier.reviewer, ONE_LINE_CHARS),
                     "",
                     after,
                     _note(earlier.note),  # an earlier receipt's: masked
-                    f"receipt of {one_line(since.packet_id)}",
+                    f"receipt of {shown(since.packet_id, ONE_LINE_CHARS)}",
                 ]
             )
         )
@@ -393,12 +398,12 @@ class BeliefDetail(QWidget):
                 continue
             after = str(decision.state)
             if decision.superseded_by is not None:
-                after += f" by {one_line(decision.superseded_by)}"
+                after += f" by {shown(decision.superseded_by, ONE_LINE_CHARS)}"
             self.history.addTopLevelItem(
                 QTreeWidgetItem(
                     [
-                        one_line(decision.at),
-                        one_line(decision.reviewer),
+                        shown(decision.at, ONE_LINE_CHARS),
+                        shown(decision.reviewer, ONE_LINE_CHARS),
                         before,
                         after,
                         _note(decision.note),

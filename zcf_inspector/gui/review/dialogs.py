@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from zcf_inspector.core.formats import is_id
 from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.messages import message_box
-from zcf_inspector.gui.plain_text import one_line, plain_label, visible_lines
+from zcf_inspector.gui.plain_text import ONE_LINE_CHARS, plain_label, shown, visible_lines
 from zcf_inspector.gui.review.previous_dialog import OpenFile, PreviousGenerationDialog
 from zcf_inspector.gui.review.settings import load_identity, save_identity
 
@@ -93,7 +93,7 @@ class SupersedeDialog(QDialog):
         self.search.setPlaceholderText("Filter beliefs")
         self.choices = QListWidget()
         for candidate_ref, content in candidates:
-            item = QListWidgetItem(f"{one_line(candidate_ref)} — {one_line(content, 80)}")
+            item = QListWidgetItem(f"{shown(candidate_ref, ONE_LINE_CHARS)} — {shown(content, 80)}")
             item.setData(Qt.ItemDataRole.UserRole, candidate_ref)
             self.choices.addItem(item)
         self.editor = QPlainTextEdit()
@@ -105,7 +105,9 @@ class SupersedeDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(
-            plain_label(f"Which belief replaces {one_line(ref)}?", wrap=True, selectable=True)
+            plain_label(
+                f"Which belief replaces {shown(ref, ONE_LINE_CHARS)}?", wrap=True, selectable=True
+            )
         )
         layout.addWidget(self.search)
         layout.addWidget(self.choices)
