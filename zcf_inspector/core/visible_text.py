@@ -37,7 +37,7 @@ _SHORT_UNESCAPES: Final = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\"}
 # Default_Ignorable_Code_Point (Unicode 15.1; the format characters among them are caught
 # by category already, listed for completeness), then blanks it leaves out. Python's
 # `unicodedata` has no such property, hence the table.
-_IGNORABLE_RANGES: Final = (
+IGNORABLE_RANGES: Final = (
     (0x00AD, 0x00AD),  # soft hyphen
     (0x034F, 0x034F),  # combining grapheme joiner
     (0x061C, 0x061C),  # Arabic letter mark
@@ -64,7 +64,7 @@ _INVISIBLE: Final = re.compile(
     "["
     + "".join(
         re.escape(chr(low)) if low == high else f"{re.escape(chr(low))}-{re.escape(chr(high))}"
-        for low, high in _IGNORABLE_RANGES
+        for low, high in IGNORABLE_RANGES
     )
     + "]"
 )
