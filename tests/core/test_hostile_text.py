@@ -48,7 +48,7 @@ def test_each_hostile_text_is_a_warning_at_its_pointer() -> None:
     assert pointers(packet, AdvisoryCode.HOSTILE_TEXT) == [
         "/content/capsule/nextActions/0",
         "/content/beliefs/0/content",
-        "/content/evidenceSources/2/locator",  # the word "аcme" mixes Cyrillic and Latin
+        "/content/evidenceSources/2/locator",  # the word with U+0430 mixes Cyrillic and Latin
     ]
     findings, _ = scan_packet(packet).findings()
     messages = {f.pointer: f.message for f in findings if f.code is AdvisoryCode.HOSTILE_TEXT}

@@ -26,7 +26,15 @@ from zcf_inspector.core.claims.workspace import (
 )
 from zcf_inspector.core.file_trust import ALLOW_ENV, ALLOW_FLAG
 from zcf_inspector.core.files import shown_path
-from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings, omitted_total
+from zcf_inspector.core.findings import (
+    FINDINGS_LIMIT,
+    Finding,
+    OmittedFindings,
+    merge_omitted,
+    omitted_total,
+)
+from zcf_inspector.core.hostile.scan import TextScan
+from zcf_inspector.core.hostile.scan import scan_packet as scan_hostile_text
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.trust import packet_trust
@@ -149,6 +157,7 @@ class Advisories:
     workspace_asked: bool = False
     # The scan itself: the verdict's admission chip says what it flagged, as the window's.
     scan: SecretScan | None = None
+    text: TextScan | None = None  # the hostile-text scan's, likewise
 
 
 NO_ADVISORIES = Advisories()
@@ -161,10 +170,14 @@ def advisories(inspection: PacketInspection, folder: Path | None = None) -> Advi
         return Advisories(workspace_asked=folder is not None)
     scan = scan_packet(inspection.value)
     findings, omitted = scan.findings(limit=max(0, FINDINGS_LIMIT - len(inspection.findings)))
+    text = scan_hostile_text(inspection.value)  # hidden characters, look-alike identifiers
+    room = FINDINGS_LIMIT - len(inspection.findings) - len(findings)
+    more, past = text.findings(limit=max(0, room))
+    findings, omitted = (*findings, *more), merge_omitted(omitted, past)
     workspace = None
     if folder is not None:
         workspace = masked_workspace(check_workspace(inspection.value, folder), scan.by_pointer())
-    return Advisories(findings, omitted, workspace, folder is not None, scan)
+    return Advisories(findings, omitted, workspace, folder is not None, scan, text)
 
 
 def print_refused(

@@ -15,9 +15,10 @@ null notehead U+1D159). So two ids that differ only by such a character never lo
 
 The escaping is one-to-one: the escape character itself is escaped (a typed backslash is
 written as two), so the six characters of an escape like U+202E's in the output can only
-mean that code point, never the same six characters typed, and `unescape` gives the text back. The public names: `visible`
-(escape), `shown` (cut, then escape), `visible_lines` (escape, line breaks kept) and
-`json_visible` (JSON text, its hidden characters as JSON escapes).
+mean that code point, never the same six characters typed, and `unescape` gives the text
+back. The public names: `visible` (escape), `shown` (cut, then escape), `visible_lines`
+(escape, line breaks kept) and `json_visible` (JSON text, its hidden characters as JSON
+escapes).
 """
 
 from __future__ import annotations

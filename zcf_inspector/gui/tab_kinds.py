@@ -127,10 +127,14 @@ class PacketKind(TabKind[PacketDocument]):
             # budget of a document (as `validate` lists them).
             flagged, past = scan.findings(limit=max(0, FINDINGS_LIMIT - len(findings)))
             findings, omitted = (*findings, *flagged), merge_omitted(omitted, past)
+        hostile = document.hostile
+        if hostile is not None and hostile.count:  # likewise the hostile-text scan's
+            flagged, past = hostile.findings(limit=max(0, FINDINGS_LIMIT - len(findings)))
+            findings, omitted = (*findings, *flagged), merge_omitted(omitted, past)
         target = document.review.target if document.review is not None else None
         # what admission changed, and what the scan flagged, are a chip: never hidden
         notice = target.notice if target is not None else None
-        verdict = packet_verdict(inspection, notice, scan)
+        verdict = packet_verdict(inspection, notice, scan, hostile)
         manifest = inspection.manifest
         changed = [s for s in manifest.sections if not s.match and s.pointer] if manifest else []
         return Shown(
