@@ -147,9 +147,7 @@ def test_typed_escapes_and_real_characters_look_different(text: str) -> None:
     typed = text.replace("\u202e", "\\u202e")
     if typed != text:
         assert visible(typed) != visible(text)
-    assert [char for _, _, char in escapes(visible(text))] == [
-        c for c in text if c in "\\\u202e\n"
-    ]
+    assert [char for _, _, char in escapes(visible(text))] == [c for c in text if c in "\\\u202e\n"]
 
 
 def test_a_typed_backslash_is_doubled_and_a_real_override_is_not() -> None:
