@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from goldens import generate as g
 from zcf_inspector.core.codes import AdvisoryCode
-from zcf_inspector.core.hostile.confusables import identifier_pairs, skeleton
+from zcf_inspector.core.hostile.confusables import Identifiers, identifier_pairs, skeleton
 from zcf_inspector.core.hostile.scan import scan_packet, scan_text, text_hit
 from zcf_inspector.core.hostile.scripts import allowed, script_of
 
@@ -146,8 +146,10 @@ def test_skeletons_and_pairs() -> None:
     assert skeleton("\u0430cme") == skeleton("acme")
     assert skeleton("paypal") == skeleton("paypaI")  # capital I, as UTS #39 says
     assert skeleton("rn") == skeleton("m")
-    pairs = identifier_pairs([("/a", "acme"), ("/b", "acme"), ("/c", "\u0430cme")])
-    assert [(p.pointer, p.other_pointer) for p in pairs] == [("/c", "/a")]  # same text: no
+    pairs = identifier_pairs(
+        Identifiers.of([(("a", 0), "acme"), (("b", 0), "acme"), (("c", 0), "\u0430cme")])
+    )
+    assert [(p.pointer, p.other_pointer) for p in pairs] == [("/c/0", "/a/0")]  # same text: no
 
 
 def test_the_tables_are_those_the_generator_writes() -> None:
