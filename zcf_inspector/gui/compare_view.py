@@ -36,6 +36,7 @@ from zcf_inspector.gui.compare_models import (
     recolour,
 )
 from zcf_inspector.gui.compare_work import ComparedPackets, change_detail
+from zcf_inspector.gui.escape_tokens import install_tokens
 from zcf_inspector.gui.plain_text import plain_label, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.theme import Tone, light_palette, tone_background
@@ -172,6 +173,7 @@ class CompareView(QWidget):
         for column in range(model.columnCount() - 1):
             table.setColumnWidth(column, 150 if column else 170)
         install_on_view(table)
+        install_tokens(table)
         return table
 
     # --- moving between changes -----------------------------------------------------

@@ -26,6 +26,7 @@ from zcf_inspector.gui.byte_refusal_pane import ByteRefusalPane
 from zcf_inspector.gui.canonical_pane import CanonicalPane
 from zcf_inspector.gui.clipboard import CopyKind
 from zcf_inspector.gui.documents import ContinuationDocument, ShownDocument, UnreadableDocument
+from zcf_inspector.gui.escape_tokens import install_tokens
 from zcf_inspector.gui.find_bar import FindBar
 from zcf_inspector.gui.findings_pane import FindingsPane
 from zcf_inspector.gui.full_value import FullValueDialog
@@ -133,6 +134,7 @@ class DocumentTab(QWidget):
         self.tree.setAccessibleName("Document tree")
         self.tree.doubleClicked.connect(self._double_clicked)
         install_on_view(self.tree)
+        install_tokens(self.tree)
         self.model = PacketTreeModel({}, parent=self)
         self.tree.setModel(self.model)
         # The window's Edit actions (with their shortcuts), reused by the context menus.

@@ -29,6 +29,7 @@ from zcf_inspector.core.findings import (
     Severity,
     omitted_total,
 )
+from zcf_inspector.gui.escape_tokens import install_tokens
 from zcf_inspector.gui.icons import IconName, icon
 from zcf_inspector.gui.plain_text import plain_label, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
@@ -162,6 +163,7 @@ class FindingsPane(QWidget):
         header.setStretchLastSection(True)
         self.table.selectionModel().selectionChanged.connect(self._selected)
         install_on_view(self.table)
+        install_tokens(self.table)
         self.detail = plain_label(wrap=True, selectable=True)
         self.empty = plain_label("No findings.")
         # Findings past the document's budget: counted in the core, said here.

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.packet.manifest import ManifestReport
+from zcf_inspector.gui.escape_tokens import install_tokens
 from zcf_inspector.gui.icons import IconName, icon
 from zcf_inspector.gui.plain_text import plain_label, shown, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
@@ -129,6 +130,7 @@ class ManifestPane(QWidget):
             self.table.setColumnWidth(column, width)
         self.table.selectionModel().selectionChanged.connect(self._selected)
         install_on_view(self.table)
+        install_tokens(self.table)
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.listed = QLineEdit()
         self.computed = QLineEdit()

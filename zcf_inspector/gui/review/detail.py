@@ -38,6 +38,7 @@ from zcf_inspector.gui import messages
 from zcf_inspector.gui.briefing_lines import Style
 from zcf_inspector.gui.briefing_view import BriefingView
 from zcf_inspector.gui.clipboard import set_clipboard
+from zcf_inspector.gui.escape_tokens import install_on_editor
 from zcf_inspector.gui.plain_text import plain_label, set_tooltip, shown, visible_lines
 from zcf_inspector.gui.theme import Tone, tone_background
 from zcf_inspector.present.review.evidence import (
@@ -419,6 +420,7 @@ def _text_box(name: str) -> QPlainTextEdit:
     box.setReadOnly(True)  # a plain-text editor never interprets markup
     box.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
     box.setAccessibleName(name)
+    install_on_editor(box)  # escaped characters as tokens, named in their tooltips
     return box
 
 
