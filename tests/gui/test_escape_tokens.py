@@ -27,7 +27,7 @@ def test_segments_tell_a_real_character_from_its_typed_spelling() -> None:
     ]
     assert _segments("pay \\\\u202egnp") == [
         ("pay ", None, ""),
-        ("\\", None, ""),  # a typed backslash, drawn once as text
+        ("\\\\", None, ""),  # a typed backslash, drawn as text, as the text form has it
         ("u202egnp", None, ""),
     ]
     assert "U+202E RIGHT-TO-LEFT OVERRIDE" in token_tip("\\u202e", "\u202e")

@@ -4,7 +4,8 @@ The one escaping rule (`core.visible_text`) is one-to-one: ``\\u202e`` in an esc
 is always the character U+202E, a typed backslash being written as two. The window goes
 one step further, so a reader need not count backslashes: each escape is drawn in its own
 colour on its own background, in a frame (`theme.token_colours`), and its tooltip names
-the code point. Typed text is drawn as text, however it is spelled.
+the code point. Typed text is drawn as text, as the text form writes it (a typed
+backslash doubled), however it is spelled.
 
 - `EscapeTokenDelegate`: item views (the tree, Findings, the manifest, the verdict's
   checks, the compare table, the review table; `install_tokens`); the view's plain
@@ -70,7 +71,7 @@ def _segments(text: str) -> list[tuple[str, str | None, str]]:
         if start > at:
             parts.append((text[at:start], None, ""))
         if char == "\\":
-            parts.append(("\\", None, ""))  # a typed backslash: one, drawn as text
+            parts.append(("\\\\", None, ""))  # a typed backslash: as the text form writes it
         else:
             parts.append((text[start:end], char, text[start:end]))
         at = end
