@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from goldens import generate as g
 from zcf_inspector.core.codes import AdvisoryCode
 from zcf_inspector.core.hostile.confusables import Identifiers, identifier_pairs, skeleton
-from zcf_inspector.core.hostile.scan import scan_packet, scan_text, text_hit
+from zcf_inspector.core.hostile.scan import HITS_LIMIT, scan_packet, scan_text, text_hit
 from zcf_inspector.core.hostile.scripts import allowed, script_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -159,3 +159,12 @@ def test_the_tables_are_those_the_generator_writes() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_past_the_kept_texts_each_is_still_counted() -> None:
+    texts = [f"t{i}\u202e" for i in range(HITS_LIMIT + 5)] + ["m\u0456\u200d\u0456x", "ok"]
+    scan = scan_text({"texts": texts})
+    assert (len(scan.hits), scan.more) == (HITS_LIMIT, 6)  # a joiner among Cyrillic: mixed
+    findings, omitted = scan.findings(limit=10)
+    assert len(findings) == 10
+    assert sum(o.count for o in omitted) == HITS_LIMIT + 6 - 10

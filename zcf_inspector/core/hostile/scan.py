@@ -192,6 +192,13 @@ def _joins(text: str, at: int, code: int) -> bool:
     return code in _SELECTORS and at > 0 and _letter(text[at - 1])
 
 
+def _one_word_scripts(text: str) -> bool:
+    """No word of ``text`` mixes scripts beyond the level (a quick look, then each word)."""
+    if text.isascii() or allowed(scripts_of(text)):
+        return True
+    return all(allowed(scripts_of(m.group())) for m in _WORD.finditer(text))
+
+
 def text_hit(text: str, pointer: str, *, in_name: bool = False) -> HostileText | None:
     """What ``text`` holds that a reader cannot see or should not trust, or None."""
     if text.isascii() and text.isprintable():
@@ -240,6 +247,16 @@ class _Walk:
         self.seen = 0
         self.monitor = monitor
 
+    def look(
+        self, text: str, path: tuple[str | int, ...], last: str | int, *, in_name: bool = False
+    ) -> None:
+        if len(self.hits) >= HITS_LIMIT:  # past the kept ones: only counted, found in C
+            hidden = (not _joins(text, m.start(), ord(m.group())) for m in _HOSTILE.finditer(text))
+            if any(hidden) or not _one_word_scripts(text):
+                self.more += 1
+            return
+        self.found(text_hit(text, join(*path, last), in_name=in_name))
+
     def found(self, hit: HostileText | None) -> None:
         if hit is None:
             return
@@ -256,21 +273,21 @@ class _Walk:
         if isinstance(item, dict):
             for key, child in item.items():
                 if not (key.isascii() and key.isprintable()):
-                    self.found(text_hit(key, join(*path, key), in_name=True))
+                    self.look(key, path, key, in_name=True)
                 if type(child) is str:
                     if not (child.isascii() and child.isprintable()):
-                        self.found(text_hit(child, join(*path, key)))
+                        self.look(child, path, key)
                 elif isinstance(child, dict | list):
                     self.value(child, (*path, key))
         elif isinstance(item, list):
             for index, child in enumerate(item):
                 if type(child) is str:
                     if not (child.isascii() and child.isprintable()):
-                        self.found(text_hit(child, join(*path, index)))
+                        self.look(child, path, index)
                 elif isinstance(child, dict | list):
                     self.value(child, (*path, index))
         elif isinstance(item, str):
-            self.found(text_hit(item, join(*path)))
+            self.look(item, path[:-1], path[-1]) if path else self.found(text_hit(item, ""))
 
 
 def _nothing_to_see(value: JsonValue) -> bool:
