@@ -90,10 +90,10 @@ class EscapeTokenDelegate(QStyledItemDelegate):
     def _layout(
         self, option: QStyleOptionViewItem, text: str
     ) -> tuple[QRectF, list[tuple[QRectF, str, str | None, str]]]:
-        widget = option.widget  # type: ignore[attr-defined]
+        widget = option.widget
         style = widget.style() if widget is not None else QApplication.style()
         area = QRectF(style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, widget))
-        metrics = QFontMetricsF(option.font)  # type: ignore[attr-defined]
+        metrics = QFontMetricsF(option.font)
         x = area.left() + 3
         height = metrics.height()
         top = area.top() + (area.height() - height) / 2
@@ -112,20 +112,20 @@ class EscapeTokenDelegate(QStyledItemDelegate):
         assert isinstance(text, str)
         opt = QStyleOptionViewItem(option)
         self.initStyleOption(opt, index)
-        opt.text = ""  # type: ignore[attr-defined]
-        widget = opt.widget  # type: ignore[attr-defined]
+        opt.text = ""
+        widget = opt.widget
         style = widget.style() if widget is not None else QApplication.style()
         style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
         area, placed = self._layout(opt, text)
-        selected = bool(opt.state & QStyle.StateFlag.State_Selected)  # type: ignore[attr-defined]
-        palette: QPalette = opt.palette  # type: ignore[attr-defined]
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        palette: QPalette = opt.palette
         plain = palette.color(
             QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
         )
         fore, back = token_colours(palette)
         painter.save()
         painter.setClipRect(area)
-        painter.setFont(opt.font)  # type: ignore[attr-defined]
+        painter.setFont(opt.font)
         for rect, shown, char, _ in placed:
             if rect.left() > area.right():
                 break
@@ -149,7 +149,7 @@ class EscapeTokenDelegate(QStyledItemDelegate):
         opt.initFrom(view)
         opt.rect = view.visualRect(index)  # type: ignore[attr-defined]
         self.initStyleOption(opt, index)
-        opt.widget = view  # type: ignore[attr-defined]
+        opt.widget = view
         _, placed = self._layout(opt, text)
         for rect, _, char, escape in placed:
             if char is not None and rect.contains(pos.toPointF()):

@@ -84,7 +84,7 @@ class Identifiers:
 
     texts: list[str]
     # (first position, path of the array, member name or None, index of each text in it)
-    _spans: list[tuple[int, Path, str | None, list[int]]]
+    _spans: list[tuple[int, Path, str | None, list[str | int]]]
 
     def path(self, at: int) -> Path:
         starts = [span[0] for span in self._spans]
@@ -96,14 +96,16 @@ class Identifiers:
     def of(cls, pairs: Iterable[tuple[Path, str]]) -> Identifiers:
         """From (path, text) pairs: for documents other than packets."""
         listed = list(pairs)
-        spans = [(at, path[:-1], None, [path[-1]]) for at, (path, _) in enumerate(listed)]
-        return cls([text for _, text in listed], spans)  # type: ignore[misc]
+        spans: list[tuple[int, Path, str | None, list[str | int]]] = [
+            (at, path[:-1], None, [path[-1]]) for at, (path, _) in enumerate(listed)
+        ]
+        return cls([text for _, text in listed], spans)
 
 
 def packet_identifiers(packet: dict[str, JsonValue]) -> Identifiers:
     """The identifiers of a packet a destination acts on."""
     texts: list[str] = []
-    spans: list[tuple[int, Path, str | None, list[int]]] = []
+    spans: list[tuple[int, Path, str | None, list[str | int]]] = []
     content = packet.get("content")
     if not isinstance(content, dict):
         return Identifiers(texts, spans)
@@ -118,11 +120,11 @@ def packet_identifiers(packet: dict[str, JsonValue]) -> Identifiers:
         entries = content.get(name)
         if isinstance(entries, list):
             columns.append((("content", name), None, entries))
-    for base, member, column in columns:
-        indices = [i for i, text in enumerate(column) if type(text) is str]
+    for base, name_of, column in columns:
+        indices: list[str | int] = [i for i, text in enumerate(column) if type(text) is str]
         if indices:
-            spans.append((len(texts), base, member, indices))
-            texts.extend(column[i] for i in indices)  # type: ignore[misc]
+            spans.append((len(texts), base, name_of, indices))
+            texts.extend(text for text in column if type(text) is str)
     return Identifiers(texts, spans)
 
 
