@@ -21,6 +21,7 @@ from zcf_inspector.core.codes import AdvisoryCode
 from zcf_inspector.core.hostile.confusables import Identifiers, identifier_pairs, skeleton
 from zcf_inspector.core.hostile.scan import HITS_LIMIT, scan_packet, scan_text, text_hit
 from zcf_inspector.core.hostile.scripts import allowed, script_of
+from zcf_inspector.core.jsontypes import JsonValue
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -162,7 +163,8 @@ def test_the_tables_are_those_the_generator_writes() -> None:
 
 
 def test_past_the_kept_texts_each_is_still_counted() -> None:
-    texts = [f"t{i}\u202e" for i in range(HITS_LIMIT + 5)] + ["m\u0456\u200d\u0456x", "ok"]
+    texts: list[JsonValue] = [f"t{i}\u202e" for i in range(HITS_LIMIT + 5)]
+    texts += ["m\u0456\u200d\u0456x", "ok"]
     scan = scan_text({"texts": texts})
     assert (len(scan.hits), scan.more) == (HITS_LIMIT, 6)  # a joiner among Cyrillic: mixed
     findings, omitted = scan.findings(limit=10)
