@@ -9,6 +9,7 @@ import copy
 import string
 import subprocess
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,14 @@ from hypothesis import strategies as st
 
 from goldens import generate as g
 from zcf_inspector.core.codes import AdvisoryCode
-from zcf_inspector.core.hostile.confusables import Identifiers, identifier_pairs, skeleton
+from zcf_inspector.core.continuation.inspection import inspect_continuation
+from zcf_inspector.core.continuation.results import Closure, PlanNode, PlanResult
+from zcf_inspector.core.hostile.confusables import (
+    Identifiers,
+    identifier_pairs,
+    skeleton,
+    subject_pairs,
+)
 from zcf_inspector.core.hostile.scan import HITS_LIMIT, scan_packet, scan_text, text_hit
 from zcf_inspector.core.hostile.scripts import allowed, script_of
 from zcf_inspector.core.jsontypes import JsonValue
@@ -170,3 +178,31 @@ def test_past_the_kept_texts_each_is_still_counted() -> None:
     findings, omitted = scan.findings(limit=10)
     assert len(findings) == 10
     assert sum(o.count for o in omitted) == HITS_LIMIT + 6 - 10
+
+
+def test_look_alike_plan_subject_ids_name_both_declarations() -> None:
+    def node(subject: str, pointer: str) -> PlanNode:
+        return PlanNode(
+            f"context:{subject}", "context", subject, None, True, True, False, pointer, ()
+        )
+
+    nodes = (
+        node("ctx-acme", "/contexts/0"),
+        node("ctx-\u0430cme", "/contexts/1"),
+        node("ctx-acme", "/contexts/0"),  # named twice: one text
+    )
+    plan = PlanResult("p", "", "resume_native", (), nodes, (), Closure((), ()), (), ())
+    (pair,) = subject_pairs([plan])
+    assert (pair.pointer, pair.other_pointer) == ("/contexts/1", "/contexts/0")
+
+
+@pytest.mark.parametrize(
+    "session",
+    sorted((ROOT / "tests" / "data" / "asif-0.5" / "examples").rglob("*.session.json"))[:6],
+    ids=lambda p: p.name,
+)
+def test_the_public_asif_examples_have_no_look_alike_subjects(session: Path) -> None:
+    result = inspect_continuation(session.read_bytes(), now=datetime(2026, 10, 6, tzinfo=UTC))
+    assert result.plans  # the examples hold plans whose subjects were compared
+    codes = {f.code for f in result.findings}
+    assert AdvisoryCode.CONFUSABLE_IDENTIFIER not in codes

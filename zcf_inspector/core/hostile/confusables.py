@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import bisect
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Final
+from typing import Final, Protocol
 
 from zcf_inspector.core.codes import AdvisoryCode
 from zcf_inspector.core.findings import Finding, Severity
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
-from zcf_inspector.core.pointer import join
+from zcf_inspector.core.pointer import join, split
 
 PAIRS_LIMIT: Final = 1_000  # warnings kept; a document of look-alikes needs no more
 CHECK_EVERY: Final = 4096
@@ -74,6 +74,18 @@ def skeleton(text: str) -> str:
 
 
 Path = tuple[str | int, ...]
+
+
+class _Node(Protocol):
+    @property
+    def subject_id(self) -> str: ...
+    @property
+    def pointer(self) -> str | None: ...
+
+
+class _HasNodes(Protocol):
+    @property
+    def nodes(self) -> Sequence[_Node]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,3 +193,16 @@ def confusable_pairs(
 ) -> tuple[ConfusablePair, ...]:
     """`identifier_pairs` of a packet's identifiers."""
     return identifier_pairs(packet_identifiers(packet), monitor)
+
+
+def subject_pairs(
+    plans: Iterable[_HasNodes], monitor: Monitor = NULL_MONITOR
+) -> tuple[ConfusablePair, ...]:
+    """`identifier_pairs` of the subject ids of ASIF plans, at each subject's declaration
+    (a subject named by several plans is one text: never a pair with itself)."""
+    seen: dict[str, tuple[Path, str]] = {}
+    for plan in plans:
+        for node in plan.nodes:
+            if node.pointer is not None:
+                seen.setdefault(node.subject_id, (tuple(split(node.pointer)), node.subject_id))
+    return identifier_pairs(Identifiers.of(seen.values()), monitor)
