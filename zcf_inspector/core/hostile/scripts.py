@@ -75,7 +75,7 @@ def script_of(char: str) -> str:
 def scripts_of(text: str) -> frozenset[str]:
     """The scripts of ``text``'s letters (Common and Inherited left out): a look-up per
     distinct character."""
-    return frozenset(script_of(c) for c in set(text)) - _NEUTRAL
+    return frozenset(map(script_of, set(text))) - _NEUTRAL
 
 
 def allowed(scripts: frozenset[str]) -> bool:
