@@ -41,6 +41,7 @@ from zcf_inspector.core.errors import FormatError, InputError, RefusalError, Zcf
 from zcf_inspector.core.files import UnreadableFileError
 from zcf_inspector.core.files import read_bounded as _read_bounded
 from zcf_inspector.core.findings import Finding, OmittedFindings, Severity
+from zcf_inspector.core.hostile.scan import scan_packet as _scan_hostile_text
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.keyfile import KeyFileError
 from zcf_inspector.core.monitor import NULL_MONITOR as _NULL_MONITOR
@@ -429,11 +430,12 @@ def verdict(result: Result) -> Verdict:
     # A packet's texts are scanned as `validate` and the window scan them: what the scan
     # flagged is on the admission chip (it never changes the words or the trust level).
     inspection = result.inspection if isinstance(result, IngestResult) else result
-    secrets = None
+    secrets = hostile = None
     if isinstance(inspection, PacketInspection) and inspection.value is not None:
         secrets = _scan_packet(inspection.value)
+        hostile = _scan_hostile_text(inspection.value)
     try:
-        return _verdict_of(result, secrets=secrets)
+        return _verdict_of(result, secrets=secrets, hostile=hostile)
     except TypeError as exc:  # no presenter for it: a wrong argument, said as one
         raise InputError(str(exc)) from None
 

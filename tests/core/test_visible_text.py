@@ -8,10 +8,19 @@ import json
 import unicodedata
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from zcf_inspector.core.continuation.export.to_dot import plan_dot
 from zcf_inspector.core.continuation.results import Closure, PlanEdge, PlanNode, PlanResult
-from zcf_inspector.core.visible_text import json_visible, shown, visible, visible_lines
+from zcf_inspector.core.visible_text import (
+    escapes,
+    json_visible,
+    shown,
+    unescape,
+    visible,
+    visible_lines,
+)
 
 EVERY_CHARACTER = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
 HIDDEN = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs"})
@@ -120,3 +129,29 @@ def test_visible_letters_and_marks_are_left_alone() -> None:
     assert json_visible(json.dumps(text, ensure_ascii=False)) == json.dumps(
         text, ensure_ascii=False
     )
+
+
+@given(st.text(alphabet=st.characters(codec=None)))
+def test_escaping_is_one_to_one(text: str) -> None:
+    """Every string comes back from its escaped form, and the escaped form holds nothing
+    hidden: so two different strings never look the same."""
+    assert unescape(visible(text)) == text
+    assert unescape(visible_lines(text)) == text
+    assert hidden(visible(text)) == set()
+
+
+@given(st.text(alphabet="\\u202eUabcn0\u202e\n"))
+def test_typed_escapes_and_real_characters_look_different(text: str) -> None:
+    """The alphabet is an escape's own letters and the character it stands for: whatever
+    mix of them, the real character and the typed spelling never print alike."""
+    typed = text.replace("\u202e", "\\u202e")
+    if typed != text:
+        assert visible(typed) != visible(text)
+    assert [char for _, _, char in escapes(visible(text))] == [c for c in text if c in "\\\u202e\n"]
+
+
+def test_a_typed_backslash_is_doubled_and_a_real_override_is_not() -> None:
+    assert visible("pay \u202egnp.exe") == "pay \\u202egnp.exe"
+    assert visible("pay \\u202egnp.exe") == "pay \\\\u202egnp.exe"
+    assert visible("C:\\Users\\bob") == "C:\\\\Users\\\\bob"
+    assert shown("\\" * 30, 4) == "\\\\" * 4 + "… (30 characters)"

@@ -22,8 +22,9 @@ from types import FrameType
 from zcf_inspector import __version__
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import COMMANDS
-from zcf_inspector.cli.terminal_text import field, safe
+from zcf_inspector.cli.terminal_text import FIELD_CHARS
 from zcf_inspector.core.errors import ZcfError
+from zcf_inspector.core.secrets.masking import masked_shown, masked_visible
 
 WINDOW = "gui"
 # Qt's own command-line options (QApplication, QGuiApplication, X11): single-dash words,
@@ -95,7 +96,7 @@ def missing_file_problem(files: Sequence[str], *, bare: bool) -> str | None:
     command, most likely, when it comes first with no command), or a folder."""
     for index, name in enumerate(files):
         if os.path.isdir(name):
-            return f"'{field(name)}' is a folder, not a file"
+            return f"'{masked_shown(name, FIELD_CHARS)}' is a folder, not a file"
         if name.startswith("-") or os.path.lexists(name):
             continue
         if bare and index == 0 and not any(c in name for c in "/\\."):
@@ -103,8 +104,8 @@ def missing_file_problem(files: Sequence[str], *, bare: bool) -> str | None:
 
             close = difflib.get_close_matches(name, COMMANDS, n=1)
             hint = f"; did you mean '{close[0]}'?" if close else ""
-            return f"'{field(name)}' is neither a command nor a file{hint}"
-        return f"no such file: '{field(name)}'"
+            return f"'{masked_shown(name, FIELD_CHARS)}' is neither a command nor a file{hint}"
+        return f"no such file: '{masked_shown(name, FIELD_CHARS)}'"
     return None
 
 
@@ -155,7 +156,7 @@ def _main(argv: Sequence[str] | None) -> int:
         problem = missing_file_problem(files, bare=bare)
         if problem is not None:
             build_parser().print_usage(sys.stderr)
-            sys.stderr.write(f"zcf-inspector: error: {safe(problem)}\n")
+            sys.stderr.write(f"zcf-inspector: error: {masked_visible(problem)}\n")
             return exitcodes.USAGE
         arguments = [WINDOW, *files]
     command = arguments[0] if arguments and arguments[0] in COMMANDS else None
@@ -184,7 +185,7 @@ def _main(argv: Sequence[str] | None) -> int:
             code: int = func(args)
     except ZcfError as error:
         # Messages quote file names and values from input: escaped, never obeyed, and cut.
-        sys.stderr.write(f"zcf-inspector: {field(str(error), ERROR_CHARS)}\n")
+        sys.stderr.write(f"zcf-inspector: {masked_shown(str(error), ERROR_CHARS)}\n")
         return exitcodes.for_error(error)
     except BrokenPipeError:
         # The reader went away (`... | head`): nothing is wrong with the input, so no

@@ -30,7 +30,7 @@ from zcf_inspector.cli.output import (
     verdict_line,
     workspace_folder,
 )
-from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field
+from zcf_inspector.cli.terminal_text import FIELD_CHARS, MESSAGE_CHARS, POINTER_CHARS
 from zcf_inspector.core.briefing.build import build_briefing
 from zcf_inspector.core.briefing.model import INTEGRITY_WORDS, Briefing, BriefItem, Integrity
 from zcf_inspector.core.claims.workspace import (
@@ -41,7 +41,7 @@ from zcf_inspector.core.claims.workspace import (
 from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import inspect_bytes
-from zcf_inspector.core.secrets.masking import prime
+from zcf_inspector.core.secrets.masking import masked_shown, prime
 from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
 from zcf_inspector.present import packet
 
@@ -110,7 +110,7 @@ def write_briefing(briefing: Briefing, out: TextIO, *, workspace_asked: bool) ->
 
 
 def _t(text: str) -> str:
-    return field(text, TEXT_CHARS)
+    return masked_shown(text, TEXT_CHARS)
 
 
 def briefing_lines(briefing: Briefing, *, workspace_asked: bool) -> Iterator[str]:
@@ -125,7 +125,7 @@ def briefing_lines(briefing: Briefing, *, workspace_asked: bool) -> Iterator[str
     for section in briefing.sections:
         yield ""
         count = f" ({len(section.items):,})" if len(section.items) > 1 else ""
-        yield f"{section.heading}{count}  {field(section.pointer, POINTER_CHARS)}"
+        yield f"{section.heading}{count}  {masked_shown(section.pointer, POINTER_CHARS)}"
         if section.summary:
             yield f"  {_t(section.summary)}"
         if not section.items and not section.summary:
@@ -143,7 +143,7 @@ def _item_lines(item: BriefItem) -> Iterator[str]:
         yield f"  - {_t(item.label)}" if item.label else "  - (empty)"
     if item.note:
         yield f"      {_t(item.note)}"
-    yield f"      {field(item.pointer, POINTER_CHARS)} [{item.integrity}]"
+    yield f"      {masked_shown(item.pointer, POINTER_CHARS)} [{item.integrity}]"
     for hit in item.secrets:
         yield f"      warning secret_suspected: {_t(hit.message)}"
     if item.claim is not None:
@@ -180,12 +180,13 @@ def _workspace_lines(workspace: WorkspaceCheck | None, *, asked: bool) -> Iterat
     prime(t for c in entries for t in (c.subject, c.locator, c.words, c.pointer))  # one scan
     for check in (*workspace.sources, *workspace.changed_files):
         yield f"  - {_t(check.subject)} ({_t(check.locator)}): {_t(check.words)}"
-        yield f"      {field(check.pointer, POINTER_CHARS)}"
+        yield f"      {masked_shown(check.pointer, POINTER_CHARS)}"
     flagged = [b for b in workspace.beliefs if b.flagged]
     if flagged:
         yield f"  beliefs citing a mismatch or a missing file: {len(flagged):,}"
         for belief in flagged[:BELIEFS_LISTED]:
-            yield f"  - {_t(belief.portable_ref)}: {belief.words}  {field(belief.pointer)}"
+            where = masked_shown(belief.pointer, FIELD_CHARS)
+            yield f"  - {_t(belief.portable_ref)}: {belief.words}  {where}"
         if len(flagged) > BELIEFS_LISTED:
             yield f"  … and {len(flagged) - BELIEFS_LISTED:,} more (see --json)"
     matched = sum(1 for b in workspace.beliefs if b.roll_up is RollUp.ALL_MATCH)

@@ -7,10 +7,12 @@ import sys
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, field, json_safe
+from zcf_inspector.cli.terminal_text import MESSAGE_CHARS
 from zcf_inspector.core.canonical import iter_canonical
 from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.reading import ReadError, read_json
+from zcf_inspector.core.secrets.masking import masked_shown
+from zcf_inspector.core.visible_text import json_visible
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     except ReadError as exc:
         # Only the refusal on stderr, code first, so a script can match on it.
         where = f" at byte {exc.offset}" if exc.offset is not None else ""
-        sys.stderr.write(f"{exc.code}{where}: {field(exc.message, MESSAGE_CHARS)}\n")
+        sys.stderr.write(f"{exc.code}{where}: {masked_shown(exc.message, MESSAGE_CHARS)}\n")
         return exitcodes.for_error(exc)
     del data  # only the value is needed now: its bytes need not stay in memory
     # The bytes are written as they are made, a bounded piece at a time. To a terminal,
@@ -44,9 +46,9 @@ def run(args: argparse.Namespace) -> int:
     for piece in iter_canonical(value):
         if terminal:
             text = piece.decode("utf-8")
-            shown = json_safe(text)
-            escaped |= shown != text
-            out.write(shown.encode("utf-8"))
+            printed = json_visible(text)
+            escaped |= printed != text
+            out.write(printed.encode("utf-8"))
         else:
             out.write(piece)
     out.flush()

@@ -15,7 +15,7 @@ from typing import Final, TextIO
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import fail
-from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field, quoted
+from zcf_inspector.cli.terminal_text import FIELD_CHARS, MESSAGE_CHARS, POINTER_CHARS, quoted
 from zcf_inspector.core.compare.model import (
     Change,
     ChangeKind,
@@ -28,7 +28,7 @@ from zcf_inspector.core.compare.packets import budget_for, compare_inspections
 from zcf_inspector.core.compare.render import field_line, shown_as_is
 from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.packet.inspection import inspect_bytes
-from zcf_inspector.core.secrets.masking import mask_json, prime
+from zcf_inspector.core.secrets.masking import mask_json, masked_shown, prime
 from zcf_inspector.present.comparison import side_json, side_words
 
 VALUE_CHARS: Final = 160  # of a field's value on a detail line
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     result = _compare_files(args.a, args.b)
     for path, side in ((args.a, result.a), (args.b, result.b)):
         if not side.readable:
-            fail(f"{field(path)} cannot be compared: {_refusal(side)}")
+            fail(f"{masked_shown(path, FIELD_CHARS)} cannot be compared: {_refusal(side)}")
     if not result.readable:
         return exitcodes.USAGE
     if args.json:
@@ -113,7 +113,7 @@ def _refusal(side: SideSummary) -> str:
     if refusal is None:
         return "refused at the byte stage"
     where = f" at byte {refusal.offset}" if refusal.offset is not None else ""
-    message = field(refusal.message, MESSAGE_CHARS)
+    message = masked_shown(refusal.message, MESSAGE_CHARS)
     return f"refused at the byte stage — {refusal.code}{where}: {message}"
 
 
@@ -126,7 +126,8 @@ def _short(digest: str | None) -> str:
 
 def _verdict(label: str, path: str, side: SideSummary) -> str:
     """``A: PATH — INTACT · MAC NOT CHECKED (no destination keys)``: `validate`'s words."""
-    return f"{label}: {field(path)} — {field(side_words(side), MESSAGE_CHARS)}"
+    words = masked_shown(side_words(side), MESSAGE_CHARS)
+    return f"{label}: {masked_shown(path, FIELD_CHARS)} — {words}"
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:
@@ -162,23 +163,24 @@ def _part_line(part: PartComparison) -> str:
         for kind, n in (("added", part.added), ("removed", part.removed), ("changed", part.changed))
         if n
     )
-    line = f"  {part.status:<8} {field(part.name):<24} {digests}"
+    line = f"  {part.status:<8} {masked_shown(part.name, FIELD_CHARS):<24} {digests}"
     return f"{line}   {counts}" if counts else line
 
 
 def _change_line(change: Change) -> str:
     where = change.section or f"{change.part} (not integrity-protected)"
-    words = [f"  {change.change:<8}", field(where)]
+    words = [f"  {change.change:<8}", masked_shown(where, FIELD_CHARS)]
     if change.id is not None:
         words.append(quoted(change.id))
-    words.append(field(change.pointer, POINTER_CHARS))
+    words.append(masked_shown(change.pointer, POINTER_CHARS))
     if change.occurrence is not None:
         words.append(f"(occurrence {change.occurrence} of a repeated identity)")
     if change.moved is not None:
         words.append(f"moved from {change.moved[0]} to {change.moved[1]}")
     if change.review_state is not None:
         before, after = (
-            "unreviewed (absent)" if s is None else field(s) for s in change.review_state
+            "unreviewed (absent)" if s is None else masked_shown(s, FIELD_CHARS)
+            for s in change.review_state
         )
         words.append(f"review state {before} → {after}")
     return "  ".join(words)
@@ -188,7 +190,7 @@ def _detail_lines(change: Change) -> list[str]:
     lines = []
     for changed in change.fields:
         line = field_line(changed, VALUE_CHARS, masked=not shown_as_is(change.pointer, changed))
-        where = field(line.path, POINTER_CHARS) if line.path else "(value)"
+        where = masked_shown(line.path, POINTER_CHARS) if line.path else "(value)"
         note = f"  ({line.note})" if line.note else ""
         lines.append(f"      {where}  {line.a} → {line.b}{note}")
     if change.fields_omitted:

@@ -8,10 +8,11 @@ from pathlib import Path
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, field
+from zcf_inspector.cli.terminal_text import FIELD_CHARS, MESSAGE_CHARS
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import shown_path
 from zcf_inspector.core.packet.conformance import check_goldens
+from zcf_inspector.core.secrets.masking import masked_shown
 
 # The goldens ship with the package (zcf_inspector/goldens links to the repository's
 # goldens/ folder in a checkout), so a wheel install and the bundle find them too.
@@ -36,9 +37,9 @@ def run(args: argparse.Namespace) -> int:
     results = check_goldens(directory)
     for result in results:
         mark = "ok  " if result.passed else "FAIL"
-        sys.stdout.write(f"{mark} {result.group}/{field(result.name)}\n")
+        sys.stdout.write(f"{mark} {result.group}/{masked_shown(result.name, FIELD_CHARS)}\n")
         for problem in result.problems:
-            sys.stdout.write(f"       {field(problem, MESSAGE_CHARS)}\n")
+            sys.stdout.write(f"       {masked_shown(problem, MESSAGE_CHARS)}\n")
     passed = sum(r.passed for r in results)
     sys.stdout.write(f"goldens: {passed} passed, {len(results) - passed} failed\n")
     return exitcodes.OK if passed == len(results) else exitcodes.REFUSED

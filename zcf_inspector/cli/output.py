@@ -15,13 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from zcf_inspector.cli import exitcodes
-from zcf_inspector.cli.terminal_text import (
-    MESSAGE_CHARS,
-    POINTER_CHARS,
-    field,
-    json_text,
-    masked_json,
-)
+from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, json_text, masked_json
 from zcf_inspector.core.atomic import TargetExistsError, write_atomic
 from zcf_inspector.core.briefing.build import masked_workspace  # the briefing's one masking
 from zcf_inspector.core.claims.workspace import (
@@ -32,11 +26,19 @@ from zcf_inspector.core.claims.workspace import (
 )
 from zcf_inspector.core.file_trust import ALLOW_ENV, ALLOW_FLAG
 from zcf_inspector.core.files import shown_path
-from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings, omitted_total
+from zcf_inspector.core.findings import (
+    FINDINGS_LIMIT,
+    Finding,
+    OmittedFindings,
+    merge_omitted,
+    omitted_total,
+)
+from zcf_inspector.core.hostile.scan import TextScan
+from zcf_inspector.core.hostile.scan import scan_packet as scan_hostile_text
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.trust import packet_trust
-from zcf_inspector.core.secrets.masking import prime
+from zcf_inspector.core.secrets.masking import masked_shown, prime
 from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
 from zcf_inspector.present import packet
 from zcf_inspector.present.clock import fixed_clock_words
@@ -65,9 +67,9 @@ def print_findings(
 ) -> None:
     out = stream or sys.stdout
     for f in findings:
-        where = field(f.pointer, POINTER_CHARS) if f.pointer else "(document)"
+        where = masked_shown(f.pointer, POINTER_CHARS) if f.pointer else "(document)"
         offset = f" at byte {f.offset}" if f.offset is not None else ""
-        message = field(f.message, MESSAGE_CHARS)
+        message = masked_shown(f.message, MESSAGE_CHARS)
         out.write(f"  {f.severity:<7} {f.code}  {where}{offset}\n      {message}\n")
     print_omitted(omitted, out)
 
@@ -81,7 +83,7 @@ def print_omitted(omitted: Sequence[OmittedFindings], out: TextIO) -> None:
         f"(only the first {FINDINGS_LIMIT:,} of a document are):\n"
     )
     for o in omitted:
-        first = field(o.first_pointer, POINTER_CHARS) if o.first_pointer else "(document)"
+        first = masked_shown(o.first_pointer, POINTER_CHARS) if o.first_pointer else "(document)"
         out.write(f"  {o.severity:<7} {o.code}  {o.count:,} more, the first at {first}\n")
 
 
@@ -157,6 +159,7 @@ class Advisories:
     workspace_asked: bool = False
     # The scan itself: the verdict's admission chip says what it flagged, as the window's.
     scan: SecretScan | None = None
+    text: TextScan | None = None  # the hostile-text scan's, likewise
 
 
 NO_ADVISORIES = Advisories()
@@ -169,10 +172,14 @@ def advisories(inspection: PacketInspection, folder: Path | None = None) -> Advi
         return Advisories(workspace_asked=folder is not None)
     scan = scan_packet(inspection.value)
     findings, omitted = scan.findings(limit=max(0, FINDINGS_LIMIT - len(inspection.findings)))
+    text = scan_hostile_text(inspection.value)  # hidden characters, look-alike identifiers
+    room = FINDINGS_LIMIT - len(inspection.findings) - len(findings)
+    more, past = text.findings(limit=max(0, room))
+    findings, omitted = (*findings, *more), merge_omitted(omitted, past)
     workspace = None
     if folder is not None:
         workspace = masked_workspace(check_workspace(inspection.value, folder), scan.by_pointer())
-    return Advisories(findings, omitted, workspace, folder is not None, scan)
+    return Advisories(findings, omitted, workspace, folder is not None, scan, text)
 
 
 def print_refused(
@@ -226,17 +233,17 @@ def workspace_lines(extra: Advisories) -> Iterator[str]:
     if check is None:
         yield "  claims vs workspace: not checked: the packet could not be read"
         return
-    yield f"  {check.summary()}  (folder {field(check.folder, MESSAGE_CHARS)})"
+    yield f"  {check.summary()}  (folder {masked_shown(check.folder, MESSAGE_CHARS)})"
     listed = [
         e for e in (*check.sources, *check.changed_files) if e.status is not ClaimStatus.MATCHES
     ]
     prime(t for e in listed for t in (e.subject, e.locator, e.words, e.pointer))  # one scan
-    for entry in (*check.sources, *check.changed_files):
-        if entry.status is not ClaimStatus.MATCHES:
-            yield (
-                f"  - {field(entry.subject, MESSAGE_CHARS)} ({field(entry.locator, MESSAGE_CHARS)})"
-                f": {field(entry.words, MESSAGE_CHARS)}  {field(entry.pointer, POINTER_CHARS)}"
-            )
+    for entry in listed:
+        subject, locator, words = (
+            masked_shown(t, MESSAGE_CHARS) for t in (entry.subject, entry.locator, entry.words)
+        )
+        where = masked_shown(entry.pointer, POINTER_CHARS)
+        yield f"  - {subject} ({locator}): {words}  {where}"
 
 
 def verdict_json(verdict: Verdict) -> dict[str, JsonValue]:
@@ -279,23 +286,24 @@ def _error_count(inspection: PacketInspection) -> str:
 def verdict_line(path: str, inspection: PacketInspection) -> str:
     """``PATH: VALID · SIGNED by … (trusted)``: the window's headline words (the packet
     presenter's), the file name and the signer the packet names escaped."""
-    return f"{shown_path(path)}: {field(packet.verdict(inspection).words, MESSAGE_CHARS)}" + (
-        _error_count(inspection)
+    return (
+        f"{shown_path(path)}: {masked_shown(packet.verdict(inspection).words, MESSAGE_CHARS)}"
+        + (_error_count(inspection))
     )
 
 
 def checks_line(verdict: Verdict) -> str:
     """The line under a verdict: its trust level and every chip, as the window shows them."""
-    return "  " + field(verdict.checks_line(), MESSAGE_CHARS)
+    return "  " + masked_shown(verdict.checks_line(), MESSAGE_CHARS)
 
 
 def print_verdict(path: str, verdict: Verdict, suffix: str = "", out: TextIO | None = None) -> None:
     """``PATH: WORDS`` and the checks line: every command that checks a document."""
     stream = out or sys.stdout
-    stream.write(f"{shown_path(path)}: {field(verdict.words, MESSAGE_CHARS)}{suffix}\n")
+    stream.write(f"{shown_path(path)}: {masked_shown(verdict.words, MESSAGE_CHARS)}{suffix}\n")
     stream.write(checks_line(verdict) + "\n")
 
 
 def fail(message: str) -> None:
     """A usage or file problem: a message on stderr, never a traceback."""
-    sys.stderr.write(f"zcf-inspector: {field(message, MESSAGE_CHARS)}\n")
+    sys.stderr.write(f"zcf-inspector: {masked_shown(message, MESSAGE_CHARS)}\n")

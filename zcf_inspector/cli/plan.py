@@ -26,7 +26,7 @@ from zcf_inspector.cli.output import (
     print_verdict,
     verdict_json,
 )
-from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, field
+from zcf_inspector.cli.terminal_text import FIELD_CHARS, MESSAGE_CHARS
 from zcf_inspector.core.continuation.export.to_dot import plan_dot
 from zcf_inspector.core.continuation.export.to_json import continuation_json
 from zcf_inspector.core.continuation.inspection import inspect_continuation, require_plan
@@ -43,6 +43,7 @@ from zcf_inspector.core.continuation.timestamps import TimestampError, parse_dat
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import read_bounded, shown_path
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
+from zcf_inspector.core.secrets.masking import masked_shown
 from zcf_inspector.present import asif
 from zcf_inspector.present.vocabulary import Verdict
 
@@ -136,18 +137,20 @@ def _say_why_no_dot(result: InspectionResult, path: Path) -> None:
 
 
 def _known(text: str | None) -> str:
-    return "?" if not text else field(text)
+    return "?" if not text else masked_shown(text, FIELD_CHARS)
 
 
 def _plan_line(plan: PlanResult) -> str:
     chip = asif.plan_row(plan)
-    verdict = chip.state if plan.ok else f"{chip.state} · {field(chip.summary)}"
+    verdict = chip.state if plan.ok else f"{chip.state} · {masked_shown(chip.summary, FIELD_CHARS)}"
     required = sum(1 for n in plan.nodes if n.required)
     missing = sum(1 for n in plan.nodes if n.missing)
-    scopes = field(", ".join(plan.active_scopes), MESSAGE_CHARS)
+    scopes = masked_shown(", ".join(plan.active_scopes), MESSAGE_CHARS)
     blocked = sum(1 for n in plan.nodes if n.blockers)
     return (
-        f"plan {field(plan.id)} ({field(plan.next_action)}; scopes {scopes}): "
+        f"plan {masked_shown(plan.id, FIELD_CHARS)} "
+        f"({masked_shown(plan.next_action, FIELD_CHARS)}; "
+        f"scopes {scopes}): "
         f"{verdict} — {len(plan.nodes)} subjects, {required} required, {missing} missing, "
         f"{len(plan.cycles)} cycles, {blocked} known blockers\n"
     )
@@ -159,14 +162,14 @@ def _print_blockers(plan: PlanResult, out: TextIO) -> None:
         for blocker in node.blockers:
             need = "required" if node.required else "optional"
             out.write(
-                f"  blocker {field(node.id)} ({need}): {blocker.code} — "
-                f"{field(blocker.reason, MESSAGE_CHARS)}\n"
+                f"  blocker {masked_shown(node.id, FIELD_CHARS)} ({need}): {blocker.code} — "
+                f"{masked_shown(blocker.reason, MESSAGE_CHARS)}\n"
             )
 
 
 def _report_line(report: ReportResult) -> str:
     chip = asif.report_row(report)
-    verdict = f"{chip.state} · {field(chip.summary)}"
+    verdict = f"{chip.state} · {masked_shown(chip.summary, FIELD_CHARS)}"
     line = (
         f"report {_known(report.id)} for plan {_known(report.plan_id)}: {verdict} — outcome "
         f"{_known(report.outcome)}, recomputed {_known(report.recomputed_outcome)}"
@@ -175,15 +178,18 @@ def _report_line(report: ReportResult) -> str:
     if times is not None:
         state = "expired" if times.expired else "valid until"
         line += (
-            f"; assessed {field(times.assessed_at)}, {state} "
-            f"{field(times.expires_at)}, checked at {times.checked_at}"
+            f"; assessed {masked_shown(times.assessed_at, FIELD_CHARS)}, {state} "
+            f"{masked_shown(times.expires_at, FIELD_CHARS)}, checked at {times.checked_at}"
         )
     return line + "\n"
 
 
 def _print_snapshot(snapshot: SnapshotResult, out: TextIO) -> None:
     """An ASIF 0.5 report's bound snapshot, and the currentness headline when asked."""
-    line = f"  snapshot {field(snapshot.format)} ({field(snapshot.availability)}): {snapshot.state}"
+    form = masked_shown(snapshot.format, FIELD_CHARS)
+    line = (
+        f"  snapshot {form} ({masked_shown(snapshot.availability, FIELD_CHARS)}): {snapshot.state}"
+    )
     if snapshot.size is not None and snapshot.digest is not None:
         line += f" — {snapshot.size:,} bytes, sha256 {snapshot.digest}"
     if snapshot.value is not None:
@@ -191,13 +197,14 @@ def _print_snapshot(snapshot: SnapshotResult, out: TextIO) -> None:
     out.write(line + "\n")
     headline = stale_headline(snapshot)
     if headline is not None:
-        out.write(field(headline, MESSAGE_CHARS) + "\n")
+        out.write(masked_shown(headline, MESSAGE_CHARS) + "\n")
 
 
 def _print_reasons(report: ReportResult, out: TextIO) -> None:
     for reason in report.blocking_reasons:
         out.write(
-            f"  blocking reason {field(reason.node_id)}: {field(reason.reason, MESSAGE_CHARS)}\n"
+            f"  blocking reason {masked_shown(reason.node_id, FIELD_CHARS)}: "
+            f"{masked_shown(reason.reason, MESSAGE_CHARS)}\n"
         )
 
 

@@ -16,11 +16,11 @@ import sys
 from zcf_inspector import api
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.output import add_trust_arguments, emit, print_findings, print_json
-from zcf_inspector.cli.terminal_text import safe
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.packet.receipt import receipt_chunks
 from zcf_inspector.core.review.reconcile_choices import CHOICES_MAX_BYTES, NO_CHOICES, read_choices
+from zcf_inspector.core.secrets.masking import masked_visible
 from zcf_inspector.present.reconcile import result_json, text_lines
 
 
@@ -102,6 +102,6 @@ def run(args: argparse.Namespace) -> int:
         written = emit(
             receipt_chunks(result.receipt), args.out, force=args.force, what="reconciled receipt"
         )
-        sys.stderr.write(f"{count:,} decisions, by {safe(args.reconciler)}\n")
+        sys.stderr.write(f"{count:,} decisions, by {masked_visible(args.reconciler)}\n")
         return written
     return exitcodes.OK

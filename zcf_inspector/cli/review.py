@@ -30,7 +30,6 @@ from zcf_inspector.cli.output import (
     say_fixed_clock,
     workspace_folder,
 )
-from zcf_inspector.cli.terminal_text import safe
 from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import read_bounded, shown_path
@@ -45,6 +44,7 @@ from zcf_inspector.core.review.batch import (
 )
 from zcf_inspector.core.review.previous import PreviousGeneration
 from zcf_inspector.core.review.previous_trust import ACCEPT_FLAG, UNSIGNED_ORIGIN
+from zcf_inspector.core.secrets.masking import masked_visible
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -180,7 +180,7 @@ def _say_repeated(args: argparse.Namespace, previous: PreviousGeneration, count:
     origin = "" if previous.trusted else f" ({UNSIGNED_ORIGIN}, as {ACCEPT_FLAG} accepted)"
     sys.stderr.write(
         f"repeated {count} earlier decision{'s' if count != 1 else ''} as "
-        f"{safe(args.reviewer)}{origin}\n"
+        f"{masked_visible(args.reviewer)}{origin}\n"
     )
 
 
@@ -192,8 +192,8 @@ def _describe_previous(args: argparse.Namespace, previous: PreviousGeneration) -
         needs.append(ACCEPT_FLAG)  # no key this destination trusts signed that receipt
     asked = f" ({' '.join(needs)})" if needs else ""
     out.write(
-        f"previous generation: {safe(args.previous)} (packet "
-        f"{safe(previous.packet_id)}), receipt {safe(args.previous_receipt)}\n"
+        f"previous generation: {masked_visible(args.previous)} (packet "
+        f"{masked_visible(previous.packet_id)}), receipt {masked_visible(args.previous_receipt)}\n"
         f"  receipt {previous.receipt_digest}: {previous.trust_text()}\n"
         f"  admitted at {previous.imported_at}; now {previous.summary()}\n"
         f"  {len(previous.candidates)} earlier decision"
@@ -202,11 +202,11 @@ def _describe_previous(args: argparse.Namespace, previous: PreviousGeneration) -
     )
     for withheld in previous.withheld:
         out.write(
-            f"  not repeated: {safe(withheld.portable_ref)} "
-            f"({withheld.earlier.state}): {safe(withheld.reason)}\n"
+            f"  not repeated: {masked_visible(withheld.portable_ref)} "
+            f"({withheld.earlier.state}): {masked_visible(withheld.reason)}\n"
         )
     for note in previous.notes:
-        out.write(f"  note: {safe(note)}\n")
+        out.write(f"  note: {masked_visible(note)}\n")
 
 
 def _print_refusal(args: argparse.Namespace, path: str, result: ReviewResult) -> None:

@@ -76,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
         inspection = inspect_bytes(data, destination)
         extra = advisories(inspection, folder)  # warnings: the exit code is the verdict's
         # What the scan flagged is on the admission chip, as in the window and the API.
-        shown = packet.verdict(inspection, _admission(inspection, destination), extra.scan)
+        notice = _admission(inspection, destination)
+        shown = packet.verdict(inspection, notice, extra.scan, extra.text)
         codes.append(exitcodes.for_trust(shown.trust))
         if args.json:
             results.append(inspection_json(path, inspection, shown, extra))

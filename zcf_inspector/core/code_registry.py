@@ -383,6 +383,16 @@ _ADVISORY: Final[Mapping[AdvisoryCode, tuple[Severity, str]]] = {
         WARNING,
         "a text looks like a credential (key, token, password); shown masked, never echoed",
     ),
+    AdvisoryCode.HOSTILE_TEXT: (
+        WARNING,
+        "a text holds bidi controls, invisible or control characters, or a word mixing "
+        "scripts (UTS #39): it may read otherwise than it is; shown escaped",
+    ),
+    AdvisoryCode.CONFUSABLE_IDENTIFIER: (
+        WARNING,
+        "an identifier a destination acts on looks like another of the document (same "
+        "UTS #39 skeleton); both pointers named",
+    ),
 }
 
 

@@ -219,6 +219,8 @@ class AdvisoryCode(StrEnum):
     never a refusal (issue 20)."""
 
     SECRET_SUSPECTED = "secret_suspected"
+    HOSTILE_TEXT = "hostile_text"
+    CONFUSABLE_IDENTIFIER = "confusable_identifier"
 
 
 class CodeFamily(StrEnum):

@@ -12,24 +12,33 @@ variation selectors, the Khmer inherent vowels U+17B4/U+17B5, the Hangul fillers
 U+1160, U+3164, U+FFA0, tags …) and the blanks outside it (braille blank U+2800, musical
 null notehead U+1D159). So two ids that differ only by such a character never look alike
 ("b-payment" and "b\u034f-payment"). Very long text is cut with its length said.
+
+The escaping is one-to-one: the escape character itself is escaped (a typed backslash is
+written as two), so the six characters of an escape like U+202E's in the output can only
+mean that code point, never the same six characters typed, and `unescape` gives the text
+back. The public names: `visible` (escape), `shown` (cut, then escape), `visible_lines`
+(escape, line breaks kept) and `json_visible` (JSON text, its hidden characters as JSON
+escapes).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from typing import Final
 
 # Cc: C0, DEL, C1 controls; Cf: bidi marks, overrides and isolates, zero-width characters;
 # Zl/Zp: line and paragraph separators; Co: private use; Cs: lone surrogates;
 # Cn: unassigned in this Python's Unicode database.
 _HIDDEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Zl", "Zp", "Co", "Cs", "Cn"})
-_SHORT_ESCAPES: Final = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_SHORT_ESCAPES: Final = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\\": "\\\\"}
+_SHORT_UNESCAPES: Final = {"n": "\n", "r": "\r", "t": "\t", "\\": "\\"}
 # Printable by `str.isprintable` yet invisible: DerivedCoreProperties.txt's
 # Default_Ignorable_Code_Point (Unicode 15.1; the format characters among them are caught
 # by category already, listed for completeness), then blanks it leaves out. Python's
 # `unicodedata` has no such property, hence the table.
-_IGNORABLE_RANGES: Final = (
+IGNORABLE_RANGES: Final = (
     (0x00AD, 0x00AD),  # soft hyphen
     (0x034F, 0x034F),  # combining grapheme joiner
     (0x061C, 0x061C),  # Arabic letter mark
@@ -56,7 +65,7 @@ _INVISIBLE: Final = re.compile(
     "["
     + "".join(
         re.escape(chr(low)) if low == high else f"{re.escape(chr(low))}-{re.escape(chr(high))}"
-        for low, high in _IGNORABLE_RANGES
+        for low, high in IGNORABLE_RANGES
     )
     + "]"
 )
@@ -67,8 +76,12 @@ def _invisible(char: str) -> bool:
 
 
 def _clean(text: str) -> bool:
-    """Nothing in ``text`` needs an escape (one pass in C for the common case)."""
-    return text.isprintable() and (text.isascii() or _INVISIBLE.search(text) is None)
+    """Nothing in ``text`` needs an escape (passes in C for the common case)."""
+    return (
+        text.isprintable()
+        and "\\" not in text
+        and (text.isascii() or _INVISIBLE.search(text) is None)
+    )
 
 
 def _escape(char: str) -> str:
@@ -86,6 +99,30 @@ def visible(text: str) -> str:
     if _clean(text):  # the common case: no character needs a second look
         return text
     return "".join(_escape(char) for char in text)
+
+
+# What `visible` writes: a backslash and what follows it, nothing else starts with one.
+_ESCAPE: Final = re.compile(r"\\(?:u[0-9a-f]{4}|U[0-9a-f]{8}|[nrt\\])")
+
+
+def _unescape(match: re.Match[str]) -> str:
+    escape = match.group()
+    return _SHORT_UNESCAPES[escape[1]] if len(escape) == 2 else chr(int(escape[2:], 16))
+
+
+def unescape(text: str) -> str:
+    """The text `visible` (or `visible_lines`) was given back from what it wrote:
+    ``unescape(visible(text)) == text`` for every string."""
+    return _ESCAPE.sub(_unescape, text) if "\\" in text else text
+
+
+def escapes(text: str) -> Iterator[tuple[int, int, str]]:
+    """Each escape in a text `visible` wrote: where it starts and ends, and the character
+    it stands for (a typed backslash, ``\\\\``, stands for ``\\``) — for a view that
+    draws each escaped character as a token typed text cannot produce."""
+    if "\\" in text:
+        for match in _ESCAPE.finditer(text):
+            yield match.start(), match.end(), _unescape(match)
 
 
 def clip(text: str, limit: int) -> str:

@@ -11,6 +11,7 @@ from PySide6.QtGui import QFont, QKeyEvent, QMouseEvent, QTextCharFormat, QTextL
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from zcf_inspector.gui.briefing_lines import Style
+from zcf_inspector.gui.escape_tokens import install_on_editor
 from zcf_inspector.gui.theme import Tone, tone_colour
 
 _TONES: Final = {Style.GOOD: Tone.GOOD, Style.CAUTION: Tone.CAUTION, Style.BAD: Tone.BAD}
@@ -29,6 +30,7 @@ class BriefingView(QPlainTextEdit):
             | Qt.TextInteractionFlag.TextSelectableByKeyboard
         )
         self.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        install_on_editor(self)  # escaped characters as tokens, named in their tooltips
         self.setUndoRedoEnabled(False)
         self.setAccessibleName("Briefing")
         self.setTabChangesFocus(True)

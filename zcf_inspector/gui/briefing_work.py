@@ -31,8 +31,8 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.pointer import resolve
+from zcf_inspector.core.secrets.masking import masked_shown
 from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
-from zcf_inspector.core.visible_text import shown
 from zcf_inspector.gui.briefing_lines import BriefingText, ReceiptRef, briefing_text
 from zcf_inspector.gui.calm import wait_until_calm
 
@@ -79,7 +79,7 @@ def receipt_refs(value: JsonValue, briefing: Briefing) -> tuple[ReceiptRef, ...]
         except (KeyError, IndexError, TypeError, ValueError):
             continue
         if isinstance(rid, str):
-            refs.append(ReceiptRef(rid, entry, shown(item.label, RECEIPT_LABEL_CHARS)))
+            refs.append(ReceiptRef(rid, entry, masked_shown(item.label, RECEIPT_LABEL_CHARS)))
     return tuple(refs)
 
 

@@ -26,7 +26,7 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.secrets.masking import mask_text
 from zcf_inspector.gui.canonical_bytes import TEXT_SHOWN, CanonicalForm, canonical_form
-from zcf_inspector.gui.plain_text import masked, plain_label
+from zcf_inspector.gui.plain_text import masked_visible, plain_label
 
 # (label, work, on_done): how the pane asks for background work (the window's TaskRunner)
 Runner = Callable[[str, Callable[[Monitor], Any], Callable[[Any], None]], object]
@@ -100,7 +100,7 @@ class CanonicalPane(QWidget):
         self._generation += 1
         generation = self._generation
         self.form = None
-        self.pointer.setText(masked(pointer) or "/")
+        self.pointer.setText(masked_visible(pointer) or "/")
         self.digest.setText("computing…")
         self.size_label.setText("")
         self.text.clear()

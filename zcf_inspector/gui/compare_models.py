@@ -14,7 +14,7 @@ from PySide6.QtGui import QBrush, QFontDatabase, QGuiApplication
 from zcf_inspector.core.compare.model import Change, ChangeKind, PartComparison, PartStatus
 from zcf_inspector.core.secrets.masking import masked_clip
 from zcf_inspector.gui.manifest_pane import short_digest
-from zcf_inspector.gui.plain_text import masked
+from zcf_inspector.gui.plain_text import masked_visible
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE
 from zcf_inspector.gui.row_table_model import ModelIndex, RowTableModel
 from zcf_inspector.gui.theme import Tone, tone_colour
@@ -67,10 +67,10 @@ def change_summary(change: Change) -> str:
         notes.append(f"moved {change.moved[0]} → {change.moved[1]}")
     if change.review_state is not None:
         before, after = (s or "unreviewed (absent)" for s in change.review_state)
-        notes.append(f"review state {masked(before)} → {masked(after)}")
+        notes.append(f"review state {masked_visible(before)} → {masked_visible(after)}")
     if change.fields:
         count = len(change.fields) + change.fields_omitted
-        paths = ", ".join(masked(f.path) or "(value)" for f in change.fields[:3])
+        paths = ", ".join(masked_visible(f.path) or "(value)" for f in change.fields[:3])
         more = "…" if count > 3 else ""
         notes.append(f"{count} field{'s' if count != 1 else ''}: {paths}{more}")
     if change.occurrence is not None:
@@ -101,7 +101,7 @@ class PartsModel(RowTableModel[PartComparison]):
         if role == PLAIN_TOOLTIP_ROLE:
             where = "covered by the manifest root" if part.covered else UNPROTECTED
             return (
-                f"{masked(part.name)} ({where})\n{masked(part.pointer)}\n"
+                f"{masked_visible(part.name)} ({where})\n{masked_visible(part.pointer)}\n"
                 f"A: {part.digest_a or '—'}\nB: {part.digest_b or '—'}"
             )
         if role == POINTER_ROLE:
@@ -111,7 +111,7 @@ class PartsModel(RowTableModel[PartComparison]):
     @staticmethod
     def _text(part: PartComparison, column: int) -> str:
         if column == 0:
-            return masked(part.name)
+            return masked_visible(part.name)
         if column == 1:
             return str(part.status)
         if column == 2:
@@ -136,7 +136,9 @@ class ChangesModel(RowTableModel[Change]):
         if role == Qt.ItemDataRole.ForegroundRole and column == 0:
             return _tone_brush(_KIND_TONES[change.change])
         if role == PLAIN_TOOLTIP_ROLE:
-            return f"{change_word(change)} {masked(change.pointer)}\n{change_summary(change)}"
+            return (
+                f"{change_word(change)} {masked_visible(change.pointer)}\n{change_summary(change)}"
+            )
         if role == POINTER_ROLE:
             return change.pointer
         return None
@@ -146,11 +148,11 @@ class ChangesModel(RowTableModel[Change]):
         if column == 0:
             return change_word(change)
         if column == 1:
-            return change.section or f"{masked(change.part)} (outside the root)"
+            return change.section or f"{masked_visible(change.part)} (outside the root)"
         if column == 2:
-            return "" if change.id is None else masked(masked_clip(change.id, ID_CHARS))
+            return "" if change.id is None else masked_visible(masked_clip(change.id, ID_CHARS))
         if column == 3:
-            return masked(change.pointer)
+            return masked_visible(change.pointer)
         return change_summary(change)
 
     def first_row_of(self, part: PartComparison) -> int | None:

@@ -36,7 +36,8 @@ from zcf_inspector.gui.compare_models import (
     recolour,
 )
 from zcf_inspector.gui.compare_work import ComparedPackets, change_detail
-from zcf_inspector.gui.plain_text import masked, plain_label, visible
+from zcf_inspector.gui.escape_tokens import install_tokens
+from zcf_inspector.gui.plain_text import masked_visible, plain_label, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.theme import Tone, light_palette, tone_background
 from zcf_inspector.present.comparison import side_words
@@ -172,6 +173,7 @@ class CompareView(QWidget):
         for column in range(model.columnCount() - 1):
             table.setColumnWidth(column, 150 if column else 170)
         install_on_view(table)
+        install_tokens(table)
         return table
 
     # --- moving between changes -----------------------------------------------------
@@ -214,7 +216,7 @@ class CompareView(QWidget):
             self.select_change(row)
         elif part.change_count:
             self.statusMessage.emit(
-                f"The changes in {masked(part.name)} are past the listing budget."
+                f"The changes in {masked_visible(part.name)} are past the listing budget."
             )
 
     # --- the selected change --------------------------------------------------------
@@ -259,8 +261,8 @@ class CompareView(QWidget):
         plain = QTextCharFormat()
         bold = QTextCharFormat()
         bold.setFontWeight(700)
-        who = f' "{masked(change.id)}"' if change.id is not None else ""
-        where = change.section or f"{masked(change.part)} (not integrity-protected)"
+        who = f' "{masked_visible(change.id)}"' if change.id is not None else ""
+        where = change.section or f"{masked_visible(change.part)} (not integrity-protected)"
         cursor.insertText(f"{change_word(change)} — {where}{who}", bold)
         facts = []
         for label, pointer, digest in (
@@ -268,7 +270,7 @@ class CompareView(QWidget):
             ("B", change.pointer_b, change.digest_b),
         ):
             if pointer is not None:
-                facts += [f"{label}  {masked(pointer)}", f"   {digest or '—'}"]
+                facts += [f"{label}  {masked_visible(pointer)}", f"   {digest or '—'}"]
         summary = change_summary(change)
         if summary:
             facts.append(summary)

@@ -26,6 +26,7 @@ from zcf_inspector.gui.byte_refusal_pane import ByteRefusalPane
 from zcf_inspector.gui.canonical_pane import CanonicalPane
 from zcf_inspector.gui.clipboard import CopyKind
 from zcf_inspector.gui.documents import ContinuationDocument, ShownDocument, UnreadableDocument
+from zcf_inspector.gui.escape_tokens import install_tokens
 from zcf_inspector.gui.find_bar import FindBar
 from zcf_inspector.gui.findings_pane import FindingsPane
 from zcf_inspector.gui.full_value import FullValueDialog
@@ -36,7 +37,7 @@ from zcf_inspector.gui.packet_tree_model import (
     expand_rows,
     expanded_rows,
 )
-from zcf_inspector.gui.plain_text import clip, shown, visible
+from zcf_inspector.gui.plain_text import clip, masked_shown, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.plangraph.pane import PlanGraphPane
 from zcf_inspector.gui.release import RELEASER
@@ -85,7 +86,9 @@ def document_paths(document: ShownDocument) -> tuple[str, ...]:
 
 
 def document_title(document: ShownDocument) -> str:
-    return " + ".join(shown(Path(p).name, TITLE_NAME_CHARS) for p in document_paths(document))
+    return " + ".join(
+        masked_shown(Path(p).name, TITLE_NAME_CHARS) for p in document_paths(document)
+    )
 
 
 TITLE_NAME_CHARS = 80  # of each file name in a tab or window title
@@ -135,6 +138,7 @@ class DocumentTab(QWidget):
         self.tree.setAccessibleName("Document tree")
         self.tree.doubleClicked.connect(self._double_clicked)
         install_on_view(self.tree)
+        install_tokens(self.tree)
         self.model = PacketTreeModel({}, parent=self)
         self.tree.setModel(self.model)
         # The window's Edit actions (with their shortcuts), reused by the context menus.

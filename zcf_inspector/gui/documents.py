@@ -34,6 +34,8 @@ from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.models.v0_5 import MAX_SNAPSHOT_BYTES
 from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.files import UnreadableFileError, read_bounded
+from zcf_inspector.core.hostile.scan import TextScan
+from zcf_inspector.core.hostile.scan import scan_packet as scan_hostile_text
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Cancelled, Monitor
 from zcf_inspector.core.packet.destination import Destination
@@ -70,6 +72,7 @@ class PacketDocument:
     # worker: the header's admission chip, the findings and the tree's masks come from it,
     # and the Briefing does not scan again.
     secrets: SecretScan | None = None
+    hostile: TextScan | None = None  # the hostile-text scan, made beside it, used likewise
 
 
 @dataclass(frozen=True)
@@ -356,7 +359,8 @@ def _check(
             prepared = prepare_review(item.data, inspection, destination)
         value = inspection.value
         secrets = None if value is None else scan_packet(value, monitor)
-        return PacketDocument(item.path, item.data, inspection, prepared, secrets)
+        hostile = None if value is None else scan_hostile_text(value, monitor)
+        return PacketDocument(item.path, item.data, inspection, prepared, secrets, hostile)
     share.step(f"checking {Path(item.path).name}", 0.5)
     if kind == "receipt":
         return ReceiptDocument(

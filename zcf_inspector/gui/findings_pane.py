@@ -30,8 +30,9 @@ from zcf_inspector.core.findings import (
     omitted_total,
 )
 from zcf_inspector.core.secrets.masking import mask_text
+from zcf_inspector.gui.escape_tokens import install_tokens
 from zcf_inspector.gui.icons import IconName, icon
-from zcf_inspector.gui.plain_text import masked, plain_label, visible
+from zcf_inspector.gui.plain_text import masked_visible, plain_label, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE, SEVERITY_ROLE
 from zcf_inspector.gui.row_table_model import ModelIndex, RowTableModel
@@ -94,7 +95,7 @@ class FindingsModel(RowTableModel[Finding]):
                 str(finding.severity),
                 str(finding.code),
                 self._where(index.row(), finding),
-                masked(finding.message),
+                masked_visible(finding.message),
             )
             return texts[column]
         if role == Qt.ItemDataRole.DecorationRole and column == 0:
@@ -108,7 +109,7 @@ class FindingsModel(RowTableModel[Finding]):
         return None
 
     def _where(self, row: int, finding: Finding) -> str:
-        where = masked(finding.pointer or "(document)")
+        where = masked_visible(finding.pointer or "(document)")
         other = self._elsewhere[row]
         return f"{visible(other)}: {where}" if other else where
 
@@ -164,6 +165,7 @@ class FindingsPane(QWidget):
         header.setStretchLastSection(True)
         self.table.selectionModel().selectionChanged.connect(self._selected)
         install_on_view(self.table)
+        install_tokens(self.table)
         self.detail = plain_label(wrap=True, selectable=True)
         self.empty = plain_label("No findings.")
         # Findings past the document's budget: counted in the core, said here.

@@ -24,8 +24,9 @@ from PySide6.QtWidgets import (
 
 from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.packet.manifest import ManifestReport
+from zcf_inspector.gui.escape_tokens import install_tokens
 from zcf_inspector.gui.icons import IconName, icon
-from zcf_inspector.gui.plain_text import plain_label, shown, visible
+from zcf_inspector.gui.plain_text import masked_shown, plain_label, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE
 from zcf_inspector.gui.row_table_model import ModelIndex, RowTableModel
@@ -129,6 +130,7 @@ class ManifestPane(QWidget):
             self.table.setColumnWidth(column, width)
         self.table.selectionModel().selectionChanged.connect(self._selected)
         install_on_view(self.table)
+        install_tokens(self.table)
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         self.listed = QLineEdit()
         self.computed = QLineEdit()
@@ -177,7 +179,7 @@ class ManifestPane(QWidget):
         if not rows:
             return
         row = self.model.row(min(rows))
-        self.listed.setText(shown(row.listed, 200) if row.listed else "(not listed)")
+        self.listed.setText(masked_shown(row.listed, 200) if row.listed else "(not listed)")
         self.computed.setText(row.computed or "(nothing to compute: not in the packet)")
         # Show digests from their start ("sha256:…"): the end is what a reader compares last.
         self.listed.setCursorPosition(0)

@@ -30,7 +30,7 @@ from zcf_inspector.gui.icons import IconName, icon
 from zcf_inspector.gui.plain_text import (
     TOOLTIP_CHARS,
     clip,
-    masked,
+    masked_visible,
     preview,
     type_name,
     visible,
@@ -389,7 +389,7 @@ class PacketTreeModel(QAbstractItemModel):
         if node.is_range:
             return _range_display(node, column)
         if column == KEY_COLUMN:
-            return masked(str(node.key))
+            return masked_visible(str(node.key))
         if column == VALUE_COLUMN:
             return preview(self.shown_value(node))
         if column == TYPE_COLUMN:
@@ -397,7 +397,7 @@ class PacketTreeModel(QAbstractItemModel):
         if column == DIGEST_COLUMN:
             digest = self.digest(node)
             return "" if digest is None else digest if digest == COMPUTING else short(digest)
-        return masked(self.status(node).text)  # its words may quote a key (`unknown_field`)
+        return masked_visible(self.status(node).text)  # its words may quote a key (`unknown_field`)
 
     def shown_value(self, node: JsonNode) -> JsonValue:
         """``node``'s value as the tree shows it: a text the secret scan flagged, masked."""

@@ -20,17 +20,18 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QTabWidget, QWidget
 from zcf_inspector.core.exact_numbers import number_text
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.jsontypes import json_type_name as type_name
-from zcf_inspector.core.secrets.masking import mask_text, masked_clip
+from zcf_inspector.core.secrets.masking import masked_clip, masked_shown, masked_visible
 from zcf_inspector.core.visible_text import clip, shown, visible, visible_lines
 from zcf_inspector.gui.plain_tooltip import TOOLTIP_CHARS, set_plain_tooltip
 
 __all__ = [
+    "ONE_LINE_CHARS",
     "PREVIEW_CHARS",
     "TOOLTIP_CHARS",
     "ElidedLabel",
     "clip",
-    "masked",
-    "one_line",
+    "masked_shown",
+    "masked_visible",
     "plain_label",
     "plain_tip",
     "preview",
@@ -44,19 +45,7 @@ __all__ = [
 ]
 
 PREVIEW_CHARS: Final = 240
-ONE_LINE_CHARS: Final = 120
-
-
-def one_line(text: str, limit: int = ONE_LINE_CHARS) -> str:
-    """A single-line preview: masked (`masked`), cut to ``limit``, newlines, controls and
-    bidi marks escaped."""
-    return visible(masked_clip(text, limit))
-
-
-def masked(text: str) -> str:
-    """A document's text as the window shows it: its suspected credentials masked (the one
-    masking step of every front end, `core.secrets.masking`), then made visible."""
-    return visible(mask_text(text))
+ONE_LINE_CHARS: Final = 120  # of a single-line preview (`shown(text, ONE_LINE_CHARS)`)
 
 
 def preview(value: JsonValue, limit: int = PREVIEW_CHARS) -> str:

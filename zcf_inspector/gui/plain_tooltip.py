@@ -94,7 +94,11 @@ def _text_for(watched: QObject, pos: QPoint) -> str:
     if isinstance(view, QAbstractItemView) and watched is view.viewport():
         index = view.indexAt(pos)
         value = index.data(PLAIN_TOOLTIP_ROLE) if index.isValid() else None
-        return value if isinstance(value, str) else ""
+        text = value if isinstance(value, str) else ""
+        # An escaped character's token under the mouse (`escape_tokens`) is named first.
+        token_at = getattr(view.itemDelegateForIndex(index), "token_at", None)
+        token = token_at(view, index, pos) if index.isValid() and token_at is not None else ""
+        return f"{token}\n\n{text}" if token and text else token or text
     value = watched.property(_PROPERTY)
     return value if isinstance(value, str) else ""
 

@@ -16,7 +16,7 @@ from zcf_inspector.gui.clipboard import CopyKind, set_clipboard, slow_copy_work
 from zcf_inspector.gui.findings_pane import FindingsPane, finding_line
 from zcf_inspector.gui.manifest_pane import ManifestPane
 from zcf_inspector.gui.packet_tree_model import JsonNode, PacketTreeModel
-from zcf_inspector.gui.plain_text import clip, masked, visible
+from zcf_inspector.gui.plain_text import clip, masked_visible, visible
 from zcf_inspector.gui.roles import POINTER_ROLE
 from zcf_inspector.gui.task_runner import TaskRunner
 from zcf_inspector.present.review.secrets import copy_secret_question
@@ -91,7 +91,9 @@ class TabCopier:
         )
         if secret:
             it = "the value" if kind is CopyKind.VALUE else "its canonical JSON"
-            question = copy_secret_question(f"The value at {masked(node.pointer or '/')}", it)
+            question = copy_secret_question(
+                f"The value at {masked_visible(node.pointer or '/')}", it
+            )
             if not self.confirm(self._parent or self.tab.tree, *question):
                 self._status(NOT_COPIED)
                 return

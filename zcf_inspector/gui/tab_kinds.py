@@ -105,7 +105,7 @@ class TabKind(ABC, Generic[D]):
         return (document.path,)
 
     @abstractmethod
-    def shown(self, document: D) -> Shown: ...
+    def masked_shown(self, document: D) -> Shown: ...
 
     @abstractmethod
     def panes(self, tab: PaneHost, document: D) -> tuple[Panes, str]:
@@ -118,7 +118,7 @@ class TabKind(ABC, Generic[D]):
 
 
 class PacketKind(TabKind[PacketDocument]):
-    def shown(self, document: PacketDocument) -> Shown:
+    def masked_shown(self, document: PacketDocument) -> Shown:
         inspection = document.inspection
         findings, omitted = inspection.findings, inspection.omitted
         scan = document.secrets
@@ -127,10 +127,14 @@ class PacketKind(TabKind[PacketDocument]):
             # budget of a document (as `validate` lists them).
             flagged, past = scan.findings(limit=max(0, FINDINGS_LIMIT - len(findings)))
             findings, omitted = (*findings, *flagged), merge_omitted(omitted, past)
+        hostile = document.hostile
+        if hostile is not None and hostile.count:  # likewise the hostile-text scan's
+            flagged, past = hostile.findings(limit=max(0, FINDINGS_LIMIT - len(findings)))
+            findings, omitted = (*findings, *flagged), merge_omitted(omitted, past)
         target = document.review.target if document.review is not None else None
         # what admission changed, and what the scan flagged, are a chip: never hidden
         notice = target.notice if target is not None else None
-        verdict = packet_verdict(inspection, notice, scan)
+        verdict = packet_verdict(inspection, notice, scan, hostile)
         manifest = inspection.manifest
         changed = [s for s in manifest.sections if not s.match and s.pointer] if manifest else []
         return Shown(
@@ -170,7 +174,7 @@ class PacketKind(TabKind[PacketDocument]):
 class ReceiptKind(TabKind[ReceiptDocument]):
     keeps_receipt_match = True
 
-    def shown(self, document: ReceiptDocument) -> Shown:
+    def masked_shown(self, document: ReceiptDocument) -> Shown:
         report = document.report
         findings = report.findings
         verdict = receipt_verdict(report)
@@ -190,7 +194,7 @@ class ContinuationKind(TabKind[ContinuationDocument]):
             return (document.path, document.report_path)
         return (document.path,)
 
-    def shown(self, document: ContinuationDocument) -> Shown:
+    def masked_shown(self, document: ContinuationDocument) -> Shown:
         result = document.result
         report_name = Path(document.report_path).name if document.report_path else ""
         findings, elsewhere = findings_listing(result, report_name)

@@ -229,3 +229,15 @@ class ThemeController(QObject):
         app = QGuiApplication.instance()
         if isinstance(app, QGuiApplication):
             app.styleHints().colorSchemeChanged.disconnect(self._system_changed)
+
+
+# An escaped character's token (`escape_tokens`): its own colour, frame and background,
+# told from text and from the compare marks; text on it readable (contrast >= 4.5:1).
+_TOKEN_LIGHT = ("#5b2a86", "#efe4fa")  # text and frame, background
+_TOKEN_DARK = ("#d8b4fe", "#3b2556")
+
+
+def token_colours(palette: QPalette) -> tuple[QColor, QColor]:
+    """(text and frame, background) of an escaped character's token."""
+    fore, back = _TOKEN_DARK if is_dark(palette) else _TOKEN_LIGHT
+    return QColor(fore), QColor(back)

@@ -15,7 +15,7 @@ from zcf_inspector.core import pointer as jpointer
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings, Severity
 from zcf_inspector.core.packet.ingest import Admission, BeliefCut
 from zcf_inspector.core.packet.manifest import ManifestReport
-from zcf_inspector.core.visible_text import shown
+from zcf_inspector.core.secrets.masking import masked_shown
 
 
 class Mark(IntEnum):
@@ -123,7 +123,7 @@ class TreeAnnotations:
             parts.append(f"{inside} finding{'s' if inside != 1 else ''} inside")
         for item in self.cut.get(pointer, ()):
             mark = max(mark, _SEVERITY_MARK[item.severity])
-            where = shown(item.first_pointer, 120)
+            where = masked_shown(item.first_pointer, 120)
             parts.append(f"{item.count:,} more {item.code} not listed, from {where}")
             reasons.append(
                 f"{item.severity} {item.code}: {item.count:,} more past the first "

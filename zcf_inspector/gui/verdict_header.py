@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from zcf_inspector.gui.escape_tokens import install_tokens
 from zcf_inspector.gui.flow_layout import FlowLayout
 from zcf_inspector.gui.icons import IconName, icon
 from zcf_inspector.gui.plain_text import ElidedLabel, plain_label, set_tooltip, visible
@@ -153,6 +154,7 @@ class VerdictHeader(QFrame):
         self.table.activated.connect(self._row_activated)
         self.table.clicked.connect(self._row_activated)
         install_on_view(self.table)
+        install_tokens(self.table)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(10, 8, 10, 8)
         layout.setSpacing(6)

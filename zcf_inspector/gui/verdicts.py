@@ -7,6 +7,7 @@ The names the window's modules use for the presentation layer's types (`Verdict`
 from __future__ import annotations
 
 from zcf_inspector.core.continuation.results import InspectionResult
+from zcf_inspector.core.hostile.scan import TextScan
 from zcf_inspector.core.packet.admission import AdmissionNotice
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.receipt import ReceiptReport
@@ -33,8 +34,9 @@ def packet_verdict(
     inspection: PacketInspection,
     admission: AdmissionNotice | None = None,
     secrets: SecretScan | None = None,
+    hostile: TextScan | None = None,
 ) -> Verdict:
-    return packet.verdict(inspection, admission, secrets)
+    return packet.verdict(inspection, admission, secrets, hostile)
 
 
 def receipt_verdict(report: ReceiptReport) -> Verdict:

@@ -33,6 +33,7 @@ from zcf_inspector.core.packet.trust import (
 )
 
 if TYPE_CHECKING:  # admission loads the destination's model: `validate` has none
+    from zcf_inspector.core.hostile.scan import TextScan
     from zcf_inspector.core.packet.admission import AdmissionNotice
     from zcf_inspector.core.secrets.scan import SecretScan
 
@@ -101,11 +102,12 @@ def verdict(
     inspection: PacketInspection,
     admission: AdmissionNotice | None = None,
     secrets: SecretScan | None = None,
+    hostile: TextScan | None = None,
 ) -> Verdict:
     """Every check of ``inspection`` (and what admission changed, when it ran; and what
-    the secret scan flagged, when it ran and flagged anything: said on the admission
-    chip, as it is what a reviewer must look at before admitting). Neither changes the
-    packet's validity or its trust level."""
+    the secret scan and the hostile-text scan flagged, when they ran and flagged
+    anything: said on the admission chip, as it is what a reviewer must look at before
+    admitting). None of them changes the packet's validity or its trust level."""
     rows = [_bytes_row(inspection)]
     if inspection.read_error is None:
         structure = inspection.stage(Stage.STRUCTURE)
@@ -134,29 +136,61 @@ def verdict(
         )
     rows.append(_auth_row(inspection))
     rows.append(_policy_row(inspection))
-    flagged = secrets is not None and bool(secrets.hits)
+    flagged = (secrets is not None and bool(secrets.hits)) or bool(hostile and hostile.count)
     if admission is not None or flagged:  # a demotion, a cut or a credential is never hidden
-        rows.append(admission_row(admission, secrets))
+        rows.append(admission_row(admission, secrets, hostile))
     return trust_verdict(packet_trust(inspection), tuple(rows))
 
 
-def admission_row(notice: AdmissionNotice | None, secrets: SecretScan | None = None) -> Chip:
-    """What the destination's admission changed (dropped, cut, demoted, not native), and
-    the credentials the secret scan suspects (each a ``secret_suspected`` warning)."""
-    if secrets is None or not secrets.hits:
+def admission_row(
+    notice: AdmissionNotice | None,
+    secrets: SecretScan | None = None,
+    hostile: TextScan | None = None,
+) -> Chip:
+    """What the destination's admission changed (dropped, cut, demoted, not native), the
+    credentials the secret scan suspects (each a ``secret_suspected`` warning), and the
+    texts and identifiers the hostile-text scan flagged (``hostile_text``,
+    ``confusable_identifier``)."""
+    said = _flagged(secrets, hostile)
+    if not said:
         assert notice is not None  # no admission and nothing flagged: no chip
         state = CheckStatus.CHANGED if notice.changed else CheckStatus.PASS
         return Chip(ADMISSION_CHECK, state, notice.summary, notice.text, "/content/beliefs")
-    words = secrets_words(secrets)
-    detail = secrets_detail(secrets)
+    words = "; ".join(w for w, _, _ in said)
+    detail = "\n\n".join(d for _, d, _ in said)
     if notice is None:
-        return Chip(ADMISSION_CHECK, CheckStatus.CHANGED, words, detail, secrets.hits[0].pointer)
+        return Chip(ADMISSION_CHECK, CheckStatus.CHANGED, words, detail, said[0][2])
     return Chip(
         ADMISSION_CHECK,
         CheckStatus.CHANGED,
         f"{notice.summary}; {words}",
         f"{notice.text}\n\n{detail}",
         "/content/beliefs",
+    )
+
+
+def _flagged(secrets: SecretScan | None, hostile: TextScan | None) -> list[tuple[str, str, str]]:
+    """(words, detail, first pointer) of each scan that flagged something."""
+    said: list[tuple[str, str, str]] = []
+    if secrets is not None and secrets.hits:
+        said.append((secrets_words(secrets), secrets_detail(secrets), secrets.hits[0].pointer))
+    if hostile is not None and hostile.count:
+        first = hostile.hits[0].pointer if hostile.hits else hostile.pairs[0].pointer
+        said.append((hostile_words(hostile), hostile_detail(hostile), first))
+    return said
+
+
+def hostile_words(hostile: TextScan) -> str:
+    """A few words for the chip: how many texts hide something, how many look-alikes."""
+    return f"{hostile.summary()} flagged"
+
+
+def hostile_detail(hostile: TextScan) -> str:
+    return (
+        f"The hostile-text scan found {hostile.summary()}. Read each before this packet is "
+        "admitted or its beliefs are confirmed: each is a hostile_text or "
+        "confusable_identifier warning at its pointer, its hidden characters shown "
+        "escaped. This says nothing about the packet's validity."
     )
 
 

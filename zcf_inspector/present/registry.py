@@ -8,6 +8,7 @@ from typing import Any
 
 from zcf_inspector.core.compare.model import Comparison
 from zcf_inspector.core.continuation.results import InspectionResult
+from zcf_inspector.core.hostile.scan import TextScan
 from zcf_inspector.core.packet.admission import AdmissionNotice, describe_admission
 from zcf_inspector.core.packet.ingest import IngestResult
 from zcf_inspector.core.packet.inspection import PacketInspection
@@ -49,6 +50,7 @@ def verdict_of(
     *,
     admission: AdmissionNotice | None = None,
     secrets: SecretScan | None = None,
+    hostile: TextScan | None = None,
 ) -> Verdict:
     """The verdict of any checked document; a packet ingested at a destination (or
     ``admission``) adds the chip saying what admission changed, and a packet's ``secrets``
@@ -56,9 +58,9 @@ def verdict_of(
     if isinstance(result, IngestResult):
         if result.admission is not None and admission is None:
             admission = describe_admission(result.admission, result.degraded)
-        return packet.verdict(result.inspection, admission, secrets)
+        return packet.verdict(result.inspection, admission, secrets, hostile)
     if isinstance(result, PacketInspection):
-        return packet.verdict(result, admission, secrets)
+        return packet.verdict(result, admission, secrets, hostile)
     for presenter in PRESENTERS:
         if isinstance(result, presenter.result_type):
             return presenter.verdict(result)

@@ -2,7 +2,7 @@
 
 `preview` writes JSON (members in code-point order, as canonical bytes have them) and
 stops after ``limit`` characters, so a 50 MB value costs no more than a short one;
-strings are cut before they are escaped. The text is visible (`visible_text`): no
+strings are cut before they are escaped. The text is visible (`json_visible`): no
 control or bidi character of the document reaches a terminal or a text view, and no
 suspected credential either: every string and member name is masked (`core.secrets.masking`,
 the one masking step) before it is cut, so a cut never leaves part of a credential behind —
@@ -24,7 +24,7 @@ from zcf_inspector.core.compare.text_spans import Span, changed_spans
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.pointer import split
 from zcf_inspector.core.secrets.masking import CUT_MARGIN, is_format_own, mask_text
-from zcf_inspector.core.visible_text import visible
+from zcf_inspector.core.visible_text import json_visible, visible
 
 ABSENT_TEXT: Final = "(absent)"
 MORE: Final = "…"
@@ -38,7 +38,9 @@ def preview(value: Side, limit: int, *, masked: bool = True) -> str:
         return ABSENT_TEXT
     parts: list[str] = []
     _write(value, parts, [limit], mask_text if masked else _as_is)
-    return visible("".join(parts))
+    # JSON escapes are one-to-one already (JSON writes a typed backslash as two): only
+    # the characters JSON leaves as they are and that hide or reorder text are escaped.
+    return json_visible("".join(parts))
 
 
 def _as_is(text: str) -> str:

@@ -64,6 +64,7 @@ from zcf_inspector.core.continuation.version_check import mixed_report, read_ver
 from zcf_inspector.core.continuation.versions import ASIF_0_4, ASIF_0_5, Contract
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, FindingBudget, Severity, error
+from zcf_inspector.core.hostile.confusables import subject_pairs
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.reading import ReadError, read_json
@@ -430,6 +431,8 @@ def _inspect(
         if read.kind is DocumentKind.CONTINUATION_PROFILE:
             report_result = _unbound(report_result)
         plans = tuple(_with_report_blockers(p, report_result) for p in plans)
+    # Look-alike subject ids (`core.hostile`): a destination resolves a plan by them.
+    findings.extend(p.to_finding() for p in subject_pairs(plans, monitor))
     return InspectionResult(read.kind, tuple(findings), plans, report_result, findings.omitted())
 
 

@@ -29,6 +29,7 @@ from typing import Final
 
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.secrets.scan import masked_text, scan_texts
+from zcf_inspector.core.visible_text import visible
 
 Path = tuple[str | int, ...]
 # A private key's masked form: its header, then "…(N characters, hidden)".
@@ -189,3 +190,15 @@ def _rebuild(
             out[name] = _rebuild(item, (*path, key), it, keep)
         return out
     return value
+
+
+def masked_visible(text: str) -> str:
+    """A document's text as every front end prints it: suspected credentials masked
+    (`mask_text`), then escaped (`visible_text.visible`)."""
+    return visible(mask_text(text))
+
+
+def masked_shown(text: str, limit: int) -> str:
+    """A document's text as a one-line display prints it: masked and cut (`masked_clip`),
+    then escaped; the masked form of `visible_text.shown`."""
+    return visible(masked_clip(text, limit))

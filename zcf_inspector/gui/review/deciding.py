@@ -18,7 +18,7 @@ from zcf_inspector.gui.review.context import PaneContext
 from zcf_inspector.gui.review.cursor import TableCursor
 from zcf_inspector.gui.review.questions import ask_request, confirm_bulk
 from zcf_inspector.gui.review.row_filter import SYNC_ROWS
-from zcf_inspector.gui.review.secret_question import confirm_flagged
+from zcf_inspector.gui.review.secret_question import confirm_flagged, confirm_hostile
 from zcf_inspector.gui.review.steps import StepRunner
 from zcf_inspector.present.review.table import not_yet
 
@@ -124,6 +124,9 @@ class Decider:
         refs = confirm_flagged(self.prompter, self.context.parent, state, refs, flagged)
         if not refs:
             return
+        refs = confirm_hostile(self.prompter, self.context.parent, state, refs, _content(review))
+        if not refs:
+            return
         if review is not self.controller.review:
             return  # another packet came while the question was open
         written = note or self.note_field.text() or None
@@ -133,3 +136,14 @@ class Decider:
 
         label = f"marking {len(refs):,} beliefs {state}"
         self.steps.record_many(requests, len(refs), reviewer, label, None)
+
+
+def _content(review: JournaledReview) -> Callable[[str], str | None]:
+    """A belief's admitted content by its portableRef (None: not under review)."""
+    target = review.session.target
+
+    def content(ref: str) -> str | None:
+        belief = target.belief(ref)
+        return None if belief is None else belief.content
+
+    return content

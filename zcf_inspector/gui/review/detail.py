@@ -38,7 +38,8 @@ from zcf_inspector.gui import messages
 from zcf_inspector.gui.briefing_lines import Style
 from zcf_inspector.gui.briefing_view import BriefingView
 from zcf_inspector.gui.clipboard import set_clipboard
-from zcf_inspector.gui.plain_text import one_line, plain_label, set_tooltip, visible_lines
+from zcf_inspector.gui.escape_tokens import install_on_editor
+from zcf_inspector.gui.plain_text import masked_shown, plain_label, set_tooltip, visible_lines
 from zcf_inspector.gui.theme import Tone, tone_background
 from zcf_inspector.present.review.evidence import (
     DetailIndex,
@@ -101,7 +102,7 @@ _SINCE_WORDS = {
 
 
 def _s(value: JsonValue) -> str:
-    return one_line(value) if isinstance(value, str) else ""
+    return masked_shown(value, ONE_LINE_CHARS) if isinstance(value, str) else ""
 
 
 def _note(note: str | None) -> str:
@@ -240,11 +241,16 @@ class BeliefDetail(QWidget):
             self._show_evidence()
             return
         ref = belief.portable_ref
-        demoted = f" — arrived {one_line(belief.incoming_state)}, demoted" if belief.demoted else ""
+        demoted = (
+            f" — arrived {masked_shown(belief.incoming_state, ONE_LINE_CHARS)}, demoted"
+            if belief.demoted
+            else ""
+        )
         cut = "" if belief.cut is None else f" — {belief.cut.text}"
         changed = "" if since is None else f" — {_SINCE_WORDS[since.change]}"
+        source = masked_shown(belief.source_id, ONE_LINE_CHARS)
         self.title.setText(
-            f"{one_line(ref)}  (source {one_line(belief.source_id)}){demoted}{cut}{changed}"
+            f"{masked_shown(ref, ONE_LINE_CHARS)}  (source {source}){demoted}{cut}{changed}"
         )
         self._show_content()
         self._raw = belief.content
@@ -307,7 +313,7 @@ class BeliefDetail(QWidget):
             assert self._since is not None
             self.earlier_label.setText(
                 "Admitted by the previous generation (packet "
-                f"{one_line(self._since.packet_id)}; removed words marked):"
+                f"{masked_shown(self._since.packet_id, ONE_LINE_CHARS)}; removed words marked):"
             )
             self.earlier.setPlainText(earlier.text)
             _mark(self.earlier, earlier, Tone.BAD)
@@ -374,16 +380,16 @@ class BeliefDetail(QWidget):
         assert earlier is not None
         after = str(earlier.state)
         if earlier.superseded_by is not None:
-            after += f" by {one_line(earlier.superseded_by)}"
+            after += f" by {masked_shown(earlier.superseded_by, ONE_LINE_CHARS)}"
         self.history.addTopLevelItem(
             QTreeWidgetItem(
                 [
-                    one_line(earlier.at),
-                    one_line(earlier.reviewer),
+                    masked_shown(earlier.at, ONE_LINE_CHARS),
+                    masked_shown(earlier.reviewer, ONE_LINE_CHARS),
                     "",
                     after,
                     _note(earlier.note),  # an earlier receipt's: masked
-                    f"receipt of {one_line(since.packet_id)}",
+                    f"receipt of {masked_shown(since.packet_id, ONE_LINE_CHARS)}",
                 ]
             )
         )
@@ -395,12 +401,12 @@ class BeliefDetail(QWidget):
                 continue
             after = str(decision.state)
             if decision.superseded_by is not None:
-                after += f" by {one_line(decision.superseded_by)}"
+                after += f" by {masked_shown(decision.superseded_by, ONE_LINE_CHARS)}"
             self.history.addTopLevelItem(
                 QTreeWidgetItem(
                     [
-                        one_line(decision.at),
-                        one_line(decision.reviewer),
+                        masked_shown(decision.at, ONE_LINE_CHARS),
+                        masked_shown(decision.reviewer, ONE_LINE_CHARS),
                         before,
                         after,
                         _note(decision.note),
@@ -416,6 +422,7 @@ def _text_box(name: str) -> QPlainTextEdit:
     box.setReadOnly(True)  # a plain-text editor never interprets markup
     box.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
     box.setAccessibleName(name)
+    install_on_editor(box)  # escaped characters as tokens, named in their tooltips
     return box
 
 

@@ -27,11 +27,30 @@ from PySide6.QtWidgets import (
 )
 
 from zcf_inspector.core.formats import is_id
+from zcf_inspector.core.hostile.scan import text_hit
 from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.messages import message_box
-from zcf_inspector.gui.plain_text import one_line, plain_label, visible_lines
+from zcf_inspector.gui.plain_text import ONE_LINE_CHARS, masked_shown, plain_label, visible_lines
 from zcf_inspector.gui.review.previous_dialog import OpenFile, PreviousGenerationDialog
 from zcf_inspector.gui.review.settings import load_identity, save_identity
+
+
+def note_text(editor: QPlainTextEdit) -> str:
+    """The note as typed or pasted: ``toPlainText`` turns a pasted U+2028 LINE SEPARATOR
+    into a line feed; the raw text keeps it (a paragraph break, Enter, is a line feed)."""
+    return editor.document().toRawText().replace("\u2029", "\n")
+
+
+def kept_words(note: str) -> str:
+    """What a note holding hidden characters says under its editor: kept as given, and
+    how it reads escaped (the editor itself draws a line separator as a line break)."""
+    hidden = text_hit(note, "")
+    if hidden is None or not hidden.first:
+        return ""
+    return (
+        f"Kept as given, with a character a reader cannot see ({hidden.first}); "
+        f"escaped, the note reads: {visible_lines(note)}"
+    )
 
 
 class NoteDialog(QDialog):
@@ -57,6 +76,8 @@ class NoteDialog(QDialog):
         # The prompt may quote the packet (a ref, a reviewer): shown by the one text rule.
         layout.addWidget(plain_label(visible_lines(prompt), wrap=True, selectable=True))
         layout.addWidget(self.editor)
+        self.kept = plain_label(wrap=True, selectable=True)  # what a hidden character is
+        layout.addWidget(self.kept)
         layout.addWidget(plain_label("Ctrl+Enter records it, Esc cancels."))
         layout.addWidget(self.buttons)
         self.editor.textChanged.connect(self._update)
@@ -66,11 +87,14 @@ class NoteDialog(QDialog):
         self._update()
 
     def note(self) -> str:
-        return self.editor.toPlainText()
+        return note_text(self.editor)
 
     def _update(self) -> None:
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        ok.setEnabled(not self.required or bool(self.note().strip()))
+        note = self.note()
+        ok.setEnabled(not self.required or bool(note.strip()))
+        self.kept.setText(kept_words(note))
+        self.kept.setVisible(bool(self.kept.text()))
 
 
 class SupersedeDialog(QDialog):
@@ -93,7 +117,9 @@ class SupersedeDialog(QDialog):
         self.search.setPlaceholderText("Filter beliefs")
         self.choices = QListWidget()
         for candidate_ref, content in candidates:
-            item = QListWidgetItem(f"{one_line(candidate_ref)} — {one_line(content, 80)}")
+            item = QListWidgetItem(
+                f"{masked_shown(candidate_ref, ONE_LINE_CHARS)} — {masked_shown(content, 80)}"
+            )
             item.setData(Qt.ItemDataRole.UserRole, candidate_ref)
             self.choices.addItem(item)
         self.editor = QPlainTextEdit()
@@ -105,7 +131,11 @@ class SupersedeDialog(QDialog):
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(
-            plain_label(f"Which belief replaces {one_line(ref)}?", wrap=True, selectable=True)
+            plain_label(
+                f"Which belief replaces {masked_shown(ref, ONE_LINE_CHARS)}?",
+                wrap=True,
+                selectable=True,
+            )
         )
         layout.addWidget(self.search)
         layout.addWidget(self.choices)
@@ -151,7 +181,7 @@ class SupersedeDialog(QDialog):
         return value if isinstance(value, str) else None
 
     def note(self) -> str:
-        return self.editor.toPlainText()
+        return note_text(self.editor)
 
     def select(self, ref: str) -> None:
         for row in range(self.choices.count()):
@@ -220,9 +250,20 @@ class ReviewerSettingsDialog(QDialog):
             self.key_file.setText(path)
 
     def _update(self) -> None:
-        ok = is_id(self.name.text())
-        self.problem.setText("" if ok else "The name must be 1-256 characters, none below U+0020.")
-        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(ok)
+        name = self.name.text()
+        hidden = text_hit(name, "")
+        if not is_id(name):
+            problem = "The name must be 1-256 characters, none below U+0020."
+        elif hidden is not None and hidden.first:
+            # Refused, never changed: a reviewer name others read on every receipt.
+            problem = (
+                f"The name holds a character a reader cannot see ({hidden.first}): "
+                f"{masked_shown(name, ONE_LINE_CHARS)} — type it without."
+            )
+        else:
+            problem = ""
+        self.problem.setText(problem)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(not problem)
 
     def _save(self) -> None:
         save_identity(self.settings, self.name.text(), self.key_file.text().strip())

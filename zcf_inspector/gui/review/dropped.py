@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from zcf_inspector.core.packet.admission import DroppedBelief, DroppedBeliefs
 from zcf_inspector.gui.dialog_keys import add_submit_keys
-from zcf_inspector.gui.plain_text import one_line, plain_label
+from zcf_inspector.gui.plain_text import ONE_LINE_CHARS, masked_shown, plain_label
 from zcf_inspector.present.review.dropped import dropped_cell, dropped_detail
 
 AnyIndex = QModelIndex | QPersistentModelIndex
@@ -52,8 +52,8 @@ class DroppedBeliefsModel(QAbstractTableModel):
         belief = self.dropped[index.row()]
         return (
             f"{belief.index:,}",
-            one_line(belief.portable_ref),
-            one_line(belief.review_state),
+            masked_shown(belief.portable_ref, ONE_LINE_CHARS),
+            masked_shown(belief.review_state, ONE_LINE_CHARS),
             dropped_cell(belief),  # a suspected credential masked
         )[index.column()]
 

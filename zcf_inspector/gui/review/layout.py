@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.review.previous import BeliefChange
+from zcf_inspector.gui.escape_tokens import install_tokens
 from zcf_inspector.gui.plain_text import plain_label, set_tooltip
 from zcf_inspector.gui.review.detail import BeliefDetail
 from zcf_inspector.gui.review.table_model import Column, ReviewRows, ReviewTableModel
@@ -177,6 +178,7 @@ def build_widgets(pane: QWidget) -> PaneWidgets:
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     table.setTabKeyNavigation(False)
     table.setAccessibleName("Admitted beliefs")
+    install_tokens(table)  # an escaped character in a cell drawn as a token
     _size_columns(table)
     note_field = QLineEdit()
     note_field.setPlaceholderText("Note for the next decision (Enter returns to the table)")

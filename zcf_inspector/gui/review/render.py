@@ -12,7 +12,7 @@ from collections.abc import Collection
 
 from PySide6.QtCore import QModelIndex
 
-from zcf_inspector.gui.plain_text import set_tooltip
+from zcf_inspector.gui.plain_text import ONE_LINE_CHARS, masked_shown, set_tooltip, visible
 from zcf_inspector.gui.review.actions import PaneActions
 from zcf_inspector.gui.review.detail import SincePrevious
 from zcf_inspector.gui.review.layout import PaneWidgets
@@ -103,11 +103,12 @@ def show_admission(ui: PaneWidgets, controller: ReviewController) -> None:
 def show_identity(
     ui: PaneWidgets, controller: ReviewController, identity: ReviewerIdentity
 ) -> None:
-    text = f"Reviewer: {identity.name}" if identity.usable else "Reviewer: not set"
+    name = masked_shown(identity.name, ONE_LINE_CHARS)  # a pasted name may hold bidi controls
+    text = f"Reviewer: {name}" if identity.usable else "Reviewer: not set"
     if identity.fingerprint:
         text += f"  (your key {identity.fingerprint}, for the self-review warning)"
     if identity.key_problem:
-        text += f"  (key file not usable: {identity.key_problem})"
+        text += f"  (key file not usable: {visible(identity.key_problem)})"
     ui.reviewer.setText(text)
     warning = controller.self_review_text(identity.fingerprint)
     ui.self_review.setVisible(bool(warning))

@@ -8,12 +8,13 @@ earlier decisions (a carry-over confirms too); the words are the presentation la
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 from PySide6.QtWidgets import QWidget
 
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.gui.review.dialogs import Prompter
+from zcf_inspector.present.review.hostile import confirm_hostile_question, hostile_among
 from zcf_inspector.present.review.secrets import (
     confirm_flagged_question,
     flagged_among,
@@ -55,3 +56,24 @@ def repeat_flagged(
     if prompter.confirm(parent, title, text):
         return frozenset()
     return frozenset(suspected) if len(suspected) < total else None
+
+
+def confirm_hostile(
+    prompter: Prompter,
+    parent: QWidget,
+    state: ReviewState,
+    refs: Sequence[str],
+    content: Callable[[str], str | None],
+) -> Sequence[str]:
+    """As `confirm_flagged`, for the beliefs whose admitted content holds hidden
+    characters or mixes scripts in a word (`core.hostile`): asked apart, No leaves them."""
+    if state is not ReviewState.CONFIRMED:
+        return refs
+    suspected = hostile_among(refs, content)
+    if not suspected:
+        return refs
+    title, text = confirm_hostile_question(len(suspected), len(refs))
+    if prompter.confirm(parent, title, text):
+        return refs
+    left_out = set(suspected)
+    return [ref for ref in refs if ref not in left_out]

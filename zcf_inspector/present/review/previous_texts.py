@@ -60,6 +60,8 @@ def repeat_prompt(
     counts: RepeatCounts,
     reviewer: str,
 ) -> str:
+    """The note dialog's prompt, raw: the dialog escapes it by the one rule (escaping it
+    here too would write a real U+202E as its typed spelling, the backslash doubled)."""
     by_state = ", ".join(f"{n:,} {state}" for state, n in counts.by_state)
     left = []
     if previous.withheld:
@@ -68,9 +70,9 @@ def repeat_prompt(
         left.append(f"{counts.decided:,} you decided already")
     return (
         f"Repeat {_counted(counts.pending, 'earlier decision')} ({by_state}) from the receipt "
-        f"{previous.receipt_digest} of packet {visible(previous.packet_id)} on beliefs whose "
+        f"{previous.receipt_digest} of packet {previous.packet_id} on beliefs whose "
         "admitted content is byte-identical?\n\n"
-        f"They are recorded as YOUR decisions ({visible(reviewer)}), now, in one step "
+        f"They are recorded as YOUR decisions ({reviewer}), now, in one step "
         "(Ctrl+Z undoes it), each with your note and where it came from. "
         f"That receipt: {previous.trust_text()}.\n\n"
         + (f"Not repeated: {'; '.join(left)}. " if left else "")
