@@ -105,7 +105,7 @@ class TabKind(ABC, Generic[D]):
         return (document.path,)
 
     @abstractmethod
-    def masked_shown(self, document: D) -> Shown: ...
+    def shown(self, document: D) -> Shown: ...
 
     @abstractmethod
     def panes(self, tab: PaneHost, document: D) -> tuple[Panes, str]:
@@ -118,7 +118,7 @@ class TabKind(ABC, Generic[D]):
 
 
 class PacketKind(TabKind[PacketDocument]):
-    def masked_shown(self, document: PacketDocument) -> Shown:
+    def shown(self, document: PacketDocument) -> Shown:
         inspection = document.inspection
         findings, omitted = inspection.findings, inspection.omitted
         scan = document.secrets
@@ -174,7 +174,7 @@ class PacketKind(TabKind[PacketDocument]):
 class ReceiptKind(TabKind[ReceiptDocument]):
     keeps_receipt_match = True
 
-    def masked_shown(self, document: ReceiptDocument) -> Shown:
+    def shown(self, document: ReceiptDocument) -> Shown:
         report = document.report
         findings = report.findings
         verdict = receipt_verdict(report)
@@ -194,7 +194,7 @@ class ContinuationKind(TabKind[ContinuationDocument]):
             return (document.path, document.report_path)
         return (document.path,)
 
-    def masked_shown(self, document: ContinuationDocument) -> Shown:
+    def shown(self, document: ContinuationDocument) -> Shown:
         result = document.result
         report_name = Path(document.report_path).name if document.report_path else ""
         findings, elsewhere = findings_listing(result, report_name)
