@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from PySide6.QtGui import QPalette
@@ -25,6 +26,7 @@ from tests.gui.driving import drop, wait_idle
 from zcf_inspector import api
 from zcf_inspector.cli import main
 from zcf_inspector.core.continuation.timestamps import parse_datetime
+from zcf_inspector.core.document_kind import DocumentKind
 from zcf_inspector.core.files import shown_path
 from zcf_inspector.core.reading import ReadError, read_json
 from zcf_inspector.core.visible_text import visible
@@ -33,8 +35,10 @@ from zcf_inspector.gui.theme import tone_colour
 from zcf_inspector.gui.verdict_header import LEVEL_TONES
 from zcf_inspector.present import receipt_match
 from zcf_inspector.present.recognise import CONTINUATION_KINDS, recognise
-from zcf_inspector.present.registry import Result
-from zcf_inspector.present.vocabulary import CHECK_SEPARATOR, CheckStatus, Chip, DocumentKind, Trust
+from zcf_inspector.present.vocabulary import CHECK_SEPARATOR, CheckStatus, Chip, Trust
+
+if TYPE_CHECKING:
+    from zcf_inspector.present.registry import Result
 
 EXAMPLES = DATA / "asif-0.4" / "examples" / "continuation"
 DESTINATION = REPO / "goldens" / "destination.json"

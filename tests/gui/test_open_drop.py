@@ -14,13 +14,10 @@ from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.monitor import Cancelled, Monitor
-from zcf_inspector.gui import documents as documents_module
-from zcf_inspector.gui.documents import (
-    ContinuationDocument,
-    OpenRequest,
-    UnreadableDocument,
-    open_documents,
-)
+from zcf_inspector.gui.documents import open_documents
+from zcf_inspector.opener import open as documents_module
+from zcf_inspector.opener.documents import ContinuationDocument, UnreadableDocument
+from zcf_inspector.opener.open import OpenRequest
 
 
 def test_one_bad_file_of_a_drop_does_not_stop_the_others(tmp_path: Path) -> None:

@@ -17,20 +17,14 @@ from typing import TYPE_CHECKING, TextIO
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, field, json_text
 from zcf_inspector.core.atomic import TargetExistsError, write_atomic
-from zcf_inspector.core.briefing.build import masked_workspace  # the briefing's one masking
-from zcf_inspector.core.claims.workspace import (
-    ClaimStatus,
-    WorkspaceCheck,
-    check_workspace,
-    resolve_folder,
-)
+from zcf_inspector.core.claims.workspace import ClaimStatus, WorkspaceCheck, resolve_folder
 from zcf_inspector.core.file_trust import ALLOW_ENV, ALLOW_FLAG
 from zcf_inspector.core.files import shown_path
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings, omitted_total
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.trust import packet_trust
-from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
+from zcf_inspector.core.secrets.scan import SecretScan
 from zcf_inspector.present import packet
 from zcf_inspector.present.vocabulary import Trust, Verdict
 
@@ -156,13 +150,13 @@ NO_ADVISORIES = Advisories()
 def advisories(inspection: PacketInspection, folder: Path | None = None) -> Advisories:
     """The scan (and the workspace check) of a packet that could be read; the findings fit
     in what the inspection's own findings left of the one budget of a document."""
-    if inspection.value is None:
+    # Imported here: the opener loads every kind's checks, which most commands never run.
+    from zcf_inspector.opener.open import packet_advisories  # noqa: PLC0415
+
+    scan, workspace = packet_advisories(inspection, folder)
+    if scan is None:
         return Advisories(workspace_asked=folder is not None)
-    scan = scan_packet(inspection.value)
     findings, omitted = scan.findings(limit=max(0, FINDINGS_LIMIT - len(inspection.findings)))
-    workspace = None
-    if folder is not None:
-        workspace = masked_workspace(check_workspace(inspection.value, folder), scan.by_pointer())
     return Advisories(findings, omitted, workspace, folder is not None, scan)
 
 

@@ -32,7 +32,6 @@ from zcf_inspector.core.continuation.export.to_json import continuation_json
 from zcf_inspector.core.continuation.inspection import inspect_continuation, require_plan
 from zcf_inspector.core.continuation.models.v0_5 import MAX_SNAPSHOT_BYTES
 from zcf_inspector.core.continuation.results import (
-    DocumentKind,
     InspectionResult,
     PlanResult,
     ReportResult,
@@ -40,6 +39,7 @@ from zcf_inspector.core.continuation.results import (
 )
 from zcf_inspector.core.continuation.rules.snapshot_current import stale_headline
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
+from zcf_inspector.core.document_kind import DocumentKind
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import read_bounded, shown_path
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         if not result.plans:
             _say_why_no_dot(result, args.file)
     else:
-        _print_human(result, shown, args.file, sys.stdout)
+        print_human(result, shown, args.file, sys.stdout)
     return exitcodes.for_trust(shown.trust)
 
 
@@ -201,7 +201,7 @@ def _print_reasons(report: ReportResult, out: TextIO) -> None:
         )
 
 
-def _print_human(result: InspectionResult, shown: Verdict, path: Path, out: TextIO) -> None:
+def print_human(result: InspectionResult, shown: Verdict, path: Path, out: TextIO) -> None:
     print_verdict(str(path), shown, out=out)
     print_findings(result.findings, out, result.omitted)
     for plan in result.plans:

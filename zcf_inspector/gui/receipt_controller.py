@@ -13,7 +13,6 @@ from functools import partial
 
 from zcf_inspector.core.review.target import ReviewTarget
 from zcf_inspector.gui.document_tab import DocumentTab
-from zcf_inspector.gui.documents import PacketDocument, ReceiptDocument
 from zcf_inspector.gui.receipt_match import (
     PacketIdentity,
     ReceiptMatch,
@@ -22,6 +21,7 @@ from zcf_inspector.gui.receipt_match import (
 )
 from zcf_inspector.gui.review.previous_dialog import OpenFile
 from zcf_inspector.gui.task_runner import TaskRunner
+from zcf_inspector.opener.documents import PacketDocument, ReceiptDocument
 
 
 def review_targets(tabs: Sequence[DocumentTab]) -> list[tuple[DocumentTab, ReviewTarget]]:

@@ -17,7 +17,7 @@ from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.review.target import ReviewTarget
 from zcf_inspector.present import receipt_match
 from zcf_inspector.present.receipt_match import CHECK, belongs_summary
-from zcf_inspector.present.vocabulary import Chip as VerdictRow
+from zcf_inspector.present.vocabulary import Chip
 
 __all__ = [
     "CHECK",
@@ -60,7 +60,7 @@ class ReceiptMatchInput:
 class ReceiptMatch:
     """The verdict row a receipt tab adds, and the open packet it belongs to (if any)."""
 
-    row: VerdictRow
+    row: Chip
     packet: PacketIdentity | None = None
 
 

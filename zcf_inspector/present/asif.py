@@ -22,21 +22,18 @@ from collections.abc import Callable, Iterable
 
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.results import (
-    DocumentKind as ContinuationKind,
-)
-from zcf_inspector.core.continuation.results import (
     InspectionResult,
     PlanResult,
     ReportResult,
 )
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
+from zcf_inspector.core.document_kind import DocumentKind
 from zcf_inspector.core.findings import Finding, Severity
 from zcf_inspector.present.asif_snapshot import snapshot_rows
 from zcf_inspector.present.vocabulary import (
     SEPARATOR,
     CheckStatus,
     Chip,
-    DocumentKind,
     Trust,
     Verdict,
     weakest,
@@ -70,9 +67,9 @@ def _kind_word(result: InspectionResult) -> str:
 
 def not_checked(result: InspectionResult) -> tuple[str, ...]:
     """What the document claims that could not be checked here."""
-    if result.kind is ContinuationKind.CONTINUATION_REPORT:
+    if result.kind is DocumentKind.CONTINUATION_REPORT:
         return (NO_SESSION,)
-    if result.kind is ContinuationKind.CONTINUATION_PROFILE:
+    if result.kind is DocumentKind.CONTINUATION_PROFILE:
         return (BARE_PROFILE,)
     return ()
 
@@ -155,7 +152,7 @@ def _document_part(result: InspectionResult) -> tuple[str, Trust]:
     kind = _kind_word(result)
     first = _document_refusal(result)
     report = result.report
-    if result.kind is ContinuationKind.CONTINUATION_REPORT and first is None and report:
+    if result.kind is DocumentKind.CONTINUATION_REPORT and first is None and report:
         if window_only(report) is None:
             first = _first_error(report.findings)
         if first is None and window_only(report) is None and not report.ok:
@@ -164,7 +161,7 @@ def _document_part(result: InspectionResult) -> tuple[str, Trust]:
             return f"{kind} INTACT{SEPARATOR}SESSION NOT CHECKED (no session)", Trust.UNCHECKED
     if first is not None:
         return f"{kind} REFUSED: {first.code}", Trust.REFUSED
-    if result.kind is ContinuationKind.CONTINUATION_PROFILE:
+    if result.kind is DocumentKind.CONTINUATION_PROFILE:
         return f"{kind} INTACT{SEPARATOR}SESSION REFERENCES NOT CHECKED (bare profile)", (
             Trust.UNCHECKED
         )
@@ -198,9 +195,9 @@ def document_rows(result: InspectionResult) -> Iterable[Chip]:
         )
     else:
         yield Chip("document", CheckStatus.PASS, kind, f"read and checked as {kind}")
-    if result.kind is ContinuationKind.CONTINUATION_PROFILE:
+    if result.kind is DocumentKind.CONTINUATION_PROFILE:
         yield Chip("session references", CheckStatus.NOT_CHECKABLE, "bare profile", BARE_PROFILE)
-    if result.kind is ContinuationKind.CONTINUATION_REPORT:
+    if result.kind is DocumentKind.CONTINUATION_REPORT:
         yield Chip("binding", CheckStatus.NOT_CHECKABLE, "no session", NO_SESSION)
 
 

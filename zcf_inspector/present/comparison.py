@@ -8,13 +8,13 @@ byte stage has nothing to compare.
 from __future__ import annotations
 
 from zcf_inspector.core.compare.model import Comparison, PartStatus, SideSummary
+from zcf_inspector.core.document_kind import DocumentKind
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.present import packet
 from zcf_inspector.present.vocabulary import (
     SEPARATOR,
     CheckStatus,
     Chip,
-    DocumentKind,
     Trust,
     Verdict,
     weakest,
