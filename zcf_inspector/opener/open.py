@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from contextlib import nullcontext
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -82,7 +82,7 @@ class OpenRequest:
     review: bool = True
     # The public key a receipt is checked with (`--key`); None: the destination's
     # signingKey, if any.
-    receipt_key: bytes | None = None
+    receipt_key: bytes | None = field(default=None, repr=False)
     # Check a packet's file claims against this folder (`validate --workspace`).
     workspace: Path | None = None
     # Files that are empty, binary or too large get no document (the window); without
@@ -102,7 +102,7 @@ class OpenSettings:
     """What one document is checked under (`open_document`): the front ends' options."""
 
     destination: Destination | None = None
-    receipt_key: bytes | None = None
+    receipt_key: bytes | None = field(default=None, repr=False)
     now: datetime | None = None
     workspace: Path | None = None
     report: bytes | None = None  # a destination report to check a session against
@@ -174,7 +174,7 @@ def _open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
                 documents.append(document)
             except Cancelled:
                 raise
-            except Exception as exc:  # noqa: BLE001 - one file's failure, reported as such
+            except Exception as exc:
                 if not request.contain:
                     raise
                 # Hostile shapes the reader's limits let through (and any defect a file
