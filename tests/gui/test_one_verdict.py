@@ -86,7 +86,7 @@ def argv(paths: tuple[Path, ...], *, json_out: bool, destination: bool) -> list[
     if kind in CONTINUATION_KINDS:
         report = ["--report", str(paths[1]), "--now", CLOCK] if len(paths) > 1 else []
         return ["plan", *flag[:1], str(paths[0]), *report]
-    return ["validate", *flag, str(paths[0])]
+    return ["validate", *flag, str(paths[0])]  # a packet, a snapshot, an unknown document
 
 
 def run(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[int, str]:
@@ -132,6 +132,13 @@ def api_said(paths: tuple[Path, ...], destination: bool = False) -> Said:
         now = parse_datetime(CLOCK) if len(paths) > 1 else None
         result = api.inspect_continuation(
             paths[0], report=paths[1] if len(paths) > 1 else None, now=now
+        )
+    elif kind is not DocumentKind.PACKET:  # a snapshot alone, or no known kind
+        shown = api.open_document(paths[0], destination=DESTINATION if destination else None)
+        return Said(
+            visible(shown.headline),
+            str(shown.trust),
+            tuple(visible(c.text) for c in shown.verdict.chips),
         )
     elif destination:  # admitted there: what admission changed is a chip of its own
         result = api.ingest(paths[0], DESTINATION)

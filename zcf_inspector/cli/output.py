@@ -151,13 +151,24 @@ def advisories(inspection: PacketInspection, folder: Path | None = None) -> Advi
     """The scan (and the workspace check) of a packet that could be read; the findings fit
     in what the inspection's own findings left of the one budget of a document."""
     # Imported here: the opener loads every kind's checks, which most commands never run.
-    from zcf_inspector.opener.open import packet_advisories  # noqa: PLC0415
+    from zcf_inspector.opener.open import masked_claims, packet_advisories  # noqa: PLC0415
 
-    scan, workspace = packet_advisories(inspection, folder)
+    scan, found = packet_advisories(inspection, folder)
+    return advisories_of(inspection, scan, masked_claims(found, scan), asked=folder is not None)
+
+
+def advisories_of(
+    inspection: PacketInspection,
+    scan: SecretScan | None,
+    workspace: WorkspaceCheck | None,
+    *,
+    asked: bool,
+) -> Advisories:
+    """The advisories of a scan (and workspace check) already made by the opener."""
     if scan is None:
-        return Advisories(workspace_asked=folder is not None)
+        return Advisories(workspace_asked=asked)
     findings, omitted = scan.findings(limit=max(0, FINDINGS_LIMIT - len(inspection.findings)))
-    return Advisories(findings, omitted, workspace, folder is not None, scan)
+    return Advisories(findings, omitted, workspace, asked, scan)
 
 
 def print_refused(

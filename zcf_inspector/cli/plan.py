@@ -142,14 +142,11 @@ def _known(text: str | None) -> str:
 def _plan_line(plan: PlanResult) -> str:
     chip = asif.plan_row(plan)
     verdict = chip.state if plan.ok else f"{chip.state} · {field(chip.summary)}"
-    required = sum(1 for n in plan.nodes if n.required)
-    missing = sum(1 for n in plan.nodes if n.missing)
     scopes = field(", ".join(plan.active_scopes), MESSAGE_CHARS)
-    blocked = sum(1 for n in plan.nodes if n.blockers)
+    counts = asif.plan_counts(plan, sum(1 for n in plan.nodes if n.blockers))
     return (
         f"plan {field(plan.id)} ({field(plan.next_action)}; scopes {scopes}): "
-        f"{verdict} — {len(plan.nodes)} subjects, {required} required, {missing} missing, "
-        f"{len(plan.cycles)} cycles, {blocked} known blockers\n"
+        f"{verdict} — {', '.join(counts)}\n"
     )
 
 

@@ -22,6 +22,7 @@ from zcf_inspector.cli.commands import help_of
 from zcf_inspector.cli.output import (
     Advisories,
     add_trust_arguments,
+    advisories_of,
     fail,
     inspection_json,
     omitted_json,
@@ -107,7 +108,7 @@ def _now(text: str | None) -> datetime | None:
         raise InputError(f"--now: {exc}") from exc
 
 
-def _key(path: str | None) -> bytes | None:
+def key_of(path: str | None) -> bytes | None:
     if path is None:
         return None
     from zcf_inspector.core.keyfile import load_ed25519_key  # noqa: PLC0415 - rarely asked
@@ -117,7 +118,7 @@ def _key(path: str | None) -> bytes | None:
 
 def run(args: argparse.Namespace) -> int:
     destination = optional_destination(args)
-    key = _key(args.key)
+    key = key_of(args.key)
     folder = workspace_folder(args)
     now = _now(args.now)
     current = None
@@ -162,13 +163,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _advisories(document: PacketDocument) -> Advisories:
     """The scan's warnings (in the findings of the view) and the workspace check."""
-    own = len(document.inspection.findings)
-    return Advisories(
-        document.view.findings[own:],
-        (),
-        document.workspace,
-        document.workspace_asked,
-        document.secrets,
+    from zcf_inspector.opener.open import masked_claims  # noqa: PLC0415
+
+    workspace = masked_claims(document.workspace, document.secrets)
+    return advisories_of(
+        document.inspection, document.secrets, workspace, asked=document.workspace_asked
     )
 
 

@@ -88,8 +88,9 @@ class PacketDocument:
     secrets: SecretScan | None = None
     # What admission at the destination changes (None: no destination, or refused).
     notice: AdmissionNotice | None = None
-    # The packet's file claims against a workspace folder (`validate --workspace`);
-    # ``workspace_asked`` with no check: the packet could not be read.
+    # The packet's file claims against a workspace folder (`validate --workspace`), as
+    # found (`open.masked_claims` masks them for printing); ``workspace_asked`` with no
+    # check: the packet could not be read.
     workspace: WorkspaceCheck | None = None
     workspace_asked: bool = False
     parses: int = field(default=1, compare=False)

@@ -356,16 +356,25 @@ def packet_advisories(
 ) -> tuple[SecretScan | None, WorkspaceCheck | None]:
     """What is said beside a packet's verdict and never changes it: the secret scan of its
     texts (None: the bytes were refused) and, given a ``folder``, its file claims checked
-    against it, the locators masked as the scan flagged them. The one call of the scan on
-    the way to a verdict (`ingest` and `review` print these too)."""
+    against it (as found: `masked_claims` masks them for printing, and the briefing masks
+    its own). The one call of the scan on the way to a verdict (`ingest` and `review`
+    print these too)."""
     value = inspection.value
     if value is None:
         return None, None
     secrets = scan_packet(value, monitor)
-    workspace = None
-    if folder is not None:
-        workspace = masked_workspace(check_workspace(value, folder), secrets.by_pointer())
+    workspace = None if folder is None else check_workspace(value, folder)
     return secrets, workspace
+
+
+def masked_claims(
+    workspace: WorkspaceCheck | None, secrets: SecretScan | None
+) -> WorkspaceCheck | None:
+    """The workspace check with every locator holding a suspected credential masked, as
+    `validate --workspace` prints it (the briefing's one masking rule)."""
+    if workspace is None or secrets is None:
+        return workspace
+    return masked_workspace(workspace, secrets.by_pointer())
 
 
 def admission_notice(

@@ -56,7 +56,10 @@ def strict_read(data: bytes, max_bytes: int) -> tuple[ReadDocument | ReadError, 
             return refused, 1  # the exact mode refuses such bytes too
         try:
             exact = read_document(data, max_bytes=max_bytes, exact=True)
-        except ReadError:
+        except (ReadError, ArithmeticError):
+            # ArithmeticError: the exact reader's Decimal gives up on a literal such as
+            # 0.4e0066999…9 (decimal.InvalidOperation) instead of refusing it; the
+            # profile's refusal of the number stands, as it would for a packet.
             return refused, 2
         return (exact if _continuation(exact.value) else refused), 2
     if (read.has_fractions or read.decimal_literals) and _continuation(read.value):

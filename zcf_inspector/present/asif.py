@@ -261,3 +261,22 @@ def verdict(result: InspectionResult) -> Verdict:
     rows = tuple(row for build in ROWS for row in build(result))
     kind = str(DocumentKind(str(result.kind))) if result.kind is not None else UNRECOGNISED
     return Verdict(kind, words, level, rows, not_checked=not_checked(result))
+
+
+def plan_counts(
+    plan: PlanResult, known_blockers: int, blocking: int | None = None
+) -> tuple[str, ...]:
+    """A plan's counts in words — subjects, required, missing, cycles, known blockers (and,
+    with a report, blocking) — the one summary `plan` prints on each plan's line and the
+    plan graph's status line shows."""
+    nodes = plan.nodes
+    parts = [
+        f"{len(nodes)} subjects",
+        f"{sum(1 for n in nodes if n.required)} required",
+        f"{sum(1 for n in nodes if n.missing)} missing",
+        f"{len(plan.cycles)} cycles",
+        f"{known_blockers} known blockers",
+    ]
+    if blocking is not None:
+        parts.append(f"{blocking} blocking")
+    return tuple(parts)

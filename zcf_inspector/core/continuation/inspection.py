@@ -370,7 +370,9 @@ def inspect_continuation(
     inside the long ones (workspace trees, the plan loop, and every `pulse.EVERY` items
     of the schema checks and the rules' loops). ``current_capabilities``: the
     caller's current destination snapshot bytes, compared exactly with those an ASIF 0.5
-    report binds (CAPABILITIES.md).
+    report binds (CAPABILITIES.md). ``parsed`` and ``report_parsed``: the values the
+    caller already read from ``data`` and ``report`` with exact numbers (the opener's one
+    read of each file); the bytes are then hashed and bound, not parsed again.
     """
     with pulsing(monitor):  # the points inside the rules' and schemas' loops (pulse.py)
         return _inspect(
@@ -381,6 +383,7 @@ def inspect_continuation(
             findings_limit=findings_limit,
             monitor=monitor,
             current_capabilities=current_capabilities,
+            parsed=(parsed, report_parsed),
         )
 
 
