@@ -27,6 +27,7 @@ import os
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import cast
 
 from zcf_inspector.core.canonical import canonical as _canonical
 from zcf_inspector.core.code_registry import describe as _describe
@@ -219,7 +220,8 @@ def _decisions(
         return _bytes(decisions, _DECISIONS_MAX_BYTES, "decisions")
     if not isinstance(decisions, Sequence):
         raise _args.wrong("decisions", "a list of decisions, a decisions file or None", decisions)
-    return [dict(_args.mapping(entry, "each decision")) for entry in decisions]  # type: ignore[misc]
+    entries = [_args.mapping(entry, "each decision") for entry in decisions]
+    return [dict(cast("Mapping[str, JsonValue]", entry)) for entry in entries]
 
 
 def review(

@@ -134,11 +134,11 @@ def api_said(paths: tuple[Path, ...], destination: bool = False) -> Said:
             paths[0], report=paths[1] if len(paths) > 1 else None, now=now
         )
     elif kind is not DocumentKind.PACKET:  # a snapshot alone, or no known kind
-        shown = api.open_document(paths[0], destination=DESTINATION if destination else None)
+        view = api.open_document(paths[0], destination=DESTINATION if destination else None)
         return Said(
-            visible(shown.headline),
-            str(shown.trust),
-            tuple(visible(c.text) for c in shown.verdict.chips),
+            visible(view.headline),
+            str(view.trust),
+            tuple(visible(c.text) for c in view.verdict.chips),
         )
     elif destination:  # admitted there: what admission changed is a chip of its own
         result = api.ingest(paths[0], DESTINATION)

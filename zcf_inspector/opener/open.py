@@ -289,7 +289,7 @@ class _ShareMonitor(Monitor):
 
 def _check(
     item: FileRead, report: FileRead | None, request: OpenRequest, share: _Share
-) -> Document:
+) -> ShownDocument:
     kind = recognise(item.value)
     if kind is DocumentKind.PACKET:
         return _check_packet(item, request, share)

@@ -95,12 +95,15 @@ def verdict_of(
     to give (`opener.open.admission_notice`), never built here."""
     name = _name(result)
     packet: Any = import_module("zcf_inspector.present.packet")
+    shown: Verdict
     if name == INGEST_RESULT:
-        return packet.verdict(result.inspection, admission, secrets)  # type: ignore[union-attr]
+        shown = packet.verdict(getattr(result, "inspection"), admission, secrets)  # noqa: B009
+        return shown
     presenter = _BY_TYPE.get(name)
     if presenter is None:
         raise TypeError(f"no presenter for {type(result).__name__}")
     module: Any = import_module(presenter.module)
-    if module is packet:
-        return packet.verdict(result, admission, secrets)  # type: ignore[no-any-return]
-    return module.verdict(result)  # type: ignore[no-any-return]
+    shown = (
+        packet.verdict(result, admission, secrets) if module is packet else module.verdict(result)
+    )
+    return shown
