@@ -3,7 +3,7 @@ changed between two packets.
 
 Each side is opened as `validate` opens it (the headless opener, under the same
 ``--destination`` and ``--key``) and stated in that view's words: a recipient-bound
-packet is VALID · SIGNED with its destination here exactly when `validate` says so.
+packet is stated as verified under its destination here exactly when `validate` says so.
 Exit 0 when A and B are canonically identical, 1 when they differ, 2 for a usage
 error or an input that cannot be read (a missing file, a packet refused at the byte
 stage, a document that is not a packet). Packets refused at a later stage are compared
@@ -150,8 +150,8 @@ def _short(digest: str | None) -> str:
 
 
 def _verdict(label: str, path: str, side: SideSummary, shown: Verdict | None = None) -> str:
-    """``A: PATH — INTACT · MAC NOT CHECKED (no destination keys)``: `validate`'s words
-    (the side's view, when the side was opened by the opener)."""
+    """``A: PATH — WORDS``: `validate`'s words for the side (the side's view, when the
+    side was opened by the opener)."""
     return f"{label}: {field(path)} — {field(side_words(side, shown), MESSAGE_CHARS)}"
 
 

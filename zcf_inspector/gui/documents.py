@@ -26,7 +26,7 @@ FAST_READ_MAX_BYTES = 8 * 1024 * 1024
 def open_documents(request: opener.OpenRequest, monitor: Monitor) -> list[Document]:
     """The opener's `open_documents` under the window's read policy (on the runner)."""
     return opener.open_documents(
-        replace(request, sniff=True, fast_read_max_bytes=FAST_READ_MAX_BYTES), monitor
+        replace(request, sniff=True, fast_path_max_bytes=FAST_READ_MAX_BYTES), monitor
     )
 
 
@@ -39,7 +39,7 @@ def recheck_request(
 ) -> opener.OpenRequest:
     """The opener's re-check of ``document``, under the window's read policy."""
     return opener.recheck_request(
-        document, destination, now, from_disk=from_disk, fast_read_max_bytes=FAST_READ_MAX_BYTES
+        document, destination, now, from_disk=from_disk, fast_path_max_bytes=FAST_READ_MAX_BYTES
     )
 
 
@@ -50,5 +50,5 @@ def current_snapshot_work(document: ContinuationDocument, path: str, now: dateti
         document,
         path,
         now=now,
-        fast_read_max_bytes=FAST_READ_MAX_BYTES,
+        fast_path_max_bytes=FAST_READ_MAX_BYTES,
     )

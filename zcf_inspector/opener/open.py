@@ -90,7 +90,7 @@ class OpenRequest:
     sniff: bool = True
     # Files larger than this take the exact reader instead of orjson's one GIL-holding
     # call (the window: its UI thread must get the GIL back); None: no such limit.
-    fast_read_max_bytes: int | None = None
+    fast_path_max_bytes: int | None = None
     # A failure of one file's check costs that file its document (the window: the other
     # files of a drop still open); without it the failure is raised, for the CLI's one
     # error-to-exit-code mapping (not enough memory, exit 2).
@@ -147,7 +147,7 @@ def open_document(
 
 def open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
     """Read, recognise and check every file of ``request`` (progress over all of them)."""
-    limit = request.fast_read_max_bytes
+    limit = request.fast_path_max_bytes
     with nullcontext() if limit is None else fast_path_limit(limit):
         return _open_documents(request, monitor)
 
@@ -199,7 +199,7 @@ def recheck_request(
     now: datetime | None = None,
     *,
     from_disk: bool = False,
-    fast_read_max_bytes: int | None = None,
+    fast_path_max_bytes: int | None = None,
 ) -> OpenRequest:
     """The open that checks ``document`` again — under ``destination`` and ``now`` —
     over the bytes it was read from, or (``from_disk``: F5, a change on disk) over its
@@ -225,7 +225,7 @@ def recheck_request(
         now=now,
         contents=contents if held else None,
         current_for=current_for,
-        fast_read_max_bytes=fast_read_max_bytes,
+        fast_path_max_bytes=fast_path_max_bytes,
     )
 
 
@@ -235,7 +235,7 @@ def with_current_snapshot(
     monitor: Monitor,
     now: datetime | None = None,
     *,
-    fast_read_max_bytes: int | None = None,
+    fast_path_max_bytes: int | None = None,
 ) -> ContinuationDocument | UnreadableDocument:
     """``document`` checked again with the file at ``path`` as the destination's current
     capability snapshot (read up to one byte past the format's 1 MiB limit)."""
@@ -250,7 +250,7 @@ def with_current_snapshot(
     changed = replace(document, current_path=path, current_data=current)
     # A check with a current snapshot is one more open of the same bytes: the same call
     # as opening the files, as every re-check is.
-    request = recheck_request(changed, None, now, fast_read_max_bytes=fast_read_max_bytes)
+    request = recheck_request(changed, None, now, fast_path_max_bytes=fast_path_max_bytes)
     (result,) = open_documents(request, monitor)
     assert isinstance(result, ContinuationDocument | UnreadableDocument)
     return result
