@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, assume, settings
 from hypothesis import given as for_all
 from hypothesis import strategies as st
 
@@ -482,7 +482,7 @@ def test_every_public_function_has_a_valid_call_to_vary() -> None:
 
 
 @pytest.mark.parametrize("name", sorted(VALID_CALLS))
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @for_all(data=st.data())
 def test_a_wrong_argument_type_is_an_input_error_never_a_builtin(name: str, data: Any) -> None:
     kwargs = dict(VALID_CALLS[name])
@@ -490,6 +490,11 @@ def test_a_wrong_argument_type_is_an_input_error_never_a_builtin(name: str, data
         kwargs["result"] = api.inspect_packet(MINIMAL)
     argument = data.draw(st.sampled_from(sorted(kwargs)))
     wrong = data.draw(WRONG)
+    valid = kwargs[argument]
+    # A value of the type the argument takes is no wrong type (max_bytes=1, reviewer="{"):
+    # its own checks are other tests'.
+    assume(valid is None or not isinstance(wrong, type(valid)))
+    assume((name, argument) != ("inspect_continuation", "plan_id") or not isinstance(wrong, str))
     if (name, argument) in ACCEPTS_ANY_JSON and not isinstance(wrong, str | bytes):
         wrong = object()  # not a JSON value: refused as a format, still an InputError
     kwargs[argument] = wrong

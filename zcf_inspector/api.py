@@ -27,7 +27,6 @@ import os
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import cast
 
 from zcf_inspector.core.canonical import canonical as _canonical
 from zcf_inspector.core.code_registry import describe as _describe
@@ -61,8 +60,6 @@ from zcf_inspector.core.packet.producer import seal_packet as _seal_packet
 from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus
 from zcf_inspector.core.packet.receipt import unreadable_receipt as _unreadable_receipt
 from zcf_inspector.core.packet.receipt import verify_receipt as _verify_receipt
-from zcf_inspector.core.packet.receipt_keys import load_public_key as _load_public_key
-from zcf_inspector.core.packet.receipt_keys import receipt_signer as _receipt_signer
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError
 from zcf_inspector.core.reading import read_json as _read_json
 from zcf_inspector.core.reading import read_packet as _read_packet
@@ -152,20 +149,6 @@ def _bytes(source: object, max_bytes: int = DEFAULT_MAX_BYTES, name: str = "sour
     return _args.source_bytes(source, name, max_bytes)
 
 
-def _destination(destination: object) -> Destination | None:
-    if destination is None or isinstance(destination, Destination):
-        return destination
-    return _load_destination(_args.path_of(destination, "destination"))
-
-
-def _required_destination(destination: object) -> Destination:
-    resolved = _destination(destination)
-    if resolved is None:
-        # Typed as required; a None from an untyped caller is a usage error in words.
-        raise InputError("a destination is required: a Destination or a destination file")
-    return resolved
-
-
 def inspect_packet(
     source: Source,
     destination: Destination | str | os.PathLike[str] | None = None,
@@ -190,7 +173,7 @@ def inspect_packet(
     watch = _args.monitor(monitor)
     return _inspect_bytes(
         _bytes(source, limit),
-        _destination(destination),
+        _args.destination(destination),
         max_bytes=limit,
         monitor=watch or _NULL_MONITOR,
     )
@@ -205,23 +188,9 @@ def ingest(source: Source, destination: Destination | str | os.PathLike[str]) ->
         UnreadableFileError: ``source`` is a path that cannot be read.
         DestinationError: the destination file cannot be read or is not one.
     """
-    resolved = _required_destination(destination)
+    resolved = _args.required_destination(destination)
     inspection = _inspect_bytes(_bytes(source), resolved)
     return _ingest_inspection(inspection, resolved)
-
-
-def _decisions(
-    decisions: Sequence[Mapping[str, JsonValue]] | Source | None,
-) -> JsonValue | bytes | None:
-    """The decisions as a list, or a decisions file's bytes (parsed by the review)."""
-    if decisions is None:
-        return None
-    if isinstance(decisions, bytes | bytearray | memoryview | str | os.PathLike):
-        return _bytes(decisions, _DECISIONS_MAX_BYTES, "decisions")
-    if not isinstance(decisions, Sequence):
-        raise _args.wrong("decisions", "a list of decisions, a decisions file or None", decisions)
-    entries = [_args.mapping(entry, "each decision") for entry in decisions]
-    return [dict(cast("Mapping[str, JsonValue]", entry)) for entry in entries]
 
 
 def review(
@@ -260,11 +229,11 @@ def review(
         UnreadableFileError: a path that cannot be read.
         DestinationError: the destination file cannot be read or is not one.
     """
-    resolved = _required_destination(destination)
+    resolved = _args.required_destination(destination)
     return _review_packet(
         _bytes(source),
         resolved,
-        _decisions(decisions),
+        _args.decisions(decisions, _DECISIONS_MAX_BYTES),
         reviewer=_args.text(reviewer, "reviewer"),
         previous=None if previous is None else _args.path_of(previous, "previous"),
         previous_receipt=None
@@ -276,14 +245,6 @@ def review(
             accept_unsigned_previous, "accept_unsigned_previous"
         ),
     )
-
-
-def _public_key(key: object) -> bytes | None:
-    if key is None or isinstance(key, bytes | bytearray | memoryview):
-        return None if key is None else bytes(key)
-    if isinstance(key, Destination):
-        return _receipt_signer(key).key().public_key
-    return _load_public_key(_args.path_of(key, "key")).public_key
 
 
 def verify_receipt(
@@ -305,7 +266,7 @@ def verify_receipt(
         InputError: the destination has no ``signingKey`` (its receipts are unsigned).
         FormatError: raw key bytes that are not 32 bytes long.
     """
-    public_key = _public_key(key)
+    public_key = _args.public_key(key)
     try:
         value = _read_json(_bytes(source))
     except ReadError as exc:
@@ -510,10 +471,10 @@ def open_document(
         ArgumentError: an argument of the wrong type (an `InputError`).
     """
     data = _bytes(source)
-    resolved = _destination(destination)
+    resolved = _args.destination(destination)
     settings = _OpenSettings(
         destination=resolved,
-        receipt_key=_public_key(key),
+        receipt_key=_args.public_key(key),
         now=_args.moment(now),
         workspace=None if workspace is None else _args.path_of(workspace, "workspace"),
         report=_args.optional_source(report, "report"),

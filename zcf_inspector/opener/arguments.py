@@ -12,15 +12,19 @@ as a file name. A clock is an aware ``datetime`` or RFC 3339 text.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final, cast
 
-from zcf_inspector.core.errors import ArgumentError
+from zcf_inspector.core.errors import ArgumentError, InputError
 from zcf_inspector.core.files import read_bounded
 from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
+
+if TYPE_CHECKING:
+    from zcf_inspector.core.jsontypes import JsonValue
+    from zcf_inspector.core.packet.destination import Destination
 
 SHOWN_CHARS: Final = 40  # of a wrong value, in the message
 BYTES_TYPES: Final = (bytes, bytearray, memoryview)
@@ -133,3 +137,48 @@ def mapping(value: object, name: str) -> Mapping[str, object]:
     if not isinstance(value, Mapping) or not all(isinstance(k, str) for k in value):
         raise wrong(name, "a mapping with str keys", value)
     return value
+
+
+def destination(value: object) -> Destination | None:
+    """A destination: None, a `Destination`, or the path of a destination file (loaded)."""
+    from zcf_inspector.core.packet.destination import Destination, load_destination  # noqa: PLC0415
+
+    if value is None or isinstance(value, Destination):
+        return value
+    return load_destination(path_of(value, "destination"))
+
+
+def required_destination(value: object) -> Destination:
+    resolved = destination(value)
+    if resolved is None:
+        # Typed as required; a None from an untyped caller is a usage error in words.
+        raise InputError("a destination is required: a Destination or a destination file")
+    return resolved
+
+
+def decisions(value: object, max_bytes: int) -> JsonValue | bytes | None:
+    """The decisions as a list, or a decisions file's bytes (parsed by the review)."""
+    if value is None:
+        return None
+    if isinstance(value, (*BYTES_TYPES, str, os.PathLike)):
+        return source_bytes(value, "decisions", max_bytes)
+    if not isinstance(value, Sequence):
+        raise wrong("decisions", "a list of decisions, a decisions file or None", value)
+    entries = [mapping(entry, "each decision") for entry in value]
+    return [dict(cast("Mapping[str, JsonValue]", entry)) for entry in entries]
+
+
+def public_key(value: object) -> bytes | None:
+    """A receipt signer's public key: raw bytes, a `Destination` (its ``signingKey``), or
+    the path of a key file (public, private or a destination file)."""
+    from zcf_inspector.core.packet.destination import Destination  # noqa: PLC0415
+    from zcf_inspector.core.packet.receipt_keys import (  # noqa: PLC0415
+        load_public_key,
+        receipt_signer,
+    )
+
+    if value is None or isinstance(value, BYTES_TYPES):
+        return None if value is None else bytes(value)
+    if isinstance(value, Destination):
+        return receipt_signer(value).key().public_key
+    return load_public_key(path_of(value, "key")).public_key
