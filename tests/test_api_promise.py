@@ -13,10 +13,14 @@ import json
 import pkgutil
 import re
 import types
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, assume, settings
+from hypothesis import given as for_all
+from hypothesis import strategies as st
 
 import zcf_inspector
 from goldens import generate as g
@@ -33,6 +37,7 @@ PACKET = GOLDENS / "publication" / "full-handoff.json"
 # a change here breaks them, so it must be deliberate (and said in the release notes).
 STABLE_CODES = {
     "ZcfError": "zcf_error",
+    "ArgumentError": "argument_invalid",
     "InputError": "input_unusable",
     "RefusalError": "input_refused",
     "FormatError": "format_invalid",
@@ -255,14 +260,16 @@ def test_every_type_a_public_function_takes_or_returns_is_public() -> None:
 
 def test_every_public_function_says_what_it_raises() -> None:
     functions = [n for n in api.__all__ if inspect.isfunction(getattr(api, n))]
-    assert len(functions) == 16
+    assert len(functions) == 17
     for name in functions:
         doc = inspect.getdoc(getattr(api, name)) or ""
         assert "Raises:" in doc, name
 
 
 def test_verdict_refuses_what_is_not_a_checked_document() -> None:
-    with pytest.raises(api.InputError, match="no presenter for str"):
+    with pytest.raises(
+        api.InputError, match="result must be a result of this module's checks, not str"
+    ):
         api.verdict("minimal.json")  # type: ignore[arg-type]
 
 
@@ -420,3 +427,107 @@ def test_an_unsigned_previous_receipt_is_a_refusal_unless_accepted(
         "--accept-unsigned-previous",
     )  # fmt: skip
     assert receipt_bytes(accepted.receipt) == expected
+
+
+# --- every argument checked at the edge (issue 28, point 5) ----------------------------
+
+MINIMAL = GOLDENS / "publication" / "minimal.json"
+RECEIPT = GOLDENS / "publication" / "minimal.receipt.json"
+SESSION = (
+    Path(__file__).parent / "data" / "asif-0.5" / "examples" / "continuation"
+) / "another-agent.session.json"
+
+# A valid call of every public function: each argument in turn is then replaced by a
+# value of a wrong type, and the call must refuse it as an `InputError` (never a
+# built-in exception from inside).
+VALID_CALLS: dict[str, dict[str, Any]] = {
+    "inspect_packet": {"source": MINIMAL, "destination": None, "max_bytes": 1 << 20},
+    "ingest": {"source": MINIMAL, "destination": DEST},
+    "verify_receipt": {"source": RECEIPT, "key": None},
+    "seal": {"packet": MINIMAL, "kind": "unsigned"},
+    "canonicalize": {"value": b"[1]"},
+    "compare": {"a": MINIMAL, "b": MINIMAL},
+    "describe": {"code": api.ErrorCode.DUPLICATE_KEY},
+    "inspect_continuation": {"session": SESSION, "now": "2026-09-26T12:30:00Z", "plan_id": None},
+    "verdict": {"result": None},  # replaced below by a real result
+    "open_document": {"source": MINIMAL, "destination": None, "now": None},
+    "load_destination": {"path": DEST},
+    "parse_destination": {"value": json.loads(DEST.read_bytes())},
+    "read_json": {"data": b"[1]"},
+    "review": {"source": MINIMAL, "destination": DEST, "decisions": [], "reviewer": "r"},
+}
+# What is of a wrong type for every argument above (None only where None is not allowed:
+# it is left out of the arguments that take it).
+WRONG = st.one_of(
+    st.integers(),
+    st.floats(allow_nan=True),
+    st.just(object()),
+    st.just(1j),
+    st.sets(st.integers(), max_size=2),
+    st.just(Path),
+    st.just(b"".join),
+    st.sampled_from(['{"a": 1}', "[1, 2]", " {", "\x00", ""]),
+)
+# Arguments where one of these is legitimately a value (canonicalize takes any JSON
+# value: an int is one; describe's and the key's str are checked as such).
+ACCEPTS_ANY_JSON = {("canonicalize", "value"), ("parse_destination", "value")}
+
+
+def test_every_public_function_has_a_valid_call_to_vary() -> None:
+    functions = {n for n in api.__all__ if inspect.isfunction(getattr(api, n))}
+    assert functions == set(VALID_CALLS)
+    for name, kwargs in VALID_CALLS.items():
+        if name == "verdict":
+            continue
+        getattr(api, name)(**kwargs)  # the baseline is valid
+
+
+@pytest.mark.parametrize("name", sorted(VALID_CALLS))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@for_all(data=st.data())
+def test_a_wrong_argument_type_is_an_input_error_never_a_builtin(name: str, data: Any) -> None:
+    kwargs = dict(VALID_CALLS[name])
+    if name == "verdict":
+        kwargs["result"] = api.inspect_packet(MINIMAL)
+    argument = data.draw(st.sampled_from(sorted(kwargs)))
+    wrong = data.draw(WRONG)
+    valid = kwargs[argument]
+    # A value of the type the argument takes is no wrong type (max_bytes=1, reviewer="{"):
+    # its own checks are other tests'.
+    assume(valid is None or not isinstance(wrong, type(valid)))
+    assume((name, argument) != ("inspect_continuation", "plan_id") or not isinstance(wrong, str))
+    if (name, argument) in ACCEPTS_ANY_JSON and not isinstance(wrong, str | bytes):
+        wrong = object()  # not a JSON value: refused as a format, still an InputError
+    kwargs[argument] = wrong
+    refused: api.ZcfError | None = None
+    try:
+        getattr(api, name)(**kwargs)
+    except api.ZcfError as exc:  # anything else (TypeError…) fails the test as raised
+        refused = exc
+    if refused is None:  # returned: only where the wrong value is a legitimate one
+        assert (name, argument) in ACCEPTS_ANY_JSON, (name, argument, wrong)
+    else:
+        assert isinstance(refused, api.InputError | api.RefusalError), (name, argument)
+        assert refused.code, (name, argument)
+
+
+def test_json_text_given_as_a_path_is_refused_in_words() -> None:
+    with pytest.raises(api.ArgumentError, match="pass bytes for JSON text"):
+        api.inspect_packet('{"a":1}')
+    for wrong in (None, 123, 1.5):
+        with pytest.raises(api.ArgumentError, match="source must be"):
+            api.inspect_packet(wrong)  # type: ignore[arg-type]
+
+
+def test_bytes_like_sources_and_rfc3339_clocks_are_accepted() -> None:
+    data = MINIMAL.read_bytes()
+    expected = api.inspect_packet(data).valid
+    assert api.inspect_packet(bytearray(data)).valid is expected is True
+    assert api.inspect_packet(memoryview(data)).valid is True
+    text = api.inspect_continuation(SESSION, now="2026-09-26T12:30:00Z")
+    aware = api.inspect_continuation(SESSION, now=datetime(2026, 9, 26, 12, 30, tzinfo=UTC))
+    assert api.verdict(text).words == api.verdict(aware).words
+    with pytest.raises(api.ArgumentError, match="aware datetime"):
+        api.inspect_continuation(SESSION, now=datetime(2026, 9, 26, 12, 30))
+    with pytest.raises(api.ArgumentError, match="now"):
+        api.inspect_continuation(SESSION, now="2026")

@@ -27,7 +27,6 @@ import os
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from enum import StrEnum
-from pathlib import Path
 
 from zcf_inspector.core.canonical import canonical as _canonical
 from zcf_inspector.core.code_registry import describe as _describe
@@ -37,21 +36,16 @@ from zcf_inspector.core.compare.packets import compare as _compare
 from zcf_inspector.core.continuation.inspection import inspect_continuation as _continuation
 from zcf_inspector.core.continuation.inspection import require_plan as _require_plan
 from zcf_inspector.core.continuation.results import InspectionResult
-from zcf_inspector.core.errors import FormatError, InputError, RefusalError, ZcfError
+from zcf_inspector.core.errors import ArgumentError, FormatError, InputError, RefusalError, ZcfError
 from zcf_inspector.core.files import UnreadableFileError
-from zcf_inspector.core.files import read_bounded as _read_bounded
 from zcf_inspector.core.findings import Finding, OmittedFindings, Severity
-from zcf_inspector.core.hostile.scan import scan_packet as _scan_hostile_text
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.keyfile import KeyFileError
 from zcf_inspector.core.monitor import NULL_MONITOR as _NULL_MONITOR
 from zcf_inspector.core.monitor import Cancelled, Monitor
-from zcf_inspector.core.packet.destination import (
-    Destination,
-    DestinationError,
-    load_destination,
-    parse_destination,
-)
+from zcf_inspector.core.packet.destination import Destination, DestinationError
+from zcf_inspector.core.packet.destination import load_destination as _load_destination
+from zcf_inspector.core.packet.destination import parse_destination as _parse_destination
 from zcf_inspector.core.packet.ingest import IngestResult
 from zcf_inspector.core.packet.ingest import ingest_inspection as _ingest_inspection
 from zcf_inspector.core.packet.inspection import (
@@ -66,21 +60,27 @@ from zcf_inspector.core.packet.producer import seal_packet as _seal_packet
 from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus
 from zcf_inspector.core.packet.receipt import unreadable_receipt as _unreadable_receipt
 from zcf_inspector.core.packet.receipt import verify_receipt as _verify_receipt
-from zcf_inspector.core.packet.receipt_keys import load_public_key as _load_public_key
-from zcf_inspector.core.packet.receipt_keys import receipt_signer as _receipt_signer
-from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError, read_json
+from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError
+from zcf_inspector.core.reading import read_json as _read_json
 from zcf_inspector.core.reading import read_packet as _read_packet
 from zcf_inspector.core.review.batch import DECISIONS_MAX_BYTES as _DECISIONS_MAX_BYTES
 from zcf_inspector.core.review.batch import ReviewResult
 from zcf_inspector.core.review.batch import review_packet as _review_packet
 from zcf_inspector.core.review.decisions import ReviewError
-from zcf_inspector.core.secrets.scan import scan_packet as _scan_packet
-from zcf_inspector.present.registry import Result
+from zcf_inspector.opener import arguments as _args
+from zcf_inspector.opener.documents import DocumentView
+from zcf_inspector.opener.documents import UnreadableDocument as _UnreadableDocument
+from zcf_inspector.opener.open import OpenSettings as _OpenSettings
+from zcf_inspector.opener.open import ingest_notice as _ingest_notice
+from zcf_inspector.opener.open import open_document as _open_document
+from zcf_inspector.opener.open import packet_advisories as _packet_advisories
+from zcf_inspector.opener.open import text_advisories as _text_advisories
 from zcf_inspector.present.registry import verdict_of as _verdict_of
 from zcf_inspector.present.vocabulary import CheckStatus, Chip, Trust, Verdict
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
+    "ArgumentError",
     "AuthKind",
     "Cancelled",
     "Change",
@@ -91,6 +91,7 @@ __all__ = [
     "Comparison",
     "Destination",
     "DestinationError",
+    "DocumentView",
     "ErrorCode",
     "Finding",
     "FormatError",
@@ -128,6 +129,7 @@ __all__ = [
     "inspect_continuation",
     "inspect_packet",
     "load_destination",
+    "open_document",
     "parse_destination",
     "read_json",
     "review",
@@ -136,27 +138,16 @@ __all__ = [
     "verify_receipt",
 ]
 
-Source = bytes | str | os.PathLike[str]
-"""A document's bytes, or the path of the file that holds them."""
+Result = PacketInspection | IngestResult | ReceiptReport | InspectionResult | Comparison
+"""What `verdict` presents: a result of this module's checks."""
+
+Source = bytes | bytearray | memoryview | str | os.PathLike[str]
+"""A document's bytes, or the path of the file that holds them (a ``str`` is always a
+path: JSON text is passed as bytes)."""
 
 
-def _bytes(source: Source, max_bytes: int = DEFAULT_MAX_BYTES) -> bytes:
-    # At most one byte over the limit: the reader then refuses with packet_too_large.
-    return source if isinstance(source, bytes) else _read_bounded(Path(source), max_bytes)
-
-
-def _destination(destination: Destination | str | os.PathLike[str] | None) -> Destination | None:
-    if destination is None or isinstance(destination, Destination):
-        return destination
-    return load_destination(Path(destination))
-
-
-def _required_destination(destination: Destination | str | os.PathLike[str] | None) -> Destination:
-    resolved = _destination(destination)
-    if resolved is None:
-        # Typed as required; a None from an untyped caller is a usage error in words.
-        raise InputError("a destination is required: a Destination or a destination file")
-    return resolved
+def _bytes(source: object, max_bytes: int = DEFAULT_MAX_BYTES, name: str = "source") -> bytes:
+    return _args.source_bytes(source, name, max_bytes)
 
 
 def inspect_packet(
@@ -177,12 +168,15 @@ def inspect_packet(
         UnreadableFileError: ``source`` is a path that cannot be read (an `InputError`).
         DestinationError: the destination file cannot be read or is not one.
         Cancelled: ``monitor`` was cancelled.
+        ArgumentError: an argument of the wrong type (an `InputError`).
     """
+    limit = _args.positive_int(max_bytes, "max_bytes")
+    watch = _args.monitor(monitor)
     return _inspect_bytes(
-        _bytes(source, max_bytes),
-        _destination(destination),
-        max_bytes=max_bytes,
-        monitor=monitor or _NULL_MONITOR,
+        _bytes(source, limit),
+        _args.destination(destination),
+        max_bytes=limit,
+        monitor=watch or _NULL_MONITOR,
     )
 
 
@@ -195,20 +189,9 @@ def ingest(source: Source, destination: Destination | str | os.PathLike[str]) ->
         UnreadableFileError: ``source`` is a path that cannot be read.
         DestinationError: the destination file cannot be read or is not one.
     """
-    resolved = _required_destination(destination)
+    resolved = _args.required_destination(destination)
     inspection = _inspect_bytes(_bytes(source), resolved)
     return _ingest_inspection(inspection, resolved)
-
-
-def _decisions(
-    decisions: Sequence[Mapping[str, JsonValue]] | Source | None,
-) -> JsonValue | bytes | None:
-    """The decisions as a list, or a decisions file's bytes (parsed by the review)."""
-    if decisions is None:
-        return None
-    if isinstance(decisions, bytes | str | os.PathLike):
-        return _bytes(decisions, _DECISIONS_MAX_BYTES)
-    return [dict(entry) for entry in decisions]
 
 
 def review(
@@ -247,26 +230,22 @@ def review(
         UnreadableFileError: a path that cannot be read.
         DestinationError: the destination file cannot be read or is not one.
     """
-    resolved = _required_destination(destination)
+    resolved = _args.required_destination(destination)
     return _review_packet(
         _bytes(source),
         resolved,
-        _decisions(decisions),
-        reviewer=reviewer,
-        previous=previous,
-        previous_receipt=previous_receipt,
-        repeat_unchanged=repeat_unchanged,
-        repeat_note=repeat_note,
-        accept_unsigned_previous=accept_unsigned_previous,
+        _args.decisions(decisions, _DECISIONS_MAX_BYTES),
+        reviewer=_args.text(reviewer, "reviewer"),
+        previous=None if previous is None else _args.path_of(previous, "previous"),
+        previous_receipt=None
+        if previous_receipt is None
+        else _args.path_of(previous_receipt, "previous_receipt"),
+        repeat_unchanged=_args.boolean(repeat_unchanged, "repeat_unchanged"),
+        repeat_note=_args.optional_text(repeat_note, "repeat_note"),
+        accept_unsigned_previous=_args.boolean(
+            accept_unsigned_previous, "accept_unsigned_previous"
+        ),
     )
-
-
-def _public_key(key: Destination | bytes | str | os.PathLike[str] | None) -> bytes | None:
-    if key is None or isinstance(key, bytes):
-        return key
-    if isinstance(key, Destination):
-        return _receipt_signer(key).key().public_key
-    return _load_public_key(Path(key)).public_key
 
 
 def verify_receipt(
@@ -288,9 +267,9 @@ def verify_receipt(
         InputError: the destination has no ``signingKey`` (its receipts are unsigned).
         FormatError: raw key bytes that are not 32 bytes long.
     """
-    public_key = _public_key(key)
+    public_key = _args.public_key(key)
     try:
-        value = read_json(_bytes(source))
+        value = _read_json(_bytes(source))
     except ReadError as exc:
         return _unreadable_receipt(exc.to_finding())
     return _verify_receipt(value, public_key)
@@ -315,6 +294,16 @@ def seal(
         ReadError: the draft's bytes are not strict JSON or not an object (a `RefusalError`).
         UnreadableFileError: ``packet`` is a path that cannot be read.
     """
+    if not isinstance(kind, str):
+        raise _args.wrong("kind", "an AuthKind or its value (a str)", kind)
+    keys = {
+        name: _args.optional_bytes(value, name)
+        for name, value in (
+            ("signing_seed", signing_seed),
+            ("source_installation_key", source_installation_key),
+            ("destination_installation_key", destination_installation_key),
+        )
+    }
     try:
         auth_kind = AuthKind(kind)
     except ValueError:
@@ -322,13 +311,17 @@ def seal(
         raise SealError(
             f"not an authentication kind: {str(kind)[:80]!r} (one of {known})"
         ) from None
-    draft = dict(packet) if isinstance(packet, Mapping) else _read_packet(_bytes(packet))
+    draft = (
+        dict(_args.mapping(packet, "packet"))
+        if isinstance(packet, Mapping)
+        else _read_packet(_bytes(packet, name="packet"))
+    )
     return _seal_packet(
-        draft,
+        draft,  # type: ignore[arg-type]
         auth_kind,
-        signing_seed=signing_seed,
-        source_installation_key=source_installation_key,
-        destination_installation_key=destination_installation_key,
+        signing_seed=keys["signing_seed"],
+        source_installation_key=keys["source_installation_key"],
+        destination_installation_key=keys["destination_installation_key"],
     )
 
 
@@ -339,7 +332,9 @@ def canonicalize(value: JsonValue | bytes) -> bytes:
         ReadError: ``value`` is bytes that are not strict JSON (profile §1).
         FormatError: ``value`` holds something JSON cannot (a set, NaN, a non-string key).
     """
-    return _canonical(read_json(value) if isinstance(value, bytes) else value)
+    if isinstance(value, bytes | bytearray | memoryview):
+        return _canonical(_read_json(bytes(value)))
+    return _canonical(value)
 
 
 def compare(a: Source, b: Source, *, monitor: Monitor | None = None) -> Comparison:
@@ -353,7 +348,8 @@ def compare(a: Source, b: Source, *, monitor: Monitor | None = None) -> Comparis
         UnreadableFileError: a path that cannot be read.
         Cancelled: ``monitor`` was cancelled.
     """
-    return _compare(_bytes(a), _bytes(b), monitor=monitor or _NULL_MONITOR)
+    watch = _args.monitor(monitor)
+    return _compare(_bytes(a, name="a"), _bytes(b, name="b"), monitor=watch or _NULL_MONITOR)
 
 
 def describe(code: StrEnum) -> CodeInfo:
@@ -367,14 +363,14 @@ def describe(code: StrEnum) -> CodeInfo:
     """
     try:
         return _describe(code)
-    except KeyError:
+    except (KeyError, TypeError):
         raise InputError(f"not a finding code: {str(code)[:80]!r}") from None
 
 
 def inspect_continuation(
     session: Source,
     *,
-    now: datetime | None = None,
+    now: datetime | str | None = None,
     plan_id: str | None = None,
     report: Source | None = None,
     current_capabilities: Source | None = None,
@@ -394,13 +390,19 @@ def inspect_continuation(
         InputError: the document reached a limit of the interpreter, or ``plan_id`` names
             no plan of a session or profile the rules accepted (as `plan --plan` refuses).
     """
-    data = _bytes(session)
-    report_data = None if report is None else _bytes(report)
-    current = None if current_capabilities is None else _bytes(current_capabilities)
+    data = _bytes(session, name="session")
+    report_data = None if report is None else _bytes(report, name="report")
+    current = (
+        None
+        if current_capabilities is None
+        else _bytes(current_capabilities, name="current_capabilities")
+    )
+    clock = _args.moment(now)
+    plan_id = _args.optional_text(plan_id, "plan_id")
     try:
         result = _continuation(
             data,
-            now=now or datetime.now(UTC),
+            now=clock or datetime.now(UTC),
             plan_id=plan_id,
             report=report_data,
             current_capabilities=current,
@@ -427,17 +429,100 @@ def verdict(result: Result) -> Verdict:
     Raises:
         InputError: ``result`` is not one of the results named above.
     """
-    # A packet's texts are scanned as `validate` and the window scan them: what the scan
-    # flagged is on the admission chip (it never changes the words or the trust level).
+    # A packet's texts are scanned as `validate` and the window scan them (the opener's
+    # one call of the scan): what it flagged is on the admission chip (it never changes
+    # the words or the trust level), and an ingest's admission notice is the opener's.
     inspection = result.inspection if isinstance(result, IngestResult) else result
     secrets = hostile = None
-    if isinstance(inspection, PacketInspection) and inspection.value is not None:
-        secrets = _scan_packet(inspection.value)
-        hostile = _scan_hostile_text(inspection.value)
+    if isinstance(inspection, PacketInspection):
+        secrets, _ = _packet_advisories(inspection)
+        hostile = _text_advisories(inspection)
+    admission = _ingest_notice(result) if isinstance(result, IngestResult) else None
     try:
-        return _verdict_of(result, secrets=secrets, hostile=hostile)
+        return _verdict_of(result, admission=admission, secrets=secrets, hostile=hostile)
     except TypeError as exc:  # no presenter for it: a wrong argument, said as one
-        raise InputError(str(exc)) from None
+        raise _args.wrong("result", "a result of this module's checks", result) from exc
+
+
+def open_document(
+    source: Source,
+    *,
+    destination: Destination | str | os.PathLike[str] | None = None,
+    key: Destination | bytes | str | os.PathLike[str] | None = None,
+    now: datetime | str | None = None,
+    report: Source | None = None,
+    current_capabilities: Source | None = None,
+    workspace: str | os.PathLike[str] | None = None,
+) -> DocumentView:
+    """Any document, opened as the window and `validate` open it (the headless opener):
+    its kind recognised (a packet, a receipt, an ASIF session, profile or report, a
+    capability snapshot, or unknown JSON) and its checks run once, under ``destination``,
+    a receipt's signer ``key`` (as `verify_receipt` takes it), the clock ``now`` (an
+    aware datetime or RFC 3339 text), a session's ``report`` and the destination's
+    ``current_capabilities``. The view holds the verdict (headline, trust, chips), the
+    findings and the admission notice: the same object every front end renders.
+
+        >>> from zcf_inspector import api
+        >>> api.open_document(b'{"a": 1}').headline
+        'UNRECOGNISED DOCUMENT'
+
+    Raises:
+        UnreadableFileError: a path that cannot be read.
+        DestinationError: the destination file cannot be read or is not one.
+        KeyFileError: the key file cannot be read or holds no Ed25519 key.
+        ArgumentError: an argument of the wrong type (an `InputError`).
+    """
+    data = _bytes(source)
+    resolved = _args.destination(destination)
+    settings = _OpenSettings(
+        destination=resolved,
+        receipt_key=_args.public_key(key),
+        now=_args.moment(now),
+        workspace=None if workspace is None else _args.path_of(workspace, "workspace"),
+        report=_args.optional_source(report, "report"),
+        current_capabilities=_args.optional_source(current_capabilities, "current_capabilities"),
+    )
+    try:
+        document = _open_document(data, settings)
+    except (RecursionError, MemoryError, OverflowError) as exc:
+        raise InputError(
+            f"the document is too complex to inspect ({type(exc).__name__}: {exc})"
+        ) from exc
+    if isinstance(document, _UnreadableDocument):
+        raise InputError(document.message)
+    return document.view
+
+
+def load_destination(path: str | os.PathLike[str]) -> Destination:
+    """A destination file (profile §6), read and checked.
+
+    Raises:
+        DestinationError: the file cannot be read or is not a destination file.
+        ArgumentError: ``path`` is not a path.
+    """
+    return _load_destination(_args.path_of(path, "path"))
+
+
+def parse_destination(value: JsonValue) -> Destination:
+    """A destination file's parsed JSON object, checked.
+
+    Raises:
+        DestinationError: ``value`` is not a valid destination.
+        ArgumentError: ``value`` is not a mapping.
+    """
+    return _parse_destination(dict(_args.mapping(value, "value")))  # type: ignore[arg-type]
+
+
+def read_json(data: bytes | bytearray | memoryview, *, exact: bool = False) -> JsonValue:
+    """``data`` read by the strict reader (profile §1; ``exact``: numbers kept exactly).
+
+    Raises:
+        ReadError: the bytes are not strict JSON (a `RefusalError` with the §1 code).
+        ArgumentError: ``data`` is not bytes-like.
+    """
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise _args.wrong("data", "bytes, bytearray or memoryview", data)
+    return _read_json(bytes(data), exact=_args.boolean(exact, "exact"))
 
 
 # --- issue 32: the audit report and two reviewers reconciled -----------------------------
@@ -458,7 +543,7 @@ __all__ += ["AuditReport", "Choices", "ReconcileResult", "audit_html", "audit_re
 
 
 def _name(source: Source, fallback: str) -> str:
-    return fallback if isinstance(source, bytes) else os.fspath(source)
+    return fallback if isinstance(source, bytes | bytearray | memoryview) else os.fspath(source)
 
 
 def audit_report(
@@ -490,8 +575,8 @@ def audit_report(
     """
     from zcf_inspector.core.claims.workspace import resolve_folder  # noqa: PLC0415
 
-    resolved = _required_destination(destination)
-    public_key = None if key is None else _public_key(key)
+    resolved = _args.required_destination(destination)
+    public_key = None if key is None else _args.public_key(key)
     facts = _audit_facts(
         _bytes(packet),
         resolved,
@@ -546,10 +631,10 @@ def reconcile(
     elif isinstance(choices, dict):
         parsed = _parse_choices(choices)
     else:
-        parsed = _read_choices(_read_bounded(Path(choices), _CHOICES_MAX))
+        parsed = _read_choices(_bytes(choices, _CHOICES_MAX, "choices"))
     return _reconcile(
         _bytes(packet),
-        _required_destination(destination),
+        _args.required_destination(destination),
         _bytes(a, _RECEIPT_MAX_BYTES),
         _bytes(b, _RECEIPT_MAX_BYTES),
         accept_unsigned=accept_unsigned,

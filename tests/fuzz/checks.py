@@ -10,8 +10,9 @@ from tests.core.continuation.relations import assert_explained
 from tests.fuzz.harness import check_findings, is_pointer, locatable
 from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.codes import ErrorCode, PlanCode
-from zcf_inspector.core.continuation.results import DocumentKind, InspectionResult
+from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.digest import is_digest
+from zcf_inspector.core.document_kind import DocumentKind
 from zcf_inspector.core.findings import (
     FINDINGS_LIMIT,
     Finding,

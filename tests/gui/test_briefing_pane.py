@@ -310,8 +310,7 @@ def test_the_scan_and_the_briefing_run_on_the_runner_not_the_ui_thread(
 
     # The open scans the packet (on its worker) and the Briefing uses that scan; the
     # pane's own work would scan a packet opened without one.
-    monkeypatch.setattr("zcf_inspector.gui.documents.scan_packet", scan)
-    monkeypatch.setattr("zcf_inspector.gui.briefing_work.scan_packet", scan)
+    monkeypatch.setattr("zcf_inspector.opener.open.scan_packet", scan)
     monkeypatch.setattr("zcf_inspector.gui.briefing_work.build_briefing", build)
     _, pane = opened(qtbot, window, packet_path)
     assert threads == ["scan False", "build False"]

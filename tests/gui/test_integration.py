@@ -31,7 +31,7 @@ from zcf_inspector.gui.main_window import MainWindow
 from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.settings import KEY_FILE_KEY, NAME_KEY, load_identity, save_identity
 from zcf_inspector.gui.shortcuts import DIALOGS, PLAN_GRAPH, PLAN_GRAPH_KEYS, REVIEW, WINDOW
-from zcf_inspector.gui.verdicts import CheckState
+from zcf_inspector.present.vocabulary import CheckStatus
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 SHIFT = Qt.KeyboardModifier.ShiftModifier
@@ -208,7 +208,7 @@ def test_receipt_without_a_destination_says_what_matching_needs(
     wait_idle(qtbot, window)
     match = tab.receipt_match
     assert match is not None
-    assert match.state is CheckState.NOT_CHECKABLE
+    assert match.state is CheckStatus.NOT_CHECKABLE
     assert "destination" in match.detail
 
 

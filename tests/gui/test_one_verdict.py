@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from PySide6.QtGui import QPalette
@@ -25,6 +26,7 @@ from tests.gui.driving import drop, wait_idle
 from zcf_inspector import api
 from zcf_inspector.cli import main
 from zcf_inspector.core.continuation.timestamps import parse_datetime
+from zcf_inspector.core.document_kind import DocumentKind
 from zcf_inspector.core.files import shown_path
 from zcf_inspector.core.reading import ReadError, read_json
 from zcf_inspector.core.visible_text import visible
@@ -33,8 +35,10 @@ from zcf_inspector.gui.theme import tone_colour
 from zcf_inspector.gui.verdict_header import LEVEL_TONES
 from zcf_inspector.present import receipt_match
 from zcf_inspector.present.recognise import CONTINUATION_KINDS, recognise
-from zcf_inspector.present.registry import Result
-from zcf_inspector.present.vocabulary import CHECK_SEPARATOR, CheckStatus, Chip, DocumentKind, Trust
+from zcf_inspector.present.vocabulary import CHECK_SEPARATOR, CheckStatus, Chip, Trust
+
+if TYPE_CHECKING:
+    from zcf_inspector.present.registry import Result
 
 EXAMPLES = DATA / "asif-0.4" / "examples" / "continuation"
 DESTINATION = REPO / "goldens" / "destination.json"
@@ -82,7 +86,7 @@ def argv(paths: tuple[Path, ...], *, json_out: bool, destination: bool) -> list[
     if kind in CONTINUATION_KINDS:
         report = ["--report", str(paths[1]), "--now", CLOCK] if len(paths) > 1 else []
         return ["plan", *flag[:1], str(paths[0]), *report]
-    return ["validate", *flag, str(paths[0])]
+    return ["validate", *flag, str(paths[0])]  # a packet, a snapshot, an unknown document
 
 
 def run(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[int, str]:
@@ -128,6 +132,13 @@ def api_said(paths: tuple[Path, ...], destination: bool = False) -> Said:
         now = parse_datetime(CLOCK) if len(paths) > 1 else None
         result = api.inspect_continuation(
             paths[0], report=paths[1] if len(paths) > 1 else None, now=now
+        )
+    elif kind is not DocumentKind.PACKET:  # a snapshot alone, or no known kind
+        view = api.open_document(paths[0], destination=DESTINATION if destination else None)
+        return Said(
+            visible(view.headline),
+            str(view.trust),
+            tuple(visible(c.text) for c in view.verdict.chips),
         )
     elif destination:  # admitted there: what admission changed is a chip of its own
         result = api.ingest(paths[0], DESTINATION)

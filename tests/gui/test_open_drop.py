@@ -11,16 +11,13 @@ import pytest
 
 from tests.hostile.corpus import by_name, path_of
 from zcf_inspector.core.codes import PlanCode
+from zcf_inspector.core.continuation import inspection as continuation_module
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.monitor import Cancelled, Monitor
-from zcf_inspector.gui import documents as documents_module
-from zcf_inspector.gui.documents import (
-    ContinuationDocument,
-    OpenRequest,
-    UnreadableDocument,
-    open_documents,
-)
+from zcf_inspector.gui.documents import open_documents
+from zcf_inspector.opener.documents import ContinuationDocument, UnreadableDocument
+from zcf_inspector.opener.open import OpenRequest
 
 
 def test_one_bad_file_of_a_drop_does_not_stop_the_others(tmp_path: Path) -> None:
@@ -56,7 +53,7 @@ def test_a_file_whose_check_fails_is_reported_and_the_others_open(
             raise OverflowError("the repetition number is too large")
         return inspect_continuation(data, **kwargs)
 
-    monkeypatch.setattr(documents_module, "inspect_continuation", failing_once)
+    monkeypatch.setattr(continuation_module, "inspect_continuation", failing_once)
     opened = open_documents(OpenRequest((str(first), str(second)), None), Monitor())
     assert isinstance(opened[0], UnreadableDocument)
     assert "OverflowError" in opened[0].message
@@ -65,6 +62,6 @@ def test_a_file_whose_check_fails_is_reported_and_the_others_open(
     def cancelled(data: bytes, **kwargs: Any) -> InspectionResult:
         raise Cancelled("cancelled")
 
-    monkeypatch.setattr(documents_module, "inspect_continuation", cancelled)
+    monkeypatch.setattr(continuation_module, "inspect_continuation", cancelled)
     with pytest.raises(Cancelled):
         open_documents(OpenRequest((str(first),), None), Monitor())

@@ -24,9 +24,9 @@ from zcf_inspector.cli import asks_for_window, build_parser, main, split_qt_opti
 from zcf_inspector.core import reading
 from zcf_inspector.core.reading import ReadDocument
 from zcf_inspector.gui import documents
-from zcf_inspector.gui.documents import PacketDocument
 from zcf_inspector.gui.icons import example_packet_path
 from zcf_inspector.gui.main_window import MainWindow
+from zcf_inspector.opener.documents import PacketDocument
 
 UNSIGNED_REASON = "unsigned"
 # Without a destination, what a packet claims about its recipient is not checked: not VALID.

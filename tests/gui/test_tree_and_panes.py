@@ -29,7 +29,7 @@ from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE
 from zcf_inspector.gui.tree_annotations import TreeAnnotations
 from zcf_inspector.gui.tree_search import FindMode, FindQuery, find
 from zcf_inspector.gui.verdict_header import VerdictTableModel
-from zcf_inspector.gui.verdicts import packet_verdict
+from zcf_inspector.present import packet
 
 RICH = "<b>bold</b><img src=x>"
 
@@ -54,7 +54,7 @@ def test_models_pass_the_model_tester(qapp, qtmodeltester) -> None:
     )
     qtmodeltester.check(tree)
     verdicts = VerdictTableModel()
-    verdicts.set_rows(packet_verdict(inspection).rows)
+    verdicts.set_rows(packet.verdict(inspection).rows)
     qtmodeltester.check(verdicts)
     manifest = ManifestTableModel()
     manifest.set_report(inspection.manifest)

@@ -14,7 +14,7 @@ from zcf_inspector.gui.main_window import MainWindow
 from zcf_inspector.gui.plain_text import plain_tip
 from zcf_inspector.gui.theme import Tone, tone_colour
 from zcf_inspector.gui.verdict_header import LEVEL_TONES
-from zcf_inspector.gui.verdicts import packet_verdict
+from zcf_inspector.present import packet
 from zcf_inspector.present.vocabulary import Trust
 
 ALL_PACKETS = sorted(
@@ -30,7 +30,7 @@ def test_window_and_cli_say_the_same_words(with_destination: bool) -> None:
     destination = load_destination(DESTINATION) if with_destination else None
     for path in ALL_PACKETS:
         inspection = inspect_bytes(path.read_bytes(), destination)
-        verdict = packet_verdict(inspection)
+        verdict = packet.verdict(inspection)
         line = verdict_line(str(path), inspection)
         # the CLI adds the error count to a refusal; the words before it are the window's
         assert line.removeprefix(f"{path}: ").split(" — ")[0] == verdict.words, path

@@ -58,10 +58,10 @@ def run(count: int, home: Path) -> int:
     from zcf_inspector.core.packet.inspection import inspect_bytes
     from zcf_inspector.gui.briefing_pane import BriefingPane
     from zcf_inspector.gui.briefing_work import BriefingInput, make_briefing
-    from zcf_inspector.gui.documents import PacketDocument
     from zcf_inspector.gui.garbage_collector import UiThreadGarbageCollector
     from zcf_inspector.gui.main_window import MainWindow
     from zcf_inspector.gui.task_runner import TaskRunner
+    from zcf_inspector.opener.documents import PacketDocument
 
     data = many_beliefs_bytes(count)
     inspection = inspect_bytes(data)

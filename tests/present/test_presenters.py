@@ -16,15 +16,16 @@ from tests.conftest import EXAMPLES, REPO
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.core.compare.packets import compare
 from zcf_inspector.core.continuation.inspection import inspect_continuation
-from zcf_inspector.core.continuation.results import DocumentKind as ContinuationKind
 from zcf_inspector.core.continuation.results import InspectionResult
+from zcf_inspector.core.document_kind import DocumentKind
+from zcf_inspector.core.document_kind import DocumentKind as ContinuationKind
 from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.core.packet.receipt import verify_receipt
 from zcf_inspector.core.reading import read_json
 from zcf_inspector.present import asif
 from zcf_inspector.present.recognise import recognise
 from zcf_inspector.present.registry import verdict_of
-from zcf_inspector.present.vocabulary import CheckStatus, Chip, DocumentKind, Trust, fold_sections
+from zcf_inspector.present.vocabulary import CheckStatus, Chip, Trust, fold_sections
 
 PRESENT = Path(zcf_inspector.present.__file__).parent
 PUB = REPO / "goldens" / "publication"

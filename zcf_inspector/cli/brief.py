@@ -27,23 +27,19 @@ from zcf_inspector.cli.output import (
     optional_destination,
     print_findings,
     print_json,
-    verdict_line,
     workspace_folder,
 )
 from zcf_inspector.cli.terminal_text import FIELD_CHARS, MESSAGE_CHARS, POINTER_CHARS
 from zcf_inspector.core.briefing.build import build_briefing
 from zcf_inspector.core.briefing.model import INTEGRITY_WORDS, Briefing, BriefItem, Integrity
-from zcf_inspector.core.claims.workspace import (
-    RollUp,
-    WorkspaceCheck,
-    check_workspace,
-)
-from zcf_inspector.core.files import read_bounded
+from zcf_inspector.core.claims.workspace import RollUp, WorkspaceCheck
+from zcf_inspector.core.errors import InputError
+from zcf_inspector.core.files import read_bounded, shown_path
 from zcf_inspector.core.jsontypes import JsonValue
-from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.core.secrets.masking import masked_shown, prime
-from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
-from zcf_inspector.present import packet
+from zcf_inspector.core.secrets.scan import SecretScan
+from zcf_inspector.opener.documents import PacketDocument
+from zcf_inspector.opener.open import OpenSettings, open_document
 
 TEXT_CHARS: Final = MESSAGE_CHARS  # of one document text on a line
 BELIEFS_LISTED: Final = 20  # beliefs flagged by the workspace check named before "and N more"
@@ -78,15 +74,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     destination = optional_destination(args)
     folder = workspace_folder(args)
-    data = read_bounded(args.packet)
-    inspection = inspect_bytes(data, destination)
-    secrets: SecretScan | None = None
-    workspace: WorkspaceCheck | None = None
-    if inspection.value is not None:
-        secrets = scan_packet(inspection.value)
-        if folder is not None:
-            workspace = check_workspace(inspection.value, folder)
-    shown = packet.verdict(inspection)  # the words and the exit code validate gives
+    # Opened as `validate` opens it (the opener: the read, the checks, the scan and the
+    # workspace check once), so the words and the exit code are validate's.
+    document = open_document(
+        read_bounded(args.packet), OpenSettings(destination=destination, workspace=folder)
+    )
+    if not isinstance(document, PacketDocument):
+        raise InputError(f"{args.packet} is not a packet: brief reads a packet's capsule")
+    inspection, secrets, workspace = document.inspection, document.secrets, document.workspace
+    shown = document.view.verdict
     briefing = build_briefing(
         inspection, secrets=secrets, workspace=workspace, destination=destination
     )
@@ -99,7 +95,9 @@ def run(args: argparse.Namespace) -> int:
         }
         print_json(out)
     else:
-        sys.stdout.write(verdict_line(args.packet, inspection) + "\n")
+        suffix = f" — {document.view.error_count} error(s)" if not shown.ok else ""
+        words = masked_shown(shown.words, MESSAGE_CHARS)
+        sys.stdout.write(f"{shown_path(args.packet)}: {words}{suffix}\n")
         write_briefing(briefing, sys.stdout, workspace_asked=args.workspace is not None)
     return exitcodes.for_trust(shown.trust)
 

@@ -1,8 +1,13 @@
-"""`zcf-inspector diff A B [--json]`: what changed between two packets.
+"""`zcf-inspector diff A B [--destination FILE] [--key PUBLIC_KEY] [--json]`: what
+changed between two packets.
 
+Each side is opened as `validate` opens it (the headless opener, under the same
+``--destination`` and ``--key``) and stated in that view's words: a recipient-bound
+packet is stated as verified under its destination here exactly when `validate` says so.
 Exit 0 when A and B are canonically identical, 1 when they differ, 2 for a usage
-error or an input that cannot be read (a missing file, or a packet refused at the
-byte stage). Packets refused at a later stage are compared as far as they read.
+error or an input that cannot be read (a missing file, a packet refused at the byte
+stage, a document that is not a packet). Packets refused at a later stage are compared
+as far as they read.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from typing import Final, TextIO
 
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.output import fail
+from zcf_inspector.cli.output import add_trust_arguments, fail, optional_destination
 from zcf_inspector.cli.terminal_text import FIELD_CHARS, MESSAGE_CHARS, POINTER_CHARS, quoted
 from zcf_inspector.core.compare.model import (
     Change,
@@ -26,10 +31,15 @@ from zcf_inspector.core.compare.model import (
 )
 from zcf_inspector.core.compare.packets import budget_for, compare_inspections
 from zcf_inspector.core.compare.render import field_line, shown_as_is
+from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import read_bounded
-from zcf_inspector.core.packet.inspection import inspect_bytes
+from zcf_inspector.core.packet.destination import Destination
+from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.secrets.masking import mask_json, masked_shown, prime
+from zcf_inspector.opener.documents import DocumentView, PacketDocument, UnreadableDocument
+from zcf_inspector.opener.open import OpenSettings, open_document
 from zcf_inspector.present.comparison import side_json, side_words
+from zcf_inspector.present.vocabulary import Verdict
 
 VALUE_CHARS: Final = 160  # of a field's value on a detail line
 DIGEST_HEX: Final = 16  # hex digits of a digest in the text output (--json has them all)
@@ -54,11 +64,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help='print {"a", "b", "sections", "changes"} as JSON (ASCII, escapes for the rest)',
     )
+    parser.add_argument(
+        "--destination",
+        metavar="FILE",
+        help="destination file: each side checked under it, as validate checks it",
+    )
+    parser.add_argument(
+        "--key",
+        metavar="PUBLIC_KEY",
+        help="a receipt signer's public key, as validate takes it (both sides must be packets)",
+    )
+    add_trust_arguments(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    result = _compare_files(args.a, args.b)
+    destination = optional_destination(args)
+    if args.key is not None:
+        from zcf_inspector.cli.validate import key_of  # noqa: PLC0415 - rarely asked
+
+        key_of(args.key)  # a key that is not one is a usage error, as in validate
+    result, verdicts = _compare_files(args.a, args.b, destination)
     for path, side in ((args.a, result.a), (args.b, result.b)):
         if not side.readable:
             fail(f"{masked_shown(path, FIELD_CHARS)} cannot be compared: {_refusal(side)}")
@@ -68,11 +94,12 @@ def run(args: argparse.Namespace) -> int:
         # ASCII: a bidi or control character in a value reaches the terminal as an escape.
         out = result.to_json(args.a, args.b)
         # each side in `validate`'s words and trust level, beside the core's facts
-        out["a"], out["b"] = side_json(result.a, args.a), side_json(result.b, args.b)
+        out["a"] = side_json(result.a, args.a, verdicts[0])
+        out["b"] = side_json(result.b, args.b, verdicts[1])
         masked = mask_json(out, keep=lambda path: _shown_as_is(result, path))
         sys.stdout.write(json.dumps(masked, indent=2) + "\n")
     else:
-        write_text(result, args.a, args.b, sys.stdout)
+        write_text(result, args.a, args.b, sys.stdout, verdicts)
     if result.omitted:
         fail(
             f"{result.omitted:,} further changes are counted but not listed "
@@ -95,17 +122,31 @@ def _shown_as_is(result: Comparison, path: tuple[str | int, ...]) -> bool:
     return len(path) == 5 and shown_as_is(change.pointer, change.fields[index])
 
 
-def _compare_files(path_a: str, path_b: str) -> Comparison:
-    """`compare` of two files, each file's bytes let go as soon as it is inspected: the
-    values are compared, not the bytes, and a 64 MiB input is then 64 MiB less at the peak.
-    Both are read first, so an unreadable one is reported before any work is done."""
+def _compare_files(
+    path_a: str, path_b: str, destination: Destination | None = None
+) -> tuple[Comparison, tuple[Verdict, Verdict]]:
+    """`compare` of two files, each opened by the opener as `validate` opens it, and each
+    file's bytes let go as soon as it is checked: the values are compared, not the bytes,
+    and a 64 MiB input is then 64 MiB less at the peak. Both are read first, so an
+    unreadable one is reported before any work is done."""
     data = [read_bounded(path_a), read_bounded(path_b)]
     budget = budget_for(len(data[0]), len(data[1]))
-    first = inspect_bytes(data[0])
+    settings = OpenSettings(destination=destination)
+    first, first_view = _side(data[0], path_a, settings)
     data[0] = b""
-    second = inspect_bytes(data[1])
+    second, second_view = _side(data[1], path_b, settings)
     data.clear()
-    return compare_inspections(first, second, budget=budget)
+    comparison = compare_inspections(first, second, budget=budget)
+    return comparison, (first_view.verdict, second_view.verdict)
+
+
+def _side(data: bytes, path: str, settings: OpenSettings) -> tuple[PacketInspection, DocumentView]:
+    document = open_document(data, settings)
+    if isinstance(document, UnreadableDocument):
+        raise InputError(document.message)
+    if not isinstance(document, PacketDocument):
+        raise InputError(f"{path} is a {document.view.kind}: only packets are compared")
+    return document.inspection, document.view
 
 
 def _refusal(side: SideSummary) -> str:
@@ -124,9 +165,10 @@ def _short(digest: str | None) -> str:
     return f"{algorithm}:{hexdigits[:DIGEST_HEX]}…"
 
 
-def _verdict(label: str, path: str, side: SideSummary) -> str:
-    """``A: PATH — INTACT · MAC NOT CHECKED (no destination keys)``: `validate`'s words."""
-    words = masked_shown(side_words(side), MESSAGE_CHARS)
+def _verdict(label: str, path: str, side: SideSummary, shown: Verdict | None = None) -> str:
+    """``A: PATH — WORDS``: `validate`'s words for the side (the side's view, when the
+    side was opened by the opener)."""
+    words = masked_shown(side_words(side, shown), MESSAGE_CHARS)
     return f"{label}: {masked_shown(path, FIELD_CHARS)} — {words}"
 
 
@@ -203,7 +245,13 @@ def _detail_lines(change: Change) -> list[str]:
     return lines
 
 
-def write_text(result: Comparison, path_a: str, path_b: str, out: TextIO) -> None:
+def write_text(
+    result: Comparison,
+    path_a: str,
+    path_b: str,
+    out: TextIO,
+    verdicts: tuple[Verdict, Verdict] | None = None,
+) -> None:
     # The texts the lines quote, masked in one scan first (each line's then a look-up).
     prime(
         text
@@ -216,8 +264,9 @@ def write_text(result: Comparison, path_a: str, path_b: str, out: TextIO) -> Non
             *(v for f in change.fields for v in (f.a, f.b) if isinstance(v, str)),
         )
     )
-    out.write(_verdict("A", path_a, result.a) + "\n")
-    out.write(_verdict("B", path_b, result.b) + "\n")
+    shown_a, shown_b = verdicts or (None, None)
+    out.write(_verdict("A", path_a, result.a, shown_a) + "\n")
+    out.write(_verdict("B", path_b, result.b, shown_b) + "\n")
     out.write(_summary(result) + "\n")
     out.write("\nsections (covered by the manifest root):\n")
     for part in result.sections:

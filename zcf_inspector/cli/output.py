@@ -17,13 +17,7 @@ from typing import TYPE_CHECKING, TextIO
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.terminal_text import MESSAGE_CHARS, POINTER_CHARS, json_text, masked_json
 from zcf_inspector.core.atomic import TargetExistsError, write_atomic
-from zcf_inspector.core.briefing.build import masked_workspace  # the briefing's one masking
-from zcf_inspector.core.claims.workspace import (
-    ClaimStatus,
-    WorkspaceCheck,
-    check_workspace,
-    resolve_folder,
-)
+from zcf_inspector.core.claims.workspace import ClaimStatus, WorkspaceCheck, resolve_folder
 from zcf_inspector.core.file_trust import ALLOW_ENV, ALLOW_FLAG
 from zcf_inspector.core.files import shown_path
 from zcf_inspector.core.findings import (
@@ -34,12 +28,11 @@ from zcf_inspector.core.findings import (
     omitted_total,
 )
 from zcf_inspector.core.hostile.scan import TextScan
-from zcf_inspector.core.hostile.scan import scan_packet as scan_hostile_text
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.trust import packet_trust
 from zcf_inspector.core.secrets.masking import masked_shown, prime
-from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
+from zcf_inspector.core.secrets.scan import SecretScan
 from zcf_inspector.present import packet
 from zcf_inspector.present.clock import fixed_clock_words
 from zcf_inspector.present.vocabulary import Trust, Verdict
@@ -168,18 +161,40 @@ NO_ADVISORIES = Advisories()
 def advisories(inspection: PacketInspection, folder: Path | None = None) -> Advisories:
     """The scan (and the workspace check) of a packet that could be read; the findings fit
     in what the inspection's own findings left of the one budget of a document."""
-    if inspection.value is None:
-        return Advisories(workspace_asked=folder is not None)
-    scan = scan_packet(inspection.value)
+    # Imported here: the opener loads every kind's checks, which most commands never run.
+    from zcf_inspector.opener.open import (  # noqa: PLC0415
+        masked_claims,
+        packet_advisories,
+        text_advisories,
+    )
+
+    scan, found = packet_advisories(inspection, folder)
+    return advisories_of(
+        inspection,
+        scan,
+        masked_claims(found, scan),
+        asked=folder is not None,
+        text=text_advisories(inspection),
+    )
+
+
+def advisories_of(
+    inspection: PacketInspection,
+    scan: SecretScan | None,
+    workspace: WorkspaceCheck | None,
+    *,
+    asked: bool,
+    text: TextScan | None = None,
+) -> Advisories:
+    """The advisories of the scans (and workspace check) already made by the opener."""
+    if scan is None:
+        return Advisories(workspace_asked=asked)
     findings, omitted = scan.findings(limit=max(0, FINDINGS_LIMIT - len(inspection.findings)))
-    text = scan_hostile_text(inspection.value)  # hidden characters, look-alike identifiers
-    room = FINDINGS_LIMIT - len(inspection.findings) - len(findings)
-    more, past = text.findings(limit=max(0, room))
-    findings, omitted = (*findings, *more), merge_omitted(omitted, past)
-    workspace = None
-    if folder is not None:
-        workspace = masked_workspace(check_workspace(inspection.value, folder), scan.by_pointer())
-    return Advisories(findings, omitted, workspace, folder is not None, scan, text)
+    if text is not None:  # hidden characters, look-alike identifiers
+        room = FINDINGS_LIMIT - len(inspection.findings) - len(findings)
+        more, past = text.findings(limit=max(0, room))
+        findings, omitted = (*findings, *more), merge_omitted(omitted, past)
+    return Advisories(findings, omitted, workspace, asked, scan, text)
 
 
 def print_refused(

@@ -32,7 +32,6 @@ from zcf_inspector.core.continuation.export.to_json import continuation_json
 from zcf_inspector.core.continuation.inspection import inspect_continuation, require_plan
 from zcf_inspector.core.continuation.models.v0_5 import MAX_SNAPSHOT_BYTES
 from zcf_inspector.core.continuation.results import (
-    DocumentKind,
     InspectionResult,
     PlanResult,
     ReportResult,
@@ -40,6 +39,7 @@ from zcf_inspector.core.continuation.results import (
 )
 from zcf_inspector.core.continuation.rules.snapshot_current import stale_headline
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
+from zcf_inspector.core.document_kind import DocumentKind
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import read_bounded, shown_path
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         if not result.plans:
             _say_why_no_dot(result, args.file)
     else:
-        _print_human(result, shown, args.file, sys.stdout)
+        print_human(result, shown, args.file, sys.stdout)
     return exitcodes.for_trust(shown.trust)
 
 
@@ -143,16 +143,12 @@ def _known(text: str | None) -> str:
 def _plan_line(plan: PlanResult) -> str:
     chip = asif.plan_row(plan)
     verdict = chip.state if plan.ok else f"{chip.state} · {masked_shown(chip.summary, FIELD_CHARS)}"
-    required = sum(1 for n in plan.nodes if n.required)
-    missing = sum(1 for n in plan.nodes if n.missing)
     scopes = masked_shown(", ".join(plan.active_scopes), MESSAGE_CHARS)
-    blocked = sum(1 for n in plan.nodes if n.blockers)
+    counts = asif.plan_counts(plan, sum(1 for n in plan.nodes if n.blockers))
     return (
         f"plan {masked_shown(plan.id, FIELD_CHARS)} "
-        f"({masked_shown(plan.next_action, FIELD_CHARS)}; "
-        f"scopes {scopes}): "
-        f"{verdict} — {len(plan.nodes)} subjects, {required} required, {missing} missing, "
-        f"{len(plan.cycles)} cycles, {blocked} known blockers\n"
+        f"({masked_shown(plan.next_action, FIELD_CHARS)}; scopes {scopes}): "
+        f"{verdict} — {', '.join(counts)}\n"
     )
 
 
@@ -208,7 +204,7 @@ def _print_reasons(report: ReportResult, out: TextIO) -> None:
         )
 
 
-def _print_human(result: InspectionResult, shown: Verdict, path: Path, out: TextIO) -> None:
+def print_human(result: InspectionResult, shown: Verdict, path: Path, out: TextIO) -> None:
     print_verdict(str(path), shown, out=out)
     print_findings(result.findings, out, result.omitted)
     for plan in result.plans:

@@ -42,3 +42,10 @@ class FormatError(InputError, ValueError):
     them as a validation error of that field (and let anything else escape)."""
 
     code = "format_invalid"
+
+
+class ArgumentError(InputError):
+    """A library call was given an argument of the wrong type or shape (`zcf_inspector.api`
+    checks every argument of its public functions: never a ``TypeError`` from inside)."""
+
+    code = "argument_invalid"

@@ -52,11 +52,11 @@ from zcf_inspector.gui.briefing_work import (
     remembered_workspace,
 )
 from zcf_inspector.gui.calm import when_calm
-from zcf_inspector.gui.documents import PacketDocument
 from zcf_inspector.gui.flow_layout import FlowLayout
 from zcf_inspector.gui.plain_text import ElidedLabel, plain_label, set_tooltip
 from zcf_inspector.gui.settings import settings_store
 from zcf_inspector.gui.task_runner import TaskRunner
+from zcf_inspector.opener.documents import PacketDocument
 
 REVEAL_KEYS: Final = "Ctrl+Shift+V"
 # The pane's keys, for Help → Keyboard Shortcuts (a test compares them with the view's).

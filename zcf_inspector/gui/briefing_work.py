@@ -32,9 +32,10 @@ from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.pointer import resolve
 from zcf_inspector.core.secrets.masking import masked_shown
-from zcf_inspector.core.secrets.scan import SecretScan, scan_packet
+from zcf_inspector.core.secrets.scan import SecretScan
 from zcf_inspector.gui.briefing_lines import BriefingText, ReceiptRef, briefing_text
 from zcf_inspector.gui.calm import wait_until_calm
+from zcf_inspector.opener.open import packet_advisories
 
 if TYPE_CHECKING:
     from zcf_inspector.core.packet.destination import Destination
@@ -102,8 +103,8 @@ def make_briefing(
     workspace: WorkspaceCheck | None = None
     note = ""
     if value is not None:
-        if scan is None:
-            scan = scan_packet(value, monitor)
+        if scan is None:  # the opener's scan: the one way a packet's texts are scanned
+            scan, _ = packet_advisories(inspection, monitor=monitor)
         if folder is not None:
             try:
                 workspace = check_workspace(value, folder, monitor=monitor)

@@ -20,16 +20,11 @@ from zcf_inspector.core.compare.render import FieldLine, field_lines
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.destination import Destination
-from zcf_inspector.core.packet.inspection import inspect_read
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
 from zcf_inspector.core.visible_text import visible
-from zcf_inspector.gui.documents import (
-    OpenRequest,
-    PacketDocument,
-    UnreadableDocument,
-    open_documents,
-    read_file,
-)
+from zcf_inspector.gui.documents import open_documents
+from zcf_inspector.opener.documents import PacketDocument, UnreadableDocument
+from zcf_inspector.opener.open import OpenRequest
 
 DETAIL_CHARS: Final = 4_000  # of each side of a field in the detail view
 RELEASE_SLICE: Final = 4_096  # array elements freed at a time
@@ -63,14 +58,21 @@ class ComparedPackets:
 def compare_with(request: CompareRequest, monitor: Monitor) -> ComparedPackets | UnreadableDocument:
     path = request.path_b
     name = Path(path).name
-    # Read as every open reads a file: the same bounds, checks and strict read.
-    read = read_file(path, request.data_b, request.max_bytes, monitor.step)
-    if isinstance(read, UnreadableDocument):
-        return read
-    data = read.data
-    inspection = inspect_read(
-        read.read, data, request.destination, monitor=ScaledMonitor(monitor, 0.3, 0.7, f"{name}: ")
+    # Opened as every file is (the opener: the same bounds, checks and strict read).
+    opened = OpenRequest(
+        (path,),
+        request.destination,
+        max_bytes=request.max_bytes,
+        contents=None if request.data_b is None else {path: request.data_b},
+        review=False,  # a comparison shows no review
     )
+    (b,) = open_documents(opened, ScaledMonitor(monitor, 0.0, 0.7, f"{name}: "))
+    if isinstance(b, UnreadableDocument):
+        return b
+    if not isinstance(b, PacketDocument):
+        return UnreadableDocument(path, f"{path} is not a packet: only packets are compared")
+    data, inspection = b.data, b.inspection
+    del b  # B's parse is let go of below, a slice at a time
     comparison = compare_inspections(
         request.a.inspection,
         inspection,

@@ -20,12 +20,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from zcf_inspector.core.document_kind import DocumentKind
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.gui.briefing_pane import BriefingPane
 from zcf_inspector.gui.byte_refusal_pane import ByteRefusalPane
 from zcf_inspector.gui.canonical_pane import CanonicalPane
 from zcf_inspector.gui.clipboard import CopyKind
-from zcf_inspector.gui.documents import ContinuationDocument, ShownDocument, UnreadableDocument
 from zcf_inspector.gui.escape_tokens import install_tokens
 from zcf_inspector.gui.find_bar import FindBar
 from zcf_inspector.gui.findings_pane import FindingsPane
@@ -62,9 +62,9 @@ from zcf_inspector.gui.task_runner import TaskRunner, Work
 from zcf_inspector.gui.tree_annotations import TreeAnnotations
 from zcf_inspector.gui.tree_columns import TreeColumns
 from zcf_inspector.gui.verdict_header import VerdictHeader
-from zcf_inspector.gui.verdicts import Verdict, VerdictRow
+from zcf_inspector.opener.documents import ContinuationDocument, ShownDocument, UnreadableDocument
 from zcf_inspector.present.clock import fixed_clock_words
-from zcf_inspector.present.vocabulary import DocumentKind
+from zcf_inspector.present.vocabulary import Chip, Verdict
 
 __all__ = [
     "PANE_BRIEFING",
@@ -107,6 +107,9 @@ def make_review_pane(runner: TaskRunner | None = None) -> ReviewPane:
 
 class DocumentTab(QWidget):
     statusMessage = Signal(str)  # noqa: N815 - a short note for the window's status bar
+    # The verdict shown changed (an open, a re-check, a current snapshot, a receipt
+    # match): the window's tab icon follows it, from the same verdict as the header.
+    verdictChanged = Signal()  # noqa: N815
 
     def __init__(
         self,
@@ -156,7 +159,7 @@ class DocumentTab(QWidget):
         self.copier = TabCopier(self, self.statusMessage.emit, self)
         self.lookup = NodeLookup(self, self)
         self._disposed = False
-        self._receipt_match: VerdictRow | None = None
+        self._receipt_match: Chip | None = None
         # The item view the copy actions act on: the last one in this tab that had focus.
         # Remembered rather than asked at the time of the copy, because opening the Edit
         # menu or a context menu moves the focus away from it.
@@ -257,6 +260,7 @@ class DocumentTab(QWidget):
             self._receipt_match = None
         self.verdict = self._with_match(what.verdict)
         self.header.set_verdict(self.verdict, document.path, self._clock())
+        self.verdictChanged.emit()
         self.findings_pane.set_findings(what.findings, what.elsewhere, what.omitted)
         self._arrange_panes(*kind.panes(self, document))
         self.canonical_pane.clear()
@@ -341,11 +345,12 @@ class DocumentTab(QWidget):
         # Read when asked: the window sets ``open_files`` after this tab was made.
         return self.open_files()
 
-    def set_receipt_match(self, row: VerdictRow | None) -> None:
+    def set_receipt_match(self, row: Chip | None) -> None:
         """Add (or replace) the verdict row saying which open packet this receipt is for."""
         self._receipt_match = row
         self.verdict = self._with_match(self.base_verdict)
         self.header.set_verdict(self.verdict, self.document.path, self._clock())
+        self.verdictChanged.emit()
 
     def _clock(self) -> str | None:
         """The fixed clock in force, said in the header of a packet (whose admission and
@@ -357,7 +362,7 @@ class DocumentTab(QWidget):
         )
 
     @property
-    def receipt_match(self) -> VerdictRow | None:
+    def receipt_match(self) -> Chip | None:
         return self._receipt_match
 
     def _with_match(self, verdict: Verdict) -> Verdict:

@@ -35,13 +35,7 @@ from zcf_inspector.core.packet.destination import Destination, DestinationError,
 from zcf_inspector.gui.clipboard import CopyKind
 from zcf_inspector.gui.compare_view import CompareView
 from zcf_inspector.gui.document_tab import DocumentTab
-from zcf_inspector.gui.documents import (
-    OpenRequest,
-    ShownDocument,
-    UnreadableDocument,
-    open_documents,
-    recheck_request,
-)
+from zcf_inspector.gui.documents import open_documents, recheck_request
 from zcf_inspector.gui.garbage_collector import UiThreadGarbageCollector
 from zcf_inspector.gui.icons import IconName, example_packet_path, icon
 from zcf_inspector.gui.messages import message_box
@@ -81,6 +75,8 @@ from zcf_inspector.gui.window_status import (
     journal_move_notice,
     problems_text,
 )
+from zcf_inspector.opener.documents import ShownDocument, UnreadableDocument
+from zcf_inspector.opener.open import OpenRequest
 
 __all__ = ["APP_TITLE", "CANCELLING", "MainWindow"]
 
@@ -345,6 +341,7 @@ class MainWindow(QMainWindow):
                 show_value_action=self.show_value_action,
             )
             tab.statusMessage.connect(self._status_message)
+            tab.verdictChanged.connect(partial(self._verdict_changed, tab))
             tab.open_files = partial(self.open_files_for, tab)
             self.tabs.addTab(tab, tab.title)
         else:
@@ -361,6 +358,13 @@ class MainWindow(QMainWindow):
     @staticmethod
     def _verdict_icon(tab: DocumentTab) -> QIcon:
         return level_icon(tab.verdict.level)
+
+    def _verdict_changed(self, tab: DocumentTab) -> None:
+        """The tab's icon from the verdict its header now shows (a check with a current
+        snapshot, a receipt matched), never from a verdict of its own."""
+        index = self.tabs.indexOf(tab)
+        if index >= 0:
+            self.tabs.setTabIcon(index, self._verdict_icon(tab))
 
     def reload_current(self) -> None:
         tab = self.current_tab()

@@ -13,15 +13,15 @@ from functools import partial
 
 from zcf_inspector.core.review.target import ReviewTarget
 from zcf_inspector.gui.document_tab import DocumentTab
-from zcf_inspector.gui.documents import PacketDocument, ReceiptDocument
-from zcf_inspector.gui.receipt_match import (
+from zcf_inspector.gui.review.previous_dialog import OpenFile
+from zcf_inspector.gui.task_runner import TaskRunner
+from zcf_inspector.opener.documents import PacketDocument, ReceiptDocument
+from zcf_inspector.present.receipt_match import (
     PacketIdentity,
     ReceiptMatch,
     ReceiptMatchInput,
     match_row,
 )
-from zcf_inspector.gui.review.previous_dialog import OpenFile
-from zcf_inspector.gui.task_runner import TaskRunner
 
 
 def review_targets(tabs: Sequence[DocumentTab]) -> list[tuple[DocumentTab, ReviewTarget]]:
@@ -92,6 +92,6 @@ class ReceiptMatcher:
             for tab, match in zip(receipts, matches, strict=True):
                 if tab in still_open and isinstance(match, ReceiptMatch):
                     self._matches[tab] = match
-                    tab.set_receipt_match(match.row)
+                    tab.set_receipt_match(match.chip)
 
         self._runner.start("matching receipts", partial(match_row, work), done)

@@ -1,11 +1,12 @@
 """What a document tab shows of each kind of document: one strategy per kind.
 
-A packet, a transfer receipt and a continuation document (an ASIF session, a bare
-profile or a report, with or without the report checked beside it) differ in their
-verdict (each kind's presenter in `zcf_inspector.present`, through `gui.verdicts`), their
-findings, what the tree marks and which panes sit beside the tree. `kind_of` looks the
-strategy up by the document's type in `TAB_KINDS`, so the tab asks its strategy and never
-tests the kind itself.
+A packet, a transfer receipt, a continuation document (an ASIF session, a bare profile
+or a report, with or without the report checked beside it) and a plain JSON document (a
+capability snapshot alone, or one of no known kind) differ in what the tree marks and
+which panes sit beside the tree; their verdict and findings are the document's view
+(`zcf_inspector.opener`: made once by its kind's presenter, the same the CLI prints).
+`kind_of` looks the strategy up by the document's type in `TAB_KINDS`, so the tab asks its
+strategy and never tests the kind itself.
 """
 
 from __future__ import annotations
@@ -13,15 +14,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
-from pathlib import Path
 from typing import Any, Final, Generic, Protocol, TypeVar
 
 from PySide6.QtWidgets import QWidget
 
-from zcf_inspector.core.continuation.results import DocumentKind
 from zcf_inspector.core.continuation.timestamps import parse_datetime
-from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, OmittedFindings, merge_omitted
+from zcf_inspector.core.findings import Finding, OmittedFindings
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.ingest import Admission
@@ -30,25 +28,21 @@ from zcf_inspector.core.secrets.scan import SecretHit
 from zcf_inspector.gui.briefing_pane import BriefingPane
 from zcf_inspector.gui.byte_refusal_pane import ByteRefusalPane
 from zcf_inspector.gui.canonical_pane import CanonicalPane
-from zcf_inspector.gui.documents import (
-    ContinuationDocument,
-    PacketDocument,
-    ReceiptDocument,
-    ShownDocument,
-    with_current_snapshot,
-)
+from zcf_inspector.gui.documents import current_snapshot_work
 from zcf_inspector.gui.findings_pane import FindingsPane
 from zcf_inspector.gui.manifest_pane import ManifestPane
 from zcf_inspector.gui.plangraph.pane import PlanGraphPane
 from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.task_runner import Work
-from zcf_inspector.gui.verdicts import (
-    Verdict,
-    continuation_verdict,
-    packet_verdict,
-    receipt_verdict,
+from zcf_inspector.opener.documents import (
+    ContinuationDocument,
+    DocumentView,
+    PacketDocument,
+    PlainDocument,
+    ReceiptDocument,
+    ShownDocument,
 )
-from zcf_inspector.present.asif_listing import findings_listing
+from zcf_inspector.present.vocabulary import Verdict
 
 PANE_MANIFEST: Final = "Manifest"
 PANE_CANONICAL: Final = "Canonical bytes"
@@ -58,7 +52,7 @@ PANE_REVIEW: Final = "Review"
 PANE_PLAN_GRAPH: Final = "Plan graph"
 PANE_BRIEFING: Final = "Briefing"
 
-D = TypeVar("D", PacketDocument, ReceiptDocument, ContinuationDocument)
+D = TypeVar("D", PacketDocument, ReceiptDocument, ContinuationDocument, PlainDocument)
 Panes = list[tuple[str, QWidget]]
 
 
@@ -92,8 +86,17 @@ class Shown:
     masks: Mapping[str, tuple[SecretHit, ...]] | None = None  # flagged texts, by pointer
 
 
-def _plain(findings: tuple[Finding, ...]) -> tuple[str, ...]:
-    return ("",) * len(findings)
+def _shown(value: JsonValue, view: DocumentView, **extra: Any) -> Shown:
+    """What the tab shows: the document's view (verdict, findings) over its tree."""
+    return Shown(
+        value if value is not None else {},
+        view.findings,
+        view.elsewhere,
+        view.verdict,
+        view.omitted,
+        view.own_omitted,
+        **extra,
+    )
 
 
 class TabKind(ABC, Generic[D]):
@@ -120,34 +123,17 @@ class TabKind(ABC, Generic[D]):
 class PacketKind(TabKind[PacketDocument]):
     def shown(self, document: PacketDocument) -> Shown:
         inspection = document.inspection
-        findings, omitted = inspection.findings, inspection.omitted
-        scan = document.secrets
-        if scan is not None and scan.hits:
-            # The scan's warnings, in what the inspection's own findings left of the one
-            # budget of a document (as `validate` lists them).
-            flagged, past = scan.findings(limit=max(0, FINDINGS_LIMIT - len(findings)))
-            findings, omitted = (*findings, *flagged), merge_omitted(omitted, past)
-        hostile = document.hostile
-        if hostile is not None and hostile.count:  # likewise the hostile-text scan's
-            flagged, past = hostile.findings(limit=max(0, FINDINGS_LIMIT - len(findings)))
-            findings, omitted = (*findings, *flagged), merge_omitted(omitted, past)
         target = document.review.target if document.review is not None else None
-        # what admission changed, and what the scan flagged, are a chip: never hidden
-        notice = target.notice if target is not None else None
-        verdict = packet_verdict(inspection, notice, scan, hostile)
+        scan = document.secrets
         manifest = inspection.manifest
         changed = [s for s in manifest.sections if not s.match and s.pointer] if manifest else []
-        return Shown(
-            inspection.value if inspection.value is not None else {},
-            findings,
-            _plain(findings),
-            verdict,
-            omitted,
-            omitted,
-            manifest,
-            target.admission if target is not None else None,
-            changed[0].pointer if changed else None,
-            scan.by_pointer() if scan is not None and scan.hits else None,
+        return _shown(
+            inspection.value,
+            document.view,
+            manifest=manifest,
+            admission=target.admission if target is not None else None,
+            changed_section=changed[0].pointer if changed else None,
+            masks=scan.by_pointer() if scan is not None and scan.hits else None,
         )
 
     def panes(self, tab: PaneHost, document: PacketDocument) -> tuple[Panes, str]:
@@ -175,12 +161,7 @@ class ReceiptKind(TabKind[ReceiptDocument]):
     keeps_receipt_match = True
 
     def shown(self, document: ReceiptDocument) -> Shown:
-        report = document.report
-        findings = report.findings
-        verdict = receipt_verdict(report)
-        return Shown(
-            document.value, findings, _plain(findings), verdict, report.omitted, report.omitted
-        )
+        return _shown(document.value, document.view)
 
     def panes(self, tab: PaneHost, document: ReceiptDocument) -> tuple[Panes, str]:
         return [(PANE_CANONICAL, tab.canonical_pane), (PANE_FINDINGS, tab.findings_pane)], (
@@ -195,21 +176,12 @@ class ContinuationKind(TabKind[ContinuationDocument]):
         return (document.path,)
 
     def shown(self, document: ContinuationDocument) -> Shown:
-        result = document.result
-        report_name = Path(document.report_path).name if document.report_path else ""
-        findings, elsewhere = findings_listing(result, report_name)
-        omitted = merge_omitted(result.all_omitted())
-        own = omitted
-        paired = result.kind is not DocumentKind.CONTINUATION_REPORT and document.report_path
-        if paired:  # the report's findings point into the report, not into this tree
-            own = merge_omitted(result.omitted, *(p.omitted for p in result.plans))
-        value = document.value if document.value is not None else {}
-        return Shown(value, findings, elsewhere, continuation_verdict(result), omitted, own)
+        return _shown(document.value, document.view)
 
     def current_snapshot_work(self, document: ContinuationDocument, path: str) -> Work | None:
         times = None if document.result.report is None else document.result.report.times
         now = None if times is None else parse_datetime(times.checked_at)
-        return partial(with_current_snapshot, document, path, now=now)
+        return current_snapshot_work(document, path, now)
 
     def panes(self, tab: PaneHost, document: ContinuationDocument) -> tuple[Panes, str]:
         graph = tab.ensure_plan_graph_pane()
@@ -223,10 +195,23 @@ class ContinuationKind(TabKind[ContinuationDocument]):
         return wanted, PANE_PLAN_GRAPH  # a plan is read as a graph first
 
 
+class PlainKind(TabKind[PlainDocument]):
+    """A document with no checks of its own: its tree, its one finding, its bytes."""
+
+    def shown(self, document: PlainDocument) -> Shown:
+        return _shown(document.value, document.view)
+
+    def panes(self, tab: PaneHost, document: PlainDocument) -> tuple[Panes, str]:
+        return [(PANE_FINDINGS, tab.findings_pane), (PANE_CANONICAL, tab.canonical_pane)], (
+            PANE_FINDINGS
+        )
+
+
 TAB_KINDS: Final[Mapping[type, TabKind[Any]]] = {
     PacketDocument: PacketKind(),
     ReceiptDocument: ReceiptKind(),
     ContinuationDocument: ContinuationKind(),
+    PlainDocument: PlainKind(),
 }
 
 

@@ -32,15 +32,14 @@ from zcf_inspector.gui.plain_tooltip import install_on_view, set_plain_tooltip
 from zcf_inspector.gui.roles import PLAIN_TOOLTIP_ROLE, POINTER_ROLE
 from zcf_inspector.gui.row_table_model import ModelIndex, RowTableModel
 from zcf_inspector.gui.theme import Tone, tone_colour
-from zcf_inspector.gui.verdicts import CheckState, Verdict, VerdictRow
-from zcf_inspector.present.vocabulary import Trust
+from zcf_inspector.present.vocabulary import CheckStatus, Chip, Trust, Verdict
 
 STATE_ICONS: Final = {
-    CheckState.PASS: IconName.PASS,
-    CheckState.FAIL: IconName.FAIL,
-    CheckState.NOT_CHECKABLE: IconName.NOT_CHECKABLE,
-    CheckState.NOT_RUN: IconName.NOT_RUN,
-    CheckState.CHANGED: IconName.WARNING,
+    CheckStatus.PASS: IconName.PASS,
+    CheckStatus.FAIL: IconName.FAIL,
+    CheckStatus.NOT_CHECKABLE: IconName.NOT_CHECKABLE,
+    CheckStatus.NOT_RUN: IconName.NOT_RUN,
+    CheckStatus.CHANGED: IconName.WARNING,
 }
 
 
@@ -63,20 +62,20 @@ def level_icon(level: Trust) -> QIcon:
     return icon(LEVEL_ICONS[level])
 
 
-def state_icon(state: CheckState) -> QIcon:
+def state_icon(state: CheckStatus) -> QIcon:
     return icon(STATE_ICONS[state])
 
 
-class VerdictTableModel(RowTableModel[VerdictRow]):
+class VerdictTableModel(RowTableModel[Chip]):
     """Every verdict row: check, result (icon and word), reason."""
 
     HEADERS = ("Check", "Result", "Reason")
 
-    def set_rows(self, rows: tuple[VerdictRow, ...]) -> None:
+    def set_rows(self, rows: tuple[Chip, ...]) -> None:
         self.replace_rows(rows)
 
     @property
-    def rows(self) -> tuple[VerdictRow, ...]:
+    def rows(self) -> tuple[Chip, ...]:
         return tuple(self._rows)
 
     def data(self, index: ModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> object:
@@ -95,7 +94,7 @@ class VerdictTableModel(RowTableModel[VerdictRow]):
         return None
 
 
-def chip_text(row: VerdictRow) -> str:
+def chip_text(row: Chip) -> str:
     # A tool button reads '&' as a mnemonic marker; double it to show it literally.
     return visible(row.text).replace("&", "&&")
 
@@ -215,7 +214,7 @@ class VerdictHeader(QFrame):
         if event.type() == QEvent.Type.PaletteChange and hasattr(self, "headline"):
             self._colour_headline()
 
-    def _chip_clicked(self, row: VerdictRow) -> None:
+    def _chip_clicked(self, row: Chip) -> None:
         if row.pointer is not None:
             self.pointerActivated.emit(row.pointer)
         else:

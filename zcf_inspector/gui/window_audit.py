@@ -27,10 +27,10 @@ from zcf_inspector.core.review.audit import audit_facts
 from zcf_inspector.core.review.previous import RECEIPT_MAX_BYTES
 from zcf_inspector.core.review.reconcile import ReconcileResult, reconcile_receipts
 from zcf_inspector.gui.document_tab import DocumentTab
-from zcf_inspector.gui.documents import PacketDocument
 from zcf_inspector.gui.messages import message_box
 from zcf_inspector.gui.reconcile_view import ReconcileDialog
 from zcf_inspector.gui.task_runner import TaskRunner
+from zcf_inspector.opener.documents import PacketDocument
 from zcf_inspector.present.audit_html import html_chunks
 from zcf_inspector.present.audit_model import AuditReport
 from zcf_inspector.present.audit_report import build_report

@@ -26,9 +26,9 @@ from zcf_inspector.gui.compare_work import (
     recompare,
 )
 from zcf_inspector.gui.document_tab import DocumentTab
-from zcf_inspector.gui.documents import PacketDocument, UnreadableDocument
 from zcf_inspector.gui.plain_text import set_tab_tooltip
 from zcf_inspector.gui.task_runner import TaskRunner
+from zcf_inspector.opener.documents import PacketDocument, UnreadableDocument
 
 
 def comparable(tab: DocumentTab | None) -> bool:

@@ -22,21 +22,18 @@ from collections.abc import Callable, Iterable
 
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.results import (
-    DocumentKind as ContinuationKind,
-)
-from zcf_inspector.core.continuation.results import (
     InspectionResult,
     PlanResult,
     ReportResult,
 )
 from zcf_inspector.core.continuation.timestamps import TimestampError, parse_datetime
+from zcf_inspector.core.document_kind import DocumentKind
 from zcf_inspector.core.findings import Finding, Severity
 from zcf_inspector.present.asif_snapshot import snapshot_rows
 from zcf_inspector.present.vocabulary import (
     SEPARATOR,
     CheckStatus,
     Chip,
-    DocumentKind,
     Trust,
     Verdict,
     weakest,
@@ -70,9 +67,9 @@ def _kind_word(result: InspectionResult) -> str:
 
 def not_checked(result: InspectionResult) -> tuple[str, ...]:
     """What the document claims that could not be checked here."""
-    if result.kind is ContinuationKind.CONTINUATION_REPORT:
+    if result.kind is DocumentKind.CONTINUATION_REPORT:
         return (NO_SESSION,)
-    if result.kind is ContinuationKind.CONTINUATION_PROFILE:
+    if result.kind is DocumentKind.CONTINUATION_PROFILE:
         return (BARE_PROFILE,)
     return ()
 
@@ -160,7 +157,7 @@ def _document_part(result: InspectionResult) -> tuple[str, Trust]:
     kind = _kind_word(result)
     first = _document_refusal(result)
     report = result.report
-    if result.kind is ContinuationKind.CONTINUATION_REPORT and first is None and report:
+    if result.kind is DocumentKind.CONTINUATION_REPORT and first is None and report:
         if window_only(report) is None:
             first = _first_error(report.findings)
         if first is None and window_only(report) is None and not report.ok:
@@ -169,7 +166,7 @@ def _document_part(result: InspectionResult) -> tuple[str, Trust]:
             return f"{kind} INTACT{SEPARATOR}SESSION NOT CHECKED (no session)", Trust.UNCHECKED
     if first is not None:
         return f"{kind} REFUSED: {first.code}", Trust.REFUSED
-    if result.kind is ContinuationKind.CONTINUATION_PROFILE:
+    if result.kind is DocumentKind.CONTINUATION_PROFILE:
         return f"{kind} INTACT{SEPARATOR}SESSION REFERENCES NOT CHECKED (bare profile)", (
             Trust.UNCHECKED
         )
@@ -203,9 +200,9 @@ def document_rows(result: InspectionResult) -> Iterable[Chip]:
         )
     else:
         yield Chip("document", CheckStatus.PASS, kind, f"read and checked as {kind}")
-    if result.kind is ContinuationKind.CONTINUATION_PROFILE:
+    if result.kind is DocumentKind.CONTINUATION_PROFILE:
         yield Chip("session references", CheckStatus.NOT_CHECKABLE, "bare profile", BARE_PROFILE)
-    if result.kind is ContinuationKind.CONTINUATION_REPORT:
+    if result.kind is DocumentKind.CONTINUATION_REPORT:
         yield Chip("binding", CheckStatus.NOT_CHECKABLE, "no session", NO_SESSION)
 
 
@@ -269,3 +266,22 @@ def verdict(result: InspectionResult) -> Verdict:
     rows = tuple(row for build in ROWS for row in build(result))
     kind = str(DocumentKind(str(result.kind))) if result.kind is not None else UNRECOGNISED
     return Verdict(kind, words, level, rows, not_checked=not_checked(result))
+
+
+def plan_counts(
+    plan: PlanResult, known_blockers: int, blocking: int | None = None
+) -> tuple[str, ...]:
+    """A plan's counts in words — subjects, required, missing, cycles, known blockers (and,
+    with a report, blocking) — the one summary `plan` prints on each plan's line and the
+    plan graph's status line shows."""
+    nodes = plan.nodes
+    parts = [
+        f"{len(nodes)} subjects",
+        f"{sum(1 for n in nodes if n.required)} required",
+        f"{sum(1 for n in nodes if n.missing)} missing",
+        f"{len(plan.cycles)} cycles",
+        f"{known_blockers} known blockers",
+    ]
+    if blocking is not None:
+        parts.append(f"{blocking} blocking")
+    return tuple(parts)

@@ -17,13 +17,13 @@ from zcf_inspector.core.continuation.results import (
     Blocker,
     BlockingReason,
     ComponentBinding,
-    DocumentKind,
     InspectionResult,
     PlanNode,
     PlanResult,
     SnapshotComponent,
     SubjectAssessment,
 )
+from zcf_inspector.core.document_kind import DocumentKind
 from zcf_inspector.core.findings import Finding, Severity
 
 

@@ -8,13 +8,13 @@ byte stage has nothing to compare.
 from __future__ import annotations
 
 from zcf_inspector.core.compare.model import Comparison, PartStatus, SideSummary
+from zcf_inspector.core.document_kind import DocumentKind
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.present import packet
 from zcf_inspector.present.vocabulary import (
     SEPARATOR,
     CheckStatus,
     Chip,
-    DocumentKind,
     Trust,
     Verdict,
     weakest,
@@ -30,10 +30,11 @@ def side_verdict(side: SideSummary) -> Verdict:
     return packet.trust_verdict(side.trust)
 
 
-def side_words(side: SideSummary) -> str:
-    """The side's verdict line after its label and path: the words, and for a refused
-    side how far it was compared."""
-    words = side_verdict(side).words
+def side_words(side: SideSummary, shown: Verdict | None = None) -> str:
+    """The side's verdict line after its label and path: the words (``shown``: the side's
+    own view's verdict, the opener's, as `validate` says it), and for a refused side how
+    far it was compared."""
+    words = (shown or side_verdict(side)).words
     if not side.readable:
         return f"{words}{SEPARATOR}{NOTHING_TO_COMPARE}"
     if not side.valid:
@@ -70,10 +71,11 @@ def summary_words(comparison: Comparison) -> str:
     return f"DIFFERENT: {sections} of {len(comparison.sections)} covered sections"
 
 
-def side_json(side: SideSummary, path: str) -> dict[str, JsonValue]:
-    """``diff --json``'s side object: the core's facts, and the words beside them."""
+def side_json(side: SideSummary, path: str, shown: Verdict | None = None) -> dict[str, JsonValue]:
+    """``diff --json``'s side object: the core's facts, and the words beside them (the
+    side's view's, ``shown``, when it was opened by the opener)."""
     out = side.to_json(path)
-    shown = side_verdict(side)
+    shown = shown or side_verdict(side)
     out["verdict"] = shown.words
     out["trust"] = str(shown.trust)
     out["notChecked"] = list(shown.not_checked)

@@ -37,10 +37,10 @@ if TYPE_CHECKING:  # admission loads the destination's model: `validate` has non
     from zcf_inspector.core.packet.admission import AdmissionNotice
     from zcf_inspector.core.secrets.scan import SecretScan
 
+from zcf_inspector.core.document_kind import DocumentKind
 from zcf_inspector.present.vocabulary import (
     CheckStatus,
     Chip,
-    DocumentKind,
     Trust,
     Verdict,
 )

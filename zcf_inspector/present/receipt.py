@@ -11,12 +11,12 @@ a finding's pointer.
 
 from __future__ import annotations
 
+from zcf_inspector.core.document_kind import DocumentKind
 from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus
 from zcf_inspector.present.vocabulary import (
     SEPARATOR,
     CheckStatus,
     Chip,
-    DocumentKind,
     Trust,
     Verdict,
 )

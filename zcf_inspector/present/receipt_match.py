@@ -4,7 +4,14 @@ A receipt is matched against each packet open under review (the packet as admitt
 the destination in force — that is what the receipt binds) by identity, with the core's
 `match_receipt`: correlation id, packet id and nonce, manifest root, installation key,
 target digest and every decision's portableRef. The chip says which packet it belongs
-to (``matched``: its index among the targets), or why none.
+to (``matched``: its index among the targets, and ``packet``: that packet's identity),
+or why none — the one module that matches receipts to open packets (the rule itself is
+the core's). `match_row` runs on the window's worker: a hostile receipt may list a
+million decisions.
+
+A match names its packet by identity (`PacketIdentity`: packet id, nonce, correlation id
+and target digest, as the packet is admitted here), never by a tab title or a display
+string: two open files may have the same name, and a title is not what a receipt binds.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.review.receipt_match import match_receipt
 from zcf_inspector.core.review.target import ReviewTarget
 from zcf_inspector.present.vocabulary import CheckStatus, Chip
@@ -26,9 +34,53 @@ SHOWN_PROBLEMS = 20  # differences listed per packet in the chip's detail
 
 
 @dataclass(frozen=True, slots=True)
+class PacketIdentity:
+    """Which packet, as admitted at which destination, a receipt is for: what the
+    receipt binds (its correlation id is made from the packet and the destination)."""
+
+    packet_id: str
+    packet_nonce: str
+    correlation_id: str
+    target_digest: str
+
+    @classmethod
+    def of(cls, target: ReviewTarget) -> PacketIdentity:
+        return cls(
+            target.receipt_text("packetId"),
+            target.receipt_text("packetNonce"),
+            target.correlation_id,
+            target.receipt_text("targetDigest"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class ReceiptMatch:
+    """The chip a receipt's verdict adds, and the open packet it belongs to (if any)."""
+
     chip: Chip
     matched: int | None = None  # the index of the target the receipt belongs to
+    packet: PacketIdentity | None = None  # … and that packet's identity
+
+
+@dataclass(frozen=True, slots=True)
+class ReceiptMatchInput:
+    receipts: tuple[JsonValue, ...]
+    targets: tuple[tuple[str, ReviewTarget], ...]  # (tab title, packet as admitted here)
+    have_destination: bool
+
+
+def match_row(work: ReceiptMatchInput, monitor: Monitor) -> tuple[ReceiptMatch, ...]:
+    """One match per receipt of ``work``, in order."""
+    rows = []
+    for index, receipt in enumerate(work.receipts):
+        monitor.step("matching receipts to open packets", index / max(len(work.receipts), 1))
+        found = match(receipt, work.targets, work.have_destination)
+        if found.matched is not None:
+            found = ReceiptMatch(
+                found.chip, found.matched, PacketIdentity.of(work.targets[found.matched][1])
+            )
+        rows.append(found)
+    return tuple(rows)
 
 
 def belongs_summary(title: str) -> str:

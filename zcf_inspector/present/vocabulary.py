@@ -23,18 +23,27 @@ SEPARATOR = " · "  # between the parts of a headline
 CHECK_SEPARATOR = " | "  # between the chips of the CLI's checks line
 
 
-class DocumentKind(StrEnum):
-    """What a document is (`recognise.recognise` tells them apart)."""
-
-    PACKET = "packet"
-    RECEIPT = "receipt"
-    ASIF_SESSION = "asif-session"  # the continuation kinds: core.continuation's values
-    CONTINUATION_PROFILE = "continuation-profile"
-    CONTINUATION_REPORT = "continuation-report"
-    COMPARISON = "comparison"  # two packets compared (made, never read from a file)
-
-
 class Trust(StrEnum):
+    """How far a document may be relied on, for each kind (the exit code follows it:
+    `cli.exitcodes.for_trust`).
+
+    - packet: *verified* valid and its signature or MAC verified under a key the
+      destination trusts; *unsigned* valid and claiming no identity; *unchecked* intact
+      but a claim (a recipient MAC, a recipient binding) needs the destination to check;
+      *refused* a stage failed.
+    - receipt: *verified* digest and signature checked under the given key; *unsigned*
+      digest checked, no signature claimed; *unchecked* digest holds but the signature was
+      not checked (no key); *refused* shape, digest or signature failed.
+    - ASIF session, bare profile, report: *verified* READY with every claim checked;
+      *unsigned* a valid session or profile with no report to assess it; *unchecked*
+      ADAPTATION REQUIRED, a report without its session or a bare profile; *refused* the
+      document is refused, or the report is BLOCKED, EXPIRED or stale.
+    - capability snapshot: *unchecked* always: it is checked only through the report
+      that binds it (with its session, or as the current snapshot).
+    - unknown document: *refused*: not a document this inspector knows.
+    - comparison: the weaker of the two sides.
+    """
+
     VERIFIED = "verified"
     UNSIGNED = "unsigned"
     UNCHECKED = "unchecked"

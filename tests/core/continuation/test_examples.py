@@ -14,8 +14,8 @@ from tests.core.continuation.spec_examples import (
     session_names,
     session_of,
 )
-from zcf_inspector.core.continuation.results import DocumentKind
 from zcf_inspector.core.continuation.subjects import SubjectKey
+from zcf_inspector.core.document_kind import DocumentKind
 
 
 @pytest.mark.parametrize("name", session_names())

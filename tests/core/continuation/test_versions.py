@@ -12,7 +12,7 @@ from tests.core.continuation.upstream_cases import verdict
 from zcf_inspector.core.continuation.export.to_json import continuation_json
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.models.schema_check import load_schema
-from zcf_inspector.core.continuation.results import DocumentKind
+from zcf_inspector.core.document_kind import DocumentKind
 
 OUTCOMES = {
     "another-computer": "ready",

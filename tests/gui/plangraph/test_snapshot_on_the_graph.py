@@ -22,10 +22,10 @@ from tests.core.continuation.upstream_cases_05 import (
 from tests.gui.driving import _drag_enter, drop_and_wait, wait_idle
 from zcf_inspector.core.continuation.timestamps import parse_datetime
 from zcf_inspector.core.reading import read_json
-from zcf_inspector.gui.documents import ContinuationDocument
 from zcf_inspector.gui.plangraph.pane import PlanGraphPane
 from zcf_inspector.gui.plangraph.snapshot_chip import chip_state
 from zcf_inspector.gui.theme import Tone
+from zcf_inspector.opener.documents import ContinuationDocument
 from zcf_inspector.present.asif_listing import plan_facts
 
 

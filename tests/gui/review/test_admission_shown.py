@@ -18,7 +18,8 @@ from tests.gui.review.conftest import OFFSCREEN_NOISE, PaneFactory, ScriptedProm
 from zcf_inspector.gui.main_window import MainWindow
 from zcf_inspector.gui.packet_tree_model import STATUS_COLUMN
 from zcf_inspector.gui.review.table_model import Column
-from zcf_inspector.gui.verdicts import ADMISSION_CHECK, CheckState
+from zcf_inspector.present.packet import ADMISSION_CHECK
+from zcf_inspector.present.vocabulary import CheckStatus
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)
 
@@ -90,7 +91,7 @@ def test_header_shows_the_drop_in_the_reviewers_case(
     window.apply_destination(str(dest_path))
     tab = drop_and_wait(qtbot, window, [many_beliefs_packet(tmp_path, 2_000)])
     row = next(r for r in tab.header.model.rows if r.check == ADMISSION_CHECK)
-    assert row.state is CheckState.CHANGED
+    assert row.state is CheckStatus.CHANGED
     assert row.summary == "40 of 2,000 beliefs admitted — 1,960 dropped by maxBeliefs 40"
     chip = next(c for c in tab.header.chips if c.text().startswith("admission"))
     assert "1,960 dropped by maxBeliefs 40" in chip.text()

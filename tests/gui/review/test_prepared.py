@@ -13,8 +13,10 @@ from tests.gui.review.conftest import ScriptedPrompter, wait_open
 from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.inspection import inspect_bytes
 from zcf_inspector.core.review.target import ReviewPreparation, prepare_review
-from zcf_inspector.gui.documents import OpenRequest, PacketDocument, open_documents
+from zcf_inspector.gui.documents import open_documents
 from zcf_inspector.gui.review.pane import ReviewPane
+from zcf_inspector.opener.documents import PacketDocument
+from zcf_inspector.opener.open import OpenRequest
 
 
 def test_pane_uses_the_prepared_target(

@@ -9,7 +9,6 @@ from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.results import (
     Closure,
-    DocumentKind,
     InspectionResult,
     PlanEdge,
     PlanNode,
@@ -17,6 +16,7 @@ from zcf_inspector.core.continuation.results import (
     ReportResult,
     SubjectAssessment,
 )
+from zcf_inspector.core.document_kind import DocumentKind
 
 __all__ = [
     "Closure",

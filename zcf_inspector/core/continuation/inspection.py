@@ -35,7 +35,6 @@ from zcf_inspector.core.continuation.models.v0_5 import (
 from zcf_inspector.core.continuation.models.validation import validate_at
 from zcf_inspector.core.continuation.pulse import EVERY, current_monitor, pulsing, tick
 from zcf_inspector.core.continuation.results import (
-    DocumentKind,
     InspectionResult,
     PlanResult,
     ReportResult,
@@ -62,6 +61,7 @@ from zcf_inspector.core.continuation.rules.streams import check_streams
 from zcf_inspector.core.continuation.rules.workspace_state import workspace_trees
 from zcf_inspector.core.continuation.version_check import mixed_report, read_versions
 from zcf_inspector.core.continuation.versions import ASIF_0_4, ASIF_0_5, Contract
+from zcf_inspector.core.document_kind import DocumentKind
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, FindingBudget, Severity, error
 from zcf_inspector.core.hostile.confusables import subject_pairs
@@ -103,11 +103,15 @@ class _Read:
     contract: Contract | None = None
 
 
-def _read(data: bytes) -> _Read:
+def _read(data: bytes, parsed: JsonValue | None = None) -> _Read:
     try:
         # Exact numbers (ASIF: "integral JSON number", "MUST NOT silently round"); the
         # ±2^53 rule is the ZCF profile's, and ASIF bounds only where a schema says so.
-        value = read_json(data, exact=True, monitor=current_monitor())
+        # ``parsed``: the caller's read of these very bytes in that mode (the opener
+        # reads a file once), so they are not parsed a second time.
+        value = (
+            parsed if parsed is not None else read_json(data, exact=True, monitor=current_monitor())
+        )
     except ReadError as exc:
         where = f" at byte {exc.offset}" if exc.offset is not None else ""
         return _Read(
@@ -322,8 +326,10 @@ def _check_report_bytes(
     now: datetime,
     limit: int,
     current: bytes | None = None,
+    *,
+    parsed: JsonValue | None = None,
 ) -> ReportResult:
-    read = _read(data)
+    read = _read(data, parsed)
     tick(EVERY)  # a check point between reading the report and validating it
     budget = FindingBudget(limit)
     if read.kind is not DocumentKind.CONTINUATION_REPORT or read.value is None:
@@ -354,6 +360,8 @@ def inspect_continuation(
     findings_limit: int = FINDINGS_LIMIT,
     monitor: Monitor = NULL_MONITOR,
     current_capabilities: bytes | None = None,
+    parsed: JsonValue | None = None,
+    report_parsed: JsonValue | None = None,
 ) -> InspectionResult:
     """Check ``data`` (and ``report`` against it) at the clock ``now``.
 
@@ -363,7 +371,9 @@ def inspect_continuation(
     inside the long ones (workspace trees, the plan loop, and every `pulse.EVERY` items
     of the schema checks and the rules' loops). ``current_capabilities``: the
     caller's current destination snapshot bytes, compared exactly with those an ASIF 0.5
-    report binds (CAPABILITIES.md).
+    report binds (CAPABILITIES.md). ``parsed`` and ``report_parsed``: the values the
+    caller already read from ``data`` and ``report`` with exact numbers (the opener's one
+    read of each file); the bytes are then hashed and bound, not parsed again.
     """
     with pulsing(monitor):  # the points inside the rules' and schemas' loops (pulse.py)
         return _inspect(
@@ -374,6 +384,7 @@ def inspect_continuation(
             findings_limit=findings_limit,
             monitor=monitor,
             current_capabilities=current_capabilities,
+            parsed=(parsed, report_parsed),
         )
 
 
@@ -402,14 +413,17 @@ def _inspect(
     findings_limit: int,
     monitor: Monitor,
     current_capabilities: bytes | None,
+    parsed: tuple[JsonValue | None, JsonValue | None] = (None, None),
 ) -> InspectionResult:
-    read = _read(data)
+    read = _read(data, parsed[0])
     findings = FindingBudget(findings_limit)
     findings.extend(read.findings)
     if read.value is None or read.kind is None:
         return InspectionResult(read.kind, tuple(findings), (), None, findings.omitted())
     if read.kind is DocumentKind.CONTINUATION_REPORT:
-        alone = _check_report_bytes(data, None, now, findings_limit, current_capabilities)
+        alone = _check_report_bytes(
+            data, None, now, findings_limit, current_capabilities, parsed=read.value
+        )
         return InspectionResult(read.kind, tuple(findings), (), alone, findings.omitted())
     contract = read.contract or ASIF_0_4
     checked = _check_source(
@@ -426,7 +440,7 @@ def _inspect(
     if report is not None:
         monitor.breathe()  # between the session and its report: Cancel stops here too
         report_result = _check_report_bytes(
-            report, checked.binding, now, findings_limit, current_capabilities
+            report, checked.binding, now, findings_limit, current_capabilities, parsed=parsed[1]
         )
         if read.kind is DocumentKind.CONTINUATION_PROFILE:
             report_result = _unbound(report_result)

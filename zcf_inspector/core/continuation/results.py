@@ -6,25 +6,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from zcf_inspector.core.codes import BlockerCode
+
+# One enumeration of kinds for every layer: the continuation kinds are three of its members.
+from zcf_inspector.core.document_kind import DocumentKind
 from zcf_inspector.core.findings import Finding, OmittedFindings, Severity, has_error
 from zcf_inspector.core.jsontypes import JsonValue
 
 # §11: a required subject assessed with one of these statuses blocks the plan.
 BLOCKING_STATUSES = frozenset({"omitted", "unresolved", "unsupported"})
-
-
-class DocumentKind(StrEnum):
-    ASIF_SESSION = "asif-session"
-    CONTINUATION_PROFILE = "continuation-profile"
-    CONTINUATION_REPORT = "continuation-report"
-
-
-# The field that names each kind (the first one a document holds wins), and the version read.
-VERSION_FIELDS = {
-    "asif_version": (DocumentKind.ASIF_SESSION, "0.4"),
-    "report_version": (DocumentKind.CONTINUATION_REPORT, "0.2"),
-    "profile_version": (DocumentKind.CONTINUATION_PROFILE, "0.2"),
-}
 
 
 @dataclass(frozen=True, slots=True)

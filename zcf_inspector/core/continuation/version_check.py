@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from zcf_inspector.core.codes import PlanCode
-from zcf_inspector.core.continuation.results import DocumentKind
 from zcf_inspector.core.continuation.versions import CONTRACTS, Contract, by_field, supported
+from zcf_inspector.core.document_kind import DocumentKind
 from zcf_inspector.core.findings import Finding, error
 from zcf_inspector.core.jsontypes import JsonValue
 

@@ -17,6 +17,7 @@ from zcf_inspector.core.crypto import (
     public_key_fingerprint,
 )
 from zcf_inspector.core.digest import is_digest, lp_concat, sha256_digest
+from zcf_inspector.core.document_kind import RECEIPT_FORMAT_NAME
 from zcf_inspector.core.findings import Finding, FindingBudget, OmittedFindings, Severity, error
 from zcf_inspector.core.formats import Base64UrlError, b64u_decode, b64u_encode
 from zcf_inspector.core.jsontypes import JsonValue
@@ -24,7 +25,7 @@ from zcf_inspector.core.packet.receipt_shape import check_receipt_shape
 from zcf_inspector.core.pointer import join
 from zcf_inspector.core.visible_text import json_visible
 
-RECEIPT_FORMAT = "zephr-continuity-receipt"
+RECEIPT_FORMAT = RECEIPT_FORMAT_NAME  # where kinds are told apart, it is named once
 RECEIPT_SIGNATURE_DOMAIN = "zephr-continuity-receipt-v1"
 CORRELATION_DOMAIN = "zephr-continuity-correlation-v1"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from zcf_inspector.gui.plain_text import visible
 from zcf_inspector.gui.plangraph import style
+from zcf_inspector.present.asif import plan_counts
 from zcf_inspector.present.asif_listing import PlanFacts
 
 
@@ -13,18 +14,9 @@ def _listed(ids: tuple[str, ...]) -> str:
 
 def summary_line(facts: PlanFacts) -> str:
     plan = facts.plan
-    nodes = plan.nodes
-    parts = [
-        f"plan {visible(plan.id)}",
-        f"{len(nodes)} subjects",
-        f"{sum(n.required for n in nodes)} required",
-        f"{sum(n.missing for n in nodes)} missing",
-        f"{len(plan.cycles)} cycles",
-        f"{len(facts.known_blockers)} known blockers",
-    ]
-    if facts.has_report:
-        parts.append(f"{len(facts.blocking)} blocking")
-    return " · ".join(parts)
+    blocking = len(facts.blocking) if facts.has_report else None
+    counts = plan_counts(plan, len(facts.known_blockers), blocking)  # `plan`'s words
+    return " · ".join((f"plan {visible(plan.id)}", *counts))
 
 
 def plan_summary(facts: PlanFacts) -> str:
