@@ -71,17 +71,34 @@ def earliest(
     known = [p for p in (bad_byte, deep) if p is not None]
     stop = min(known, key=_order)
     assert stop.offset is not None
-    head = text if stop is bad_byte else _chars(data, stop.offset)
-    syntax = _head_syntax(head, after_bad_byte=stop is bad_byte)
-    if syntax is not None:
-        known.append(syntax)
-    return _lowest(data, text, known, exact=exact)
+    try:
+        head = text if stop is bad_byte else _chars(data, stop.offset)
+        syntax = _head_syntax(head, after_bad_byte=stop is bad_byte)
+        if syntax is not None:
+            known.append(syntax)
+        return _lowest(data, text, known, exact=exact)
+    except _INTERPRETER_LIMITS:
+        return _fallback(known)
 
 
 def after_parse(data: bytes, text: str, found: ReadError, *, exact: bool) -> ReadError:
     """The refusal for input the parser read to its end: ``found`` or an earlier one."""
     # The whole text parsed, so its one value holds the problem found: never clean.
-    return _lowest(data, text, [found], exact=exact, root_holds_bound=True)
+    try:
+        return _lowest(data, text, [found], exact=exact, root_holds_bound=True)
+    except _INTERPRETER_LIMITS:
+        return _fallback([found])
+
+
+# What the interpreter itself may refuse on hostile text (an int's digit limit, the C
+# stack, a size): no known path reaches one, and should one be found the search for a
+# lower problem stops there and the §1 problem already found is the refusal — a finding
+# with a code and an offset, never a traceback.
+_INTERPRETER_LIMITS: Final = (ValueError, RecursionError, OverflowError)
+
+
+def _fallback(known: list[ReadError]) -> ReadError:
+    return min(known, key=_order)
 
 
 def _order(problem: ReadError) -> tuple[int, int]:
@@ -305,8 +322,10 @@ def _clean_container(text: str, pos: int, bound: int, *, exact: bool) -> tuple[i
     flags = _Flags(exact=exact)
     decoder = json.JSONDecoder(
         object_pairs_hook=flags.pairs,
-        # Exact mode has no number rule: the C scanner's own numbers, no Python call.
-        parse_int=None if exact else flags.integer,
+        # Exact mode has no number rule. Its integers still go to a hook (the builtin
+        # ``len``, no Python frame): the C scanner's own int() refuses more than 4,300
+        # digits with a ValueError, and no decoder limit may meet untrusted bytes here.
+        parse_int=len if exact else flags.integer,
         parse_float=None if exact else flags.number,
         parse_constant=_constant,
     )

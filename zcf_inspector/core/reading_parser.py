@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
+from decimal import InvalidOperation
 from typing import Final, TypeVar
 
 from zcf_inspector.core import pointer as jpointer
@@ -161,7 +162,13 @@ class Parser:
 
     def _exact_float(self, literal: str) -> JsonValue:
         self.decimal_literals += 1
-        value = exact_number(literal)
+        try:
+            value = exact_number(literal)
+        except InvalidOperation:
+            # An exponent beyond ±(10^18 - 1): no exact number holds it (the decimal
+            # module's own limit), so exact mode refuses it as out of range.
+            self.out_of_range += 1
+            return _OutOfRange(literal)  # type: ignore[return-value]
         if not isinstance(value, int) or not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
             self.fractions += 1  # canonical() needs its careful path for it
         return value
@@ -242,7 +249,9 @@ class Parser:
         literal = _literal_at(value, path)
         offset = self._byte_offset(_Locator(self.text).value_at(path))
         shown = literal if len(literal) <= 40 else literal[:20] + "…" + literal[-10:]
-        if abs(float(literal)) == _INF:
+        if self.exact:
+            why = "has an exponent beyond what an exact number can hold"
+        elif abs(float(literal)) == _INF:
             why = "is beyond the range of a double"
         else:
             why = f"is integral and its magnitude exceeds 2^53 - 1 ({MAX_SAFE_INTEGER})"
