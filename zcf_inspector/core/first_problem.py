@@ -32,6 +32,7 @@ from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.errors import ZcfError
 from zcf_inspector.core.jsontypes import MAX_SAFE_INTEGER
 from zcf_inspector.core.read_error import ReadError
+from zcf_inspector.core.syntax_offset import constant_offset, syntax_offset, syntax_words
 
 __all__ = ["after_parse", "earliest"]
 
@@ -162,22 +163,17 @@ def _head_syntax(head: str, *, after_bad_byte: bool) -> ReadError | None:
 def _syntax_in_head(
     head: str, exc: json.JSONDecodeError, *, after_bad_byte: bool
 ) -> ReadError | None:
-    position = exc.pos
+    # The first character that cannot continue a JSON text (clarification of 2026-12-07).
+    position = syntax_offset(head, exc.pos, exc.msg)
     if position >= len(head):
-        # At the head's end. After a bad byte, that byte is the problem (encoding comes
-        # first at one offset). Before a bracket too deep, only "a value was expected"
-        # is the head's end alone: anything else refuses the bracket itself.
-        if after_bad_byte or exc.msg.startswith("Expecting value"):
+        # The whole head can begin a JSON text. After a bad byte, that byte is the problem
+        # (encoding comes first at one offset; a string or an escape it cuts included).
+        # Before a bracket too deep, the bracket continues the text only where a value
+        # was expected right there; anywhere else it is the byte that cannot continue.
+        if after_bad_byte or (exc.pos >= len(head) and exc.msg.startswith("Expecting value")):
             return None
-    elif after_bad_byte and exc.msg.startswith("Unterminated string"):
-        # The string is open where the bad byte is: that byte is the first problem,
-        # unless an escape was cut (a backslash and a bad byte is an invalid escape).
-        run = len(head) - len(head.rstrip("\\"))
-        if run % 2 == 0:
-            return None
-        position = len(head) - 1
-        return _invalid_json(head, position, "Invalid \\escape")
-    return _invalid_json(head, position, exc.msg.removesuffix(" at"))
+        position = len(head)
+    return _invalid_json(head, position, syntax_words(head, exc))
 
 
 def _invalid_json(head: str, position: int, what: str) -> ReadError:
@@ -196,7 +192,7 @@ def _constant_in_head(head: str, name: str) -> ReadError | None:
     try:
         json.JSONDecoder(object_pairs_hook=list, parse_int=len, parse_float=len).decode(spoiled)
     except json.JSONDecodeError as exc:
-        offset = _byte_offset(head, exc.pos)
+        offset = _byte_offset(head, constant_offset(head, exc.pos))
         return ReadError(
             ErrorCode.INVALID_JSON,
             f"not RFC 8259 JSON: {name} at byte {offset} is not a JSON value",

@@ -20,6 +20,7 @@ from zcf_inspector.core.jsontypes import MAX_SAFE_INTEGER, JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.read_error import ReadError
 from zcf_inspector.core.reading_scan import SURROGATE_ESCAPE_HINT
+from zcf_inspector.core.syntax_offset import constant_offset, syntax_offset, syntax_words
 
 _T = TypeVar("_T")
 
@@ -104,12 +105,16 @@ class Parser:
         try:
             value: JsonValue = decoder.decode(self.text)
         except json.JSONDecodeError as exc:
-            offset = self._byte_offset(exc.pos)
-            what = exc.msg.removesuffix(" at")  # "Unterminated string starting at"
+            # Where the profile places it (clarification of 2026-12-07): the first
+            # character that cannot continue a JSON text, not the token's start.
+            index = syntax_offset(self.text, exc.pos, exc.msg)
+            offset = self._byte_offset(index)
+            line = self.text.count("\n", 0, index) + 1
+            column = index - self.text.rfind("\n", 0, index)
             raise ReadError(
                 ErrorCode.INVALID_JSON,
-                f"not RFC 8259 JSON: {what} at byte {offset} "
-                f"(line {exc.lineno}, column {exc.colno})",
+                f"not RFC 8259 JSON: {syntax_words(self.text, exc)} at byte {offset} "
+                f"(line {line}, column {column})",
                 offset=offset,
             ) from None
         except _ConstantError as exc:
@@ -205,7 +210,7 @@ class Parser:
         try:
             json.JSONDecoder(parse_int=str, parse_float=str).decode(spoiled)
         except json.JSONDecodeError as exc:
-            return self._byte_offset(exc.pos)
+            return self._byte_offset(constant_offset(self.text, exc.pos))
         return None  # pragma: no cover - unreachable by the argument above
 
     def _check_surrogates(self) -> None:
