@@ -224,11 +224,13 @@ def test_a_recovered_step_is_put_under_the_head_when_the_review_is_opened(
     review.decide(confirm("b-order"), "carol", NOW)
     keys.path_for(t.correlation_id).write_bytes(before)  # the head update "lost"
     lagging = keys.load(t.correlation_id)
-    assert lagging is not None and lagging.rows == 1
+    assert lagging is not None
+    assert lagging.rows == 1
     reopened = open_review(directory, t)
     assert [d.portable_ref for d in reopened.session.decisions] == ["b-reader", "b-order"]
     head = keys.load(t.correlation_id)
-    assert head is not None and head.rows == 2
+    assert head is not None
+    assert head.rows == 2
     conn = sqlite3.connect(journal_path(directory, t.correlation_id))
     with conn:
         conn.execute("DELETE FROM entry WHERE seq = (SELECT max(seq) FROM entry)")
