@@ -5,6 +5,7 @@ and an offset, in both reading modes, through the reader, the API and the CLI.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -71,7 +72,7 @@ def test_the_api_raises_only_its_own_errors_on_these_inputs() -> None:
     session = (EXAMPLES / "another-computer.session.json").read_bytes()
     destination = REPO / "goldens" / "destination.json"
     packet = (REPO / "goldens" / "publication" / "full-handoff.json").read_bytes()
-    calls = {
+    calls: dict[str, Callable[[bytes], object]] = {
         "inspect_packet": api.inspect_packet,
         "inspect_continuation": api.inspect_continuation,
         "inspect_continuation with a report": lambda d: api.inspect_continuation(session, report=d),
