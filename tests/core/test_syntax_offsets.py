@@ -126,3 +126,12 @@ def test_a_problem_before_the_value_or_no_value_is_not_not_an_object(
     with pytest.raises(ReadError) as caught:
         read_packet(data)
     assert (caught.value.code, caught.value.offset) == (code, offset)
+
+
+def test_a_receipt_that_is_not_an_object_is_refused_so_before_what_it_holds() -> None:
+    from zcf_inspector import api
+
+    report = api.verify_receipt(b'[{"a": 1, "a": 2}]')
+    assert not report.valid
+    (first, *_) = report.findings
+    assert (first.code, first.offset) == (ErrorCode.NOT_AN_OBJECT, 0)
