@@ -126,6 +126,22 @@ NEGATIVE: dict[str, tuple[str, Callable[[], bytes], dict[str, JsonValue]]] = {
         {},
     ),
     "not-an-object": ("not_an_object", lambda: b"[" + MINIMAL_BYTES + b"]", {}),
+    # Clarifications of 2026-12-07: the top level's first byte comes before the repeated
+    # key inside it; a malformed escape sits at the byte after its backslash.
+    "not-an-object-before-duplicate-key": (
+        "not_an_object",
+        lambda: (
+            b"["
+            + MINIMAL_BYTES.replace(b'"extensions": {}', b'"extensions": {"a": 1, "a": 2}')
+            + b"]"
+        ),
+        {},
+    ),
+    "invalid-escape": (
+        "invalid_json",
+        lambda: MINIMAL_BYTES.replace(b'"extensions": {}', b'"extensions": {"s": "\\x41"}'),
+        {},
+    ),
     "unknown-field": ("unknown_field", lambda: _mutated(_set(("comment",), "not allowed")), {}),
     "missing-field": ("missing_field", lambda: _mutated(_delete(("packet", "nonce"))), {}),
     "invalid-value": (

@@ -79,3 +79,27 @@ def test_every_page_is_in_the_nav() -> None:
         relative = page.relative_to(DOCS).as_posix()
         if not relative.startswith("notes/"):
             assert f": {relative}" in nav, relative
+
+
+def test_what_packet_too_large_exits_with_is_said_once_and_is_what_validate_does(
+    tmp_path: Path,
+) -> None:
+    """Issue 34: docs/api.md listed "too large" under UnreadableFileError (exit 2) while
+    validate of an oversized packet exits 1 with packet_too_large (a §1 refusal)."""
+    from zcf_inspector.cli import main
+    from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
+
+    said = [
+        page.relative_to(DOCS).as_posix()
+        for page in pages()
+        if re.search(r"`packet_too_large`[^.]*\*\*exit 1\*\*", page.read_text(encoding="utf-8"))
+    ]
+    assert said == ["cli.md"]
+    api = (DOCS / "api.md").read_text(encoding="utf-8")
+    (row,) = [line for line in api.splitlines() if line.startswith("| `UnreadableFileError`")]
+    assert "packet_too_large" in row
+    assert "too large |" not in row
+    big = tmp_path / "big.json"
+    with big.open("wb") as out:
+        out.truncate(DEFAULT_MAX_BYTES + 4096)  # sparse: nothing is written
+    assert main(["validate", str(big)]) == 1

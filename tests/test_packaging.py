@@ -90,8 +90,40 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
         timeout=240,
     )
     assert result.returncode == 0, f"pip wheel failed:\n{result.stdout}\n{result.stderr}"
+    # The packaging is declared as setuptools expects: the build warns of nothing.
+    assert "BuildBackendWarning" not in result.stderr, result.stderr
     (built,) = out.glob("zcf_inspector-*.whl")
     return built
+
+
+def test_an_editable_install_warns_of_nothing(tmp_path: Path) -> None:
+    """What scripts/setup.sh does (pip install -e), into a fresh environment: neither
+    BuildBackendWarning ("Package 'zcf_inspector.goldens' is absent…", "Editable
+    installation") of issue 34 is printed, and the package is importable from it."""
+    source = tmp_path / "src"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(REPO / name, source / name)
+    for name in ("goldens", "zcf_inspector"):
+        shutil.copytree(
+            REPO / name, source / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__")
+        )
+    env = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(env)], check=True)
+    python = env / "bin" / "python"
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
+         "-e", str(source)],
+        capture_output=True, text=True, check=False, timeout=240,
+    )  # fmt: skip
+    assert result.returncode == 0, f"pip install -e failed:\n{result.stdout}\n{result.stderr}"
+    assert "BuildBackendWarning" not in result.stderr, result.stderr
+    assert "Editable installation" not in result.stderr, result.stderr
+    found = subprocess.run(
+        [str(python), "-c", "import zcf_inspector; print(zcf_inspector.__file__)"],
+        capture_output=True, text=True, check=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert found.stdout.strip() == str(source / "zcf_inspector" / "__init__.py")
 
 
 @pytest.fixture(scope="module")

@@ -61,6 +61,7 @@ from zcf_inspector.core.packet.receipt import ReceiptReport, ReceiptStatus
 from zcf_inspector.core.packet.receipt import unreadable_receipt as _unreadable_receipt
 from zcf_inspector.core.packet.receipt import verify_receipt as _verify_receipt
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES, ReadError
+from zcf_inspector.core.reading import packet_refusal as _packet_refusal
 from zcf_inspector.core.reading import read_json as _read_json
 from zcf_inspector.core.reading import read_packet as _read_packet
 from zcf_inspector.core.review.batch import DECISIONS_MAX_BYTES as _DECISIONS_MAX_BYTES
@@ -268,10 +269,13 @@ def verify_receipt(
         FormatError: raw key bytes that are not 32 bytes long.
     """
     public_key = _args.public_key(key)
+    data = _bytes(source)
     try:
-        value = _read_json(_bytes(source))
+        value = _read_json(data)
     except ReadError as exc:
-        return _unreadable_receipt(exc.to_finding())
+        # A receipt is a JSON object: a top level that is not one comes first (§1).
+        return _unreadable_receipt(_packet_refusal(exc, data).to_finding())
+    del data  # only the value is held while it is checked
     return _verify_receipt(value, public_key)
 
 

@@ -40,7 +40,11 @@ def profile_codes() -> set[str]:
 
 
 def test_enum_is_exactly_the_profile_codes() -> None:
-    assert {c.value for c in ErrorCode} == profile_codes()
+    # The clarifications of 2026-12-07 name the trust-file refusal (a destination file
+    # holding a secret is a secret file), a code of the files the program trusts.
+    file_codes = {c.value for c in FileCode}
+    assert {c.value for c in ErrorCode} == profile_codes() - file_codes
+    assert profile_codes() & file_codes == {"trust_file_unsafe"}
 
 
 @pytest.mark.parametrize("enum", [ErrorCode, PlanCode, ReviewCode, AdvisoryCode, FileCode])

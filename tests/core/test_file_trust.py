@@ -40,7 +40,7 @@ from zcf_inspector.core.review.target import ReviewTarget
 
 NOBODY = 65534
 UNSAFE_MODES = (0o666, 0o662, 0o620, 0o602)
-SAFE_MODES = (0o600, 0o644, 0o400)
+SAFE_MODES = (0o600, 0o400)  # the goldens' destination holds secrets: owner-only
 
 
 @pytest.fixture(autouse=True)
@@ -52,6 +52,16 @@ def dest_file(tmp_path: Path, mode: int) -> Path:
     path = tmp_path / "destination.json"
     shutil.copyfile(GOLDENS / "destination.json", path)
     os.chmod(path, mode)
+    return path
+
+
+def public_destination(tmp_path: Path) -> Path:
+    """The goldens' destination without its two secrets (installationKey, signingKey)."""
+    value = json.loads((GOLDENS / "destination.json").read_text(encoding="utf-8"))
+    value.pop("installationKey")
+    value.pop("signingKey")
+    path = tmp_path / "public-destination.json"
+    path.write_text(json.dumps(value), encoding="utf-8")
     return path
 
 
@@ -188,7 +198,12 @@ def test_every_command_refuses_them_and_takes_the_flag(
     flagged = [real[0], *(real[1:2] if real[0] == "receipt" else []), "--allow-unsafe-permissions"]
     flagged += real[2:] if real[0] == "receipt" else real[1:]
     assert main(flagged) in (0, 1)  # used: judged, whatever the verdict
-    assert "trust_file_unsafe" not in capsys.readouterr()[1]
+    # ... and never silently: each file let through is named in a warning (issue 34).
+    warnings = [line for line in capsys.readouterr()[1].splitlines() if "trust_file_unsafe" in line]
+    assert warnings
+    assert all(
+        w.startswith("zcf-inspector: warning: trust_file_unsafe overridden: ") for w in warnings
+    )
 
 
 def test_an_unsafe_journal_key_is_unavailable_never_damage(tmp_path: Path) -> None:
@@ -267,14 +282,16 @@ def test_who_may_read_is_said() -> None:
 
 @pytest.mark.parametrize("mode", [0o644, 0o444])
 def test_public_keys_and_destinations_may_be_read_by_anyone(tmp_path: Path, mode: int) -> None:
-    # A public key is meant to be handed out; a destination file is a trust file, refused
-    # only when others could have written it (its keys are guarded as a whole file).
+    # A public key is meant to be handed out; a destination file without a secret is a
+    # trust file, refused only when others could have written it.
     public = key_files(tmp_path)["public"]
     os.chmod(public, mode)
     assert load_ed25519_key(public, need_seed=False).public_key
     assert load_public_key(public).public_key
-    assert load_destination(dest_file(tmp_path, mode)).installation_key_id
-    os.chmod(tmp_path / "destination.json", 0o600)
+    path = public_destination(tmp_path)
+    os.chmod(path, mode)
+    assert load_destination(path).installation_key_id
+    os.chmod(path, 0o600)
 
 
 def test_a_journal_key_others_may_read_is_unavailable(tmp_path: Path) -> None:
@@ -306,6 +323,51 @@ def test_the_opt_out_covers_secrets_others_may_read(
     assert f"chmod 600 {seed}" in err
     assert len(err.splitlines()) == 1
     assert main([argv[0], "--allow-unsafe-permissions", *argv[1:]]) == 0
-    assert "trust_file_unsafe" not in capsys.readouterr()[1]
+    assert capsys.readouterr()[1] == (
+        f"zcf-inspector: warning: trust_file_unsafe overridden: key file {seed} is used "
+        "although it is readable by its group and others (mode 0644) "
+        f"(--allow-unsafe-permissions or {ALLOW_ENV}=1)\n"
+    )
     monkeypatch.setenv(ALLOW_ENV, "1")
     assert load_ed25519_key(seed, need_seed=True).seed is not None
+
+
+# --- a destination file holding a secret is a secret file (clarification of 2026-12-07) --
+
+
+@pytest.mark.parametrize("mode", READABLE_MODES, ids=oct)
+@pytest.mark.parametrize("secret", ["installationKey", "signingKey"])
+def test_a_destination_holding_a_secret_others_may_read_is_refused(
+    tmp_path: Path, secret: str, mode: int
+) -> None:
+    value = json.loads(public_destination(tmp_path).read_text(encoding="utf-8"))
+    golden = json.loads((GOLDENS / "destination.json").read_text(encoding="utf-8"))
+    value[secret] = golden[secret]
+    path = tmp_path / "destination.json"
+    path.write_text(json.dumps(value), encoding="utf-8")
+    os.chmod(path, mode)
+    with pytest.raises(DestinationError) as caught:
+        load_destination(path)
+    message = str(caught.value)
+    assert message.startswith(f"trust_file_unsafe: destination file {path} is not used: ")
+    assert "it is readable by " in message
+    assert "could have read the secret in it" in message
+    assert f"Fix: chmod 600 {path} " in message
+    os.chmod(path, 0o600)
+    assert load_destination(path).installation_key_id
+
+
+def test_a_readable_destination_with_a_secret_exits_2_and_the_flag_warns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = dest_file(tmp_path, 0o644)
+    packet = str(GOLDENS / "publication" / "full-handoff.json")
+    assert main(["validate", packet, "--destination", str(path)]) == 2
+    assert "trust_file_unsafe: destination file" in capsys.readouterr()[1]
+    assert main(["validate", "--allow-unsafe-permissions", packet, "--destination", str(path)]) == 0
+    err = capsys.readouterr()[1]
+    assert err == (
+        f"zcf-inspector: warning: trust_file_unsafe overridden: destination file {path} is "
+        "used although it is readable by its group and others (mode 0644) "
+        f"(--allow-unsafe-permissions or {ALLOW_ENV}=1)\n"
+    )

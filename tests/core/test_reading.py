@@ -129,13 +129,13 @@ def test_paired_surrogates_become_one_character() -> None:
         (b"{'a':1}", 1),  # single quotes
         (b'{"a":NaN}', 5),
         (b'{"a":Infinity}', 5),
-        (b'{"a":-Infinity}', 5),
+        (b'{"a":-Infinity}', 6),  # the minus may begin a number; the I cannot follow it
         (b'["NaN", NaN]', 8),  # the spelling inside a string does not count
         (b'{"a":01}', 6),  # leading zero: 0 then an unexpected 1
         (b'{"a":-01}', 7),
         (b'["a\nb"]', 3),  # unescaped control character
         (b'["a\x00b"]', 3),
-        (b'["\\x41"]', 2),  # invalid escape
+        (b'["\\x41"]', 3),  # invalid escape: at the x, which cannot follow the backslash
         (b"[1,]", 3),
         (b'{"a":1,}', 7),
         (b"", 0),
@@ -143,7 +143,14 @@ def test_paired_surrogates_become_one_character() -> None:
         (b"[1 2]", 3),
         (b'{"a" 1}', 5),
         (b"[.5]", 1),
-        (b"[1.]", 2),
+        (b"[1.]", 3),  # after "1." a digit must come: the ] cannot
+        (b"[1e]", 3),
+        (b"[1e+]", 4),
+        (b'{"v": -}', 7),  # clarification of 2026-12-07: at the }, not the -
+        (b"[tru]", 4),
+        (b"1.", 2),  # the input ends where a digit must come
+        (b"1e", 2),
+        (b'"\\u12G4"', 5),
         (b"[+1]", 1),
         (b"[True]", 1),
         (b"\x0c[]", 0),  # form feed is not JSON whitespace
@@ -159,7 +166,8 @@ def test_not_rfc8259_is_invalid_json(data: bytes, offset: int) -> None:
 def test_unterminated_string_message_reads_well() -> None:
     err = refusal(b'["abc')
     assert err.code is ErrorCode.INVALID_JSON
-    assert err.offset == 1
+    assert err.offset == 5  # at the end of the input (clarification of 2026-12-07)
+    assert "unterminated string (opened at byte 1)" in err.message
     assert " at at " not in err.message
 
 
@@ -363,7 +371,8 @@ def test_read_json_accepts_any_top_level_value() -> None:
         (b"[1e400, 1e400] x", ErrorCode.NUMBER_OUT_OF_RANGE, 1),  # number, then trailing data
         (b'[{"a":1,"a":2}, \xff]', ErrorCode.DUPLICATE_KEY, 8),  # duplicate, then a bad byte
         (b'["\\ud800\xff"]', ErrorCode.INVALID_ENCODING, 2),  # surrogate, then a bad byte
-        (b'["abc\\\xff"]', ErrorCode.INVALID_JSON, 5),  # an escape cut by a bad byte
+        # An escape cut by a bad byte: the bad byte is the first that cannot continue.
+        (b'["abc\\\xff"]', ErrorCode.INVALID_ENCODING, 6),
         (b'["abc\xff\\"]', ErrorCode.INVALID_ENCODING, 5),  # the bad byte, then the escape
         (b'{"a"' + b"[" * 200, ErrorCode.INVALID_JSON, 4),  # the bracket itself is wrong
         (b'{"a":1,"a":2,"b":' + b"[" * 200, ErrorCode.DUPLICATE_KEY, 7),  # then depth

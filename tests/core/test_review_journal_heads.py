@@ -207,3 +207,52 @@ def test_a_conflict_is_never_offered_as_damage(tmp_path: Path) -> None:
     assert caught.value.code is ReviewCode.JOURNAL_CONFLICT
     assert "another window is using this review" in str(caught.value)
     shutil.rmtree(directory)
+
+
+def test_a_recovered_step_is_put_under_the_head_when_the_review_is_opened(
+    tmp_path: Path,
+) -> None:
+    """A crash between a commit and the head's update: the step is there on reopen and is
+    acknowledged then, before anything is shown (issue 34) — deleting it afterwards is
+    refused as damage, not read as a lagging head."""
+    directory = tmp_path / "journals"
+    t = target()
+    review = open_review(directory, t)
+    review.decide(confirm("b-reader"), "carol", NOW)
+    keys = JournalKeys(keys_of(directory))
+    before = keys.path_for(t.correlation_id).read_bytes()
+    review.decide(confirm("b-order"), "carol", NOW)
+    keys.path_for(t.correlation_id).write_bytes(before)  # the head update "lost"
+    lagging = keys.load(t.correlation_id)
+    assert lagging is not None
+    assert lagging.rows == 1
+    reopened = open_review(directory, t)
+    assert [d.portable_ref for d in reopened.session.decisions] == ["b-reader", "b-order"]
+    head = keys.load(t.correlation_id)
+    assert head is not None
+    assert head.rows == 2
+    conn = sqlite3.connect(journal_path(directory, t.correlation_id))
+    with conn:
+        conn.execute("DELETE FROM entry WHERE seq = (SELECT max(seq) FROM entry)")
+    conn.close()
+    with pytest.raises(ReviewError) as caught:
+        open_review(directory, t)
+    assert caught.value.code is ReviewCode.JOURNAL_CORRUPT
+
+
+def test_the_journal_and_its_folder_are_owner_only(tmp_path: Path) -> None:
+    # SQLite creates its files 0644 (less the umask): the journal holds reviewers' notes.
+    directory = tmp_path / "journals"
+    t = target()
+    previous = os.umask(0o022)
+    try:
+        review = open_review(directory, t)
+        review.decide(confirm("b-reader"), "carol", NOW)
+    finally:
+        os.umask(previous)
+    path = journal_path(directory, t.correlation_id)
+    assert (directory.stat().st_mode & 0o777) == 0o700
+    made = [path, *(path.with_name(path.name + s) for s in ("-wal", "-shm"))]
+    modes = {p.name: p.stat().st_mode & 0o777 for p in made if p.exists()}
+    assert modes[path.name] == 0o600
+    assert set(modes.values()) == {0o600}

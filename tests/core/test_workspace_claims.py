@@ -312,3 +312,36 @@ def test_receipt_against_a_file_the_reviewer_picked(tmp_path: Path) -> None:
     assert fifo.status is ClaimStatus.NOT_CHECKABLE
     with pytest.raises(WorkspaceError, match="no receipt with id"):
         check_receipt_file(packet, "r-none", good)
+
+
+class _CountedId(str):
+    """An id that counts the equality tests made on it: a belief's sources are kept once
+    each by hashing, not by comparing each new one with every one kept (issue 34)."""
+
+    compared = 0
+
+    def __eq__(self, other: object) -> bool:
+        _CountedId.compared += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+def test_many_sources_on_one_belief_are_rolled_up_in_one_pass(tmp_path: Path) -> None:
+    count = 3000
+    packet = g.handoff("many-sources")
+    content = packet["content"]
+    content["beliefs"] = [g.belief("b", "c")]
+    content["evidenceSources"] = [source(f"s{i}", f"f{i}", sha(b"")) for i in range(count)]
+    content["evidenceAnchors"] = [
+        {"id": f"a{i}", "beliefRef": "b", "sourceRef": _CountedId(f"s{i % (count // 2)}")}
+        for i in range(count)
+    ]
+    _CountedId.compared = 0
+    checked = check_workspace(packet, tmp_path)
+    # A list's membership test made count²/2 comparisons (4.5 million here); hashing makes
+    # about one per source looked up.
+    assert _CountedId.compared <= 4 * count
+    (belief,) = checked.beliefs
+    assert belief.sources == tuple(f"s{i}" for i in range(count // 2))  # once each, in order
+    assert belief.roll_up is RollUp.CITES_MISSING

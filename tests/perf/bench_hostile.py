@@ -17,6 +17,12 @@ Issue 19 added the workspace shapes (``delta-chain``, ``deltas-over-snapshot``,
 ``review``) and ``diff`` of the findings bombs: against a small packet (``diff-small``),
 against itself (``diff-self``) and against another bomb (``diff-other``).
 
+Issue 34 added the claims check against a workspace on one belief citing many anchors
+(``anchors-*``) or many sources (``sources-*``) through ``validate``, ``brief --json`` and
+``review`` with ``--workspace``, and every command on the packet dense in empty objects
+(``empty-objects-*``: ``seal``, ``receipt verify``, ``brief``, ``ingest``,
+``canonicalize``, ``validate``).
+
 The worst case of issue 15 is ``empty-beliefs`` (``"beliefs": [{}, {}, ...]``: three
 findings per three bytes); ``halves`` (``[0.5, 0.5, ...]``) is canonicalize's.
 
@@ -37,7 +43,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.hostile.corpus import DESTINATION, PACKET_RECEIPT, by_name, path_of
+from goldens import generate
+from tests.hostile.corpus import DESTINATION, PACKET_RECEIPT, Hostile, by_name, path_of
 from zcf_inspector.core.reading import DEFAULT_MAX_BYTES
 
 MB = 1024 * 1024
@@ -69,6 +76,25 @@ COMMANDS: dict[str, tuple[str, list[str]]] = {
         ],
     ),
 }
+# Issue 34: the claims check against a workspace (`--workspace`, an empty folder: every
+# source is looked up and missing) on a belief citing many anchors or many sources, and
+# every command on the packet dense in empty objects. Their documents are made here
+# (`_OWN_SHAPES`), not kept in the corpus.
+_REVIEW = ["--destination", str(DESTINATION), "--decisions", "{d}", "--reviewer", "carol"]
+for _shape in ("anchors-on-one-belief", "sources-of-one-belief"):
+    _short = _shape.split("-", 1)[0]
+    COMMANDS[f"{_short}-validate"] = (_shape, ["validate", "{f}", "--workspace", "{w}"])
+    COMMANDS[f"{_short}-brief"] = (_shape, ["brief", "--json", "{f}", "--workspace", "{w}"])
+    COMMANDS[f"{_short}-review"] = (_shape, ["review", "{f}", *_REVIEW, "--workspace", "{w}"])
+for _words in (
+    ["seal"],
+    ["receipt", "verify"],
+    ["brief"],
+    ["ingest", "--destination", str(DESTINATION)],
+    ["canonicalize"],
+    ["validate"],
+):
+    COMMANDS[f"empty-objects-{_words[0]}"] = ("empty-beliefs", [*_words, "{f}"])
 OTHER = "every-section"  # the second bomb of diff-other
 _OLD_COMMANDS = {
     "empty-beliefs": ["validate"],
@@ -105,6 +131,51 @@ def scan_shape(unit: str, size: int) -> bytes:
     return json.dumps(g.unsigned(packet), ensure_ascii=False).encode("utf-8")
 
 
+def _one_belief_packet() -> bytes:
+    """A valid, sealed packet with one belief ("b") and no anchors or sources."""
+    packet = generate.handoff("claims")
+    packet["content"]["beliefs"] = [generate.belief("b", "claimed")]
+    return json.dumps(generate.unsigned(packet), separators=(",", ":")).encode()
+
+
+_ZERO_DIGEST = b"sha256:" + b"0" * 64
+
+
+def _source(i: int) -> bytes:
+    return b'{"id":"s%d","kind":"local","locator":"f%d","digest":"%s"}' % (i, i, _ZERO_DIGEST)
+
+
+def _anchor(i: int) -> bytes:
+    return b'{"id":"a%d","beliefRef":"b","sourceRef":"s%d"}' % (i, i)
+
+
+_OWN_SHAPES = {
+    h.name: h
+    for h in (
+        Hostile(
+            "anchors-on-one-belief",
+            "packet",
+            "one belief cited by every anchor, each naming its own (absent) source",
+            _one_belief_packet,
+            (b'"evidenceAnchors":[',),
+            _anchor,
+        ),
+        Hostile(
+            "sources-of-one-belief",
+            "packet",
+            "local sources with digests, each cited by an anchor of the one belief",
+            _one_belief_packet,
+            (b'"evidenceSources":[', b'"evidenceAnchors":['),
+            units=(_source, _anchor),
+        ),
+    )
+}
+
+
+def shape(name: str) -> Hostile:
+    return _OWN_SHAPES.get(name) or by_name(name)
+
+
 @dataclass(frozen=True)
 class Run:
     case: str
@@ -131,7 +202,13 @@ print(usage.ru_maxrss, run.returncode, usage.ru_utime + usage.ru_stime, said[:60
 
 
 def measure(case: str, path: Path, other: Path) -> Run:
-    words = [w.format(f=path, g=other) for w in COMMANDS[case][1]]
+    folder = path.parent
+    (folder / "workspace").mkdir(exist_ok=True)
+    (folder / "decisions.json").write_text("[]")
+    words = [
+        w.format(f=path, g=other, w=folder / "workspace", d=folder / "decisions.json")
+        for w in COMMANDS[case][1]
+    ]
     command = [sys.executable, "-m", "zcf_inspector", *words]
     read = {str(path), str(other), SMALL_PACKET}  # each occurrence: diff A A reads A twice
     inputs = sum(Path(w).stat().st_size for w in words if w in read)
@@ -169,7 +246,7 @@ def main() -> int:
         for case in args.cases.split(","):
             for size in sizes:
                 path = Path(folder) / f"{case}.json"
-                path.write_bytes(by_name(COMMANDS[case][0]).build(size))
+                path.write_bytes(shape(COMMANDS[case][0]).build(size))
                 other = Path(folder) / "other.json"
                 if "{g}" in COMMANDS[case][1]:
                     other.write_bytes(by_name(OTHER).build(size))

@@ -169,13 +169,14 @@ def _main(argv: Sequence[str] | None) -> int:
         return exitcodes.OK
     # Imported once a command runs: `--help` needs neither.
     from zcf_inspector.cli.stdout import checked_stdout  # noqa: PLC0415
-    from zcf_inspector.core.file_trust import allowing_unsafe  # noqa: PLC0415
+    from zcf_inspector.core.file_trust import allowing_unsafe, take_overridden  # noqa: PLC0415
 
     unwinding = _unwinding_on_termination() if command != WINDOW else contextlib.nullcontext()
     # Every byte a command prints is written or the command fails (`cli.stdout`); the
     # window prints nothing worth checking, and Qt owns its streams.
     checked = checked_stdout() if command != WINDOW else contextlib.nullcontext()
     trusting = allowing_unsafe(bool(getattr(args, "allow_unsafe_permissions", False)))
+    take_overridden()  # warn of this command's files only (`_warn_overridden`)
     # A command builds acyclic trees (parsed JSON, findings) that reference counting frees
     # on its own; the cyclic collector would only walk them again and again as they grow.
     collecting = gc.isenabled()
@@ -196,7 +197,16 @@ def _main(argv: Sequence[str] | None) -> int:
     finally:
         if collecting:
             gc.enable()
+        _warn_overridden()
     return code
+
+
+def _warn_overridden() -> None:
+    """Each trust-file refusal --allow-unsafe-permissions let through, once, on stderr."""
+    from zcf_inspector.core.file_trust import take_overridden  # noqa: PLC0415
+
+    for note in take_overridden():
+        sys.stderr.write(f"zcf-inspector: warning: {masked_shown(note, ERROR_CHARS)}\n")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,7 +8,7 @@ import os
 import sys
 
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.output import add_trust_arguments, emit, json_bytes
+from zcf_inspector.cli.output import add_trust_arguments, emit, json_chunks
 from zcf_inspector.core.errors import InputError, ZcfError
 from zcf_inspector.core.files import read_bounded, shown_path
 from zcf_inspector.core.jsontypes import JsonValue
@@ -70,7 +70,7 @@ def register_seal(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
 
 
 def _emit(value: JsonValue, out: str | None, *, force: bool = False) -> int:
-    return emit(json_bytes(value), out, force=force, what="key" if out else "output")
+    return emit(json_chunks(value), out, force=force, what="key" if out else "output")
 
 
 def run_keygen(args: argparse.Namespace) -> int:
@@ -121,7 +121,9 @@ def run_keygen(args: argparse.Namespace) -> int:
 
 def run_seal(args: argparse.Namespace) -> int:
     kind = AuthKind(args.kind)
-    data = read_bounded(args.packet)
+    # Only the value is kept while sealing, not the bytes it was read from (a ReadError
+    # here is a refusal of the draft, exit 1).
+    draft = read_packet(read_bounded(args.packet))
     signing = (
         None if args.signing_key is None else load_ed25519_key(args.signing_key, need_seed=True)
     )
@@ -136,7 +138,7 @@ def run_seal(args: argparse.Namespace) -> int:
         else load_installation_key(args.destination_installation_key)
     )
     sealed = seal_packet(
-        read_packet(data),  # a ReadError here is a refusal of the draft (exit 1)
+        draft,
         kind,
         signing_seed=None if signing is None else signing.seed,
         source_installation_key=None if source is None else source.key,

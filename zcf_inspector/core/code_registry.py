@@ -32,11 +32,18 @@ _PACKET: Final[Mapping[ErrorCode, tuple[Severity, str]]] = {
         "more bytes than the reader's limit (64 MiB unless configured)",
     ),
     ErrorCode.INVALID_ENCODING: (E, "not UTF-8, a byte-order mark, or a lone surrogate escape"),
-    ErrorCode.INVALID_JSON: (E, "not RFC 8259 JSON (trailing data, comments, NaN, leading zeros…)"),
+    ErrorCode.INVALID_JSON: (
+        E,
+        "not RFC 8259 JSON (trailing data, comments, NaN…), at the first byte no JSON text "
+        "continues with",
+    ),
     ErrorCode.DUPLICATE_KEY: (E, "the same key twice in one object, at any depth"),
     ErrorCode.NESTING_TOO_DEEP: (E, "arrays and objects nested deeper than 128"),
     ErrorCode.NUMBER_OUT_OF_RANGE: (E, "an integral number of magnitude 2^53 or more"),
-    ErrorCode.NOT_AN_OBJECT: (E, "the top level is not a JSON object"),
+    ErrorCode.NOT_AN_OBJECT: (
+        E,
+        "the top level is not a JSON object (at its first byte, before problems inside it)",
+    ),
     ErrorCode.UNKNOWN_FIELD: (E, "a key that the closed object does not list"),
     ErrorCode.MISSING_FIELD: (E, "a listed key that is absent and not optional"),
     ErrorCode.INVALID_VALUE: (E, "a value of the wrong type, outside its enum or format"),

@@ -8,9 +8,11 @@ sound, so — as OpenSSH does with its keys and ``authorized_keys`` — such a f
 refused when it is writable by its group or by others, or owned by another user (root
 excepted: a file root installed is as trusted as the system it runs on). A file that holds
 a secret — a private signing seed (a signing key, the reviewer's key), an installation
-key, a journal key — is refused when its group or others may even read it, as OpenSSH
-refuses a private key (`secret_guard`, `check_secret`); a destination file and a public
-key file only when others could have written them. The message names the fix
+key, a journal key, a destination file with an ``installationKey`` or a ``signingKey``
+(the profile's clarification of 2026-12-07) — is refused when its group or others may
+even read it, as OpenSSH refuses a private key (`secret_guard`, `check_secret`); a
+destination file without a secret and a public key file only when others could have
+written them. The message names the fix
 (``chmod 600 FILE``).
 
 The check is made on the descriptor the file is read through (`files.read_bounded`'s
@@ -19,7 +21,8 @@ The check is made on the descriptor the file is read through (`files.read_bounde
 A CI sandbox may run as one user over files another made (a checkout owned by the
 runner, a mounted volume): there the check can be switched off for the process, by the
 commands' ``--allow-unsafe-permissions`` or the environment variable
-``ZCF_INSPECTOR_ALLOW_UNSAFE_PERMISSIONS=1`` (the window reads only the variable).
+``ZCF_INSPECTOR_ALLOW_UNSAFE_PERMISSIONS=1`` (the window reads only the variable). What
+it lets through is noted (`take_overridden`) and a command warns of it on stderr.
 On Windows, where modes and owners do not mean this, nothing is checked.
 """
 
@@ -120,11 +123,9 @@ def guard(
     they always did; the message starts with ``trust_file_unsafe``."""
 
     def check(info: os.stat_result) -> None:
-        if unsafe_allowed():
-            return
         why = problem(info)
         if why is not None:
-            raise error(message(shown, what, why))
+            _refuse_or_note(shown, what, why, error)
 
     return check
 
@@ -147,8 +148,30 @@ def check_secret(
     """Refuse, with ``error(message)``, a file found to hold a secret (a key file with a
     seed) whose group or others may read it; ``info`` is the status `guard` checked on the
     descriptor it was read through."""
-    if unsafe_allowed():
-        return
     why = secret_problem(info)
     if why is not None:
+        _refuse_or_note(shown, what, why, error)
+
+
+# What the opt-out let through, for the front end to warn of (a CLI command prints each
+# on stderr once it has run): switched off is never silent. Kept to a few.
+_overridden: list[str] = []
+_OVERRIDDEN_KEPT: Final = 20
+
+
+def _refuse_or_note(shown: str, what: str, why: str, error: Callable[[str], ZcfError]) -> None:
+    if not unsafe_allowed():
         raise error(message(shown, what, why))
+    note = (
+        f"{FileCode.TRUST_FILE_UNSAFE} overridden: {what} {shown} is used although {why} "
+        f"({ALLOW_FLAG} or {ALLOW_ENV}=1)"
+    )
+    if note not in _overridden and len(_overridden) < _OVERRIDDEN_KEPT:
+        _overridden.append(note)
+
+
+def take_overridden() -> tuple[str, ...]:
+    """The refusals the opt-out let through since the last call, in words (then cleared)."""
+    taken = tuple(_overridden)
+    _overridden.clear()
+    return taken

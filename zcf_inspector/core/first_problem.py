@@ -32,6 +32,7 @@ from zcf_inspector.core.codes import ErrorCode
 from zcf_inspector.core.errors import ZcfError
 from zcf_inspector.core.jsontypes import MAX_SAFE_INTEGER
 from zcf_inspector.core.read_error import ReadError
+from zcf_inspector.core.syntax_offset import constant_offset, syntax_offset, syntax_words
 
 __all__ = ["after_parse", "earliest"]
 
@@ -71,17 +72,34 @@ def earliest(
     known = [p for p in (bad_byte, deep) if p is not None]
     stop = min(known, key=_order)
     assert stop.offset is not None
-    head = text if stop is bad_byte else _chars(data, stop.offset)
-    syntax = _head_syntax(head, after_bad_byte=stop is bad_byte)
-    if syntax is not None:
-        known.append(syntax)
-    return _lowest(data, text, known, exact=exact)
+    try:
+        head = text if stop is bad_byte else _chars(data, stop.offset)
+        syntax = _head_syntax(head, after_bad_byte=stop is bad_byte)
+        if syntax is not None:
+            known.append(syntax)
+        return _lowest(data, text, known, exact=exact)
+    except _INTERPRETER_LIMITS:
+        return _fallback(known)
 
 
 def after_parse(data: bytes, text: str, found: ReadError, *, exact: bool) -> ReadError:
     """The refusal for input the parser read to its end: ``found`` or an earlier one."""
     # The whole text parsed, so its one value holds the problem found: never clean.
-    return _lowest(data, text, [found], exact=exact, root_holds_bound=True)
+    try:
+        return _lowest(data, text, [found], exact=exact, root_holds_bound=True)
+    except _INTERPRETER_LIMITS:
+        return _fallback([found])
+
+
+# What the interpreter itself may refuse on hostile text (an int's digit limit, the C
+# stack, a size): no known path reaches one, and should one be found the search for a
+# lower problem stops there and the §1 problem already found is the refusal — a finding
+# with a code and an offset, never a traceback.
+_INTERPRETER_LIMITS: Final = (ValueError, RecursionError, OverflowError)
+
+
+def _fallback(known: list[ReadError]) -> ReadError:
+    return min(known, key=_order)
 
 
 def _order(problem: ReadError) -> tuple[int, int]:
@@ -145,22 +163,17 @@ def _head_syntax(head: str, *, after_bad_byte: bool) -> ReadError | None:
 def _syntax_in_head(
     head: str, exc: json.JSONDecodeError, *, after_bad_byte: bool
 ) -> ReadError | None:
-    position = exc.pos
+    # The first character that cannot continue a JSON text (clarification of 2026-12-07).
+    position = syntax_offset(head, exc.pos, exc.msg)
     if position >= len(head):
-        # At the head's end. After a bad byte, that byte is the problem (encoding comes
-        # first at one offset). Before a bracket too deep, only "a value was expected"
-        # is the head's end alone: anything else refuses the bracket itself.
-        if after_bad_byte or exc.msg.startswith("Expecting value"):
+        # The whole head can begin a JSON text. After a bad byte, that byte is the problem
+        # (encoding comes first at one offset; a string or an escape it cuts included).
+        # Before a bracket too deep, the bracket continues the text only where a value
+        # was expected right there; anywhere else it is the byte that cannot continue.
+        if after_bad_byte or (exc.pos >= len(head) and exc.msg.startswith("Expecting value")):
             return None
-    elif after_bad_byte and exc.msg.startswith("Unterminated string"):
-        # The string is open where the bad byte is: that byte is the first problem,
-        # unless an escape was cut (a backslash and a bad byte is an invalid escape).
-        run = len(head) - len(head.rstrip("\\"))
-        if run % 2 == 0:
-            return None
-        position = len(head) - 1
-        return _invalid_json(head, position, "Invalid \\escape")
-    return _invalid_json(head, position, exc.msg.removesuffix(" at"))
+        position = len(head)
+    return _invalid_json(head, position, syntax_words(head, exc))
 
 
 def _invalid_json(head: str, position: int, what: str) -> ReadError:
@@ -179,7 +192,7 @@ def _constant_in_head(head: str, name: str) -> ReadError | None:
     try:
         json.JSONDecoder(object_pairs_hook=list, parse_int=len, parse_float=len).decode(spoiled)
     except json.JSONDecodeError as exc:
-        offset = _byte_offset(head, exc.pos)
+        offset = _byte_offset(head, constant_offset(head, exc.pos))
         return ReadError(
             ErrorCode.INVALID_JSON,
             f"not RFC 8259 JSON: {name} at byte {offset} is not a JSON value",
@@ -305,8 +318,10 @@ def _clean_container(text: str, pos: int, bound: int, *, exact: bool) -> tuple[i
     flags = _Flags(exact=exact)
     decoder = json.JSONDecoder(
         object_pairs_hook=flags.pairs,
-        # Exact mode has no number rule: the C scanner's own numbers, no Python call.
-        parse_int=None if exact else flags.integer,
+        # Exact mode has no number rule. Its integers still go to a hook (the builtin
+        # ``len``, no Python frame): the C scanner's own int() refuses more than 4,300
+        # digits with a ValueError, and no decoder limit may meet untrusted bytes here.
+        parse_int=len if exact else flags.integer,
         parse_float=None if exact else flags.number,
         parse_constant=_constant,
     )

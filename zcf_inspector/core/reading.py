@@ -19,13 +19,17 @@ order of the §1 table (``invalid_encoding``, ``invalid_json``, ``duplicate_key`
   UTF-8 (which includes UTF-8-encoded surrogates and overlong forms), or the backslash of
   a lone surrogate escape (``\\ud800`` not followed by a low surrogate escape, or a lone
   ``\\udc00``);
-- ``invalid_json`` — where the parser finds the text cannot go on (``NaN``/``Infinity``
-  included; an unterminated string: where it starts);
+- ``invalid_json`` — at the first byte that cannot continue a JSON text (clarification
+  of 2026-12-07: in ``{"s": "\\x41"}`` the ``x``, in ``{"v": -}`` the ``}``; ``NaN``
+  at its ``N``; ``1.``, ``1e``, an unterminated string, object or array and an empty input
+  at the end of the input; `core.syntax_offset`);
 - ``duplicate_key`` — the repeated key (the second and later spellings of a key in one
   object);
 - ``nesting_too_deep`` — the ``[``/``{`` that opens a 129th level (found before parsing,
   so hostile nesting never reaches the parser);
-- ``number_out_of_range`` — the number (not in exact mode, below).
+- ``number_out_of_range`` — the number (not in exact mode, below);
+- ``not_an_object`` (``read_packet`` only) — the first byte of a top-level value that is
+  not an object, before any problem inside that value (`packet_refusal`).
 
 Only a refused input pays for the search: an accepted one is parsed once, as before; a
 refused one is read again up to the problem first found, to see whether another lies
@@ -52,6 +56,7 @@ exact parser and the location of its refusals).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -75,6 +80,7 @@ __all__ = [
     "ReadError",
     "fast_path_limit",
     "packet_document",
+    "packet_refusal",
     "read_document",
     "read_json",
     "read_packet",
@@ -255,7 +261,11 @@ def read_packet(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> dict[str,
 
 def read_packet_document(data: bytes, *, max_bytes: int = DEFAULT_MAX_BYTES) -> ReadDocument:
     """``read_document``, then refuse any top level that is not an object."""
-    return packet_document(read_document(data, max_bytes=max_bytes), data)
+    try:
+        document = read_document(data, max_bytes=max_bytes)
+    except ReadError as found:
+        raise packet_refusal(found, data) from None
+    return packet_document(document, data)
 
 
 def packet_document(document: ReadDocument, data: bytes) -> ReadDocument:
@@ -270,6 +280,38 @@ def packet_document(document: ReadDocument, data: bytes) -> ReadDocument:
             pointer="",
         )
     return document
+
+
+_LEADING_WS: Final = re.compile(rb"[ \t\n\r]*")
+# The first character of each kind of JSON value but an object, and how it reads.
+_VALUE_STARTS: Final = {
+    ord("["): "an array",
+    ord('"'): "a string",
+    ord("t"): "a boolean",
+    ord("f"): "a boolean",
+    ord("n"): "null",
+    **{ord(c): "a number" for c in "-0123456789"},
+}
+
+
+def packet_refusal(found: ReadError, data: bytes) -> ReadError:
+    """The refusal of ``data`` as a packet, when reading it refused ``found``: a top level
+    that begins a value other than an object is `not_an_object` at that value's first byte,
+    the lowest offset of any problem inside it (clarification of 2026-12-07: ``[{"a": 1,
+    "a": 2}]`` is not_an_object at 0). The size limit comes first whatever the bytes hold,
+    and a problem before the value (a byte-order mark, a bad byte) stays the problem."""
+    if found.code is ErrorCode.PACKET_TOO_LARGE:
+        return found
+    start = _LEADING_WS.match(data).end()  # type: ignore[union-attr]  # it matches ""
+    kind = _VALUE_STARTS.get(data[start]) if start < len(data) else None
+    if kind is None or (found.offset is not None and found.offset <= start):
+        return found
+    return ReadError(
+        ErrorCode.NOT_AN_OBJECT,
+        f"the top level is {kind}, but a packet is a JSON object",
+        offset=start,
+        pointer="",
+    )
 
 
 # --- encoding ---------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
+from decimal import InvalidOperation
 from typing import Final, TypeVar
 
 from zcf_inspector.core import pointer as jpointer
@@ -19,6 +20,7 @@ from zcf_inspector.core.jsontypes import MAX_SAFE_INTEGER, JsonValue
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.read_error import ReadError
 from zcf_inspector.core.reading_scan import SURROGATE_ESCAPE_HINT
+from zcf_inspector.core.syntax_offset import constant_offset, syntax_offset, syntax_words
 
 _T = TypeVar("_T")
 
@@ -103,12 +105,16 @@ class Parser:
         try:
             value: JsonValue = decoder.decode(self.text)
         except json.JSONDecodeError as exc:
-            offset = self._byte_offset(exc.pos)
-            what = exc.msg.removesuffix(" at")  # "Unterminated string starting at"
+            # Where the profile places it (clarification of 2026-12-07): the first
+            # character that cannot continue a JSON text, not the token's start.
+            index = syntax_offset(self.text, exc.pos, exc.msg)
+            offset = self._byte_offset(index)
+            line = self.text.count("\n", 0, index) + 1
+            column = index - self.text.rfind("\n", 0, index)
             raise ReadError(
                 ErrorCode.INVALID_JSON,
-                f"not RFC 8259 JSON: {what} at byte {offset} "
-                f"(line {exc.lineno}, column {exc.colno})",
+                f"not RFC 8259 JSON: {syntax_words(self.text, exc)} at byte {offset} "
+                f"(line {line}, column {column})",
                 offset=offset,
             ) from None
         except _ConstantError as exc:
@@ -161,7 +167,13 @@ class Parser:
 
     def _exact_float(self, literal: str) -> JsonValue:
         self.decimal_literals += 1
-        value = exact_number(literal)
+        try:
+            value = exact_number(literal)
+        except InvalidOperation:
+            # An exponent beyond ±(10^18 - 1): no exact number holds it (the decimal
+            # module's own limit), so exact mode refuses it as out of range.
+            self.out_of_range += 1
+            return _OutOfRange(literal)  # type: ignore[return-value]
         if not isinstance(value, int) or not -MAX_SAFE_INTEGER <= value <= MAX_SAFE_INTEGER:
             self.fractions += 1  # canonical() needs its careful path for it
         return value
@@ -198,7 +210,7 @@ class Parser:
         try:
             json.JSONDecoder(parse_int=str, parse_float=str).decode(spoiled)
         except json.JSONDecodeError as exc:
-            return self._byte_offset(exc.pos)
+            return self._byte_offset(constant_offset(self.text, exc.pos))
         return None  # pragma: no cover - unreachable by the argument above
 
     def _check_surrogates(self) -> None:
@@ -242,7 +254,9 @@ class Parser:
         literal = _literal_at(value, path)
         offset = self._byte_offset(_Locator(self.text).value_at(path))
         shown = literal if len(literal) <= 40 else literal[:20] + "…" + literal[-10:]
-        if abs(float(literal)) == _INF:
+        if self.exact:
+            why = "has an exponent beyond what an exact number can hold"
+        elif abs(float(literal)) == _INF:
             why = "is beyond the range of a double"
         else:
             why = f"is integral and its magnitude exceeds 2^53 - 1 ({MAX_SAFE_INTEGER})"

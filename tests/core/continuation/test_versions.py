@@ -134,3 +134,50 @@ def test_unknown_versions_name_both_supported_ones() -> None:
     data = _mutated_05(lambda d: d.update(asif_version="0.6"))
     (finding,) = v05.check(data, None).findings
     assert finding.message == "asif_version '0.6' is not supported (only '0.4' or '0.5')"
+
+
+# --- an unknown required feature beside the session's own (issue 34) ------------------------
+
+BOTH_FEATURES = ["asif.portable-continuation/0.2", "asif.portable-continuation/0.3"]
+
+
+def _with_both_features() -> bytes:
+    doc = v04.session("another-computer")
+    doc["required_features"] = list(BOTH_FEATURES)
+    return v04.dump(doc)
+
+
+def test_a_0_4_session_also_requiring_0_3_is_a_valid_0_4_document() -> None:
+    # The 0.4 reference accepts it and lists /0.3 among its unsupported features (SPEC.md:
+    # report the limitation, never claim the continuation): no version_mixed.
+    result = v04.inspect(_with_both_features())
+    assert result.kind is DocumentKind.ASIF_SESSION
+    assert result.ok, _errors(result)
+    assert verdict(result, with_report=False) == "accepted"
+    (plan,) = result.plans
+    blocked = {n.subject_id: [str(b.code) for b in n.blockers] for n in plan.nodes if n.blockers}
+    assert blocked == {"asif.portable-continuation/0.3": ["feature_unsupported"]}
+    (node,) = [n for n in plan.nodes if n.subject_id == "asif.portable-continuation/0.3"]
+    assert node.pointer == "/required_features/1"
+    assert "'asif.portable-continuation/0.3' is not one this checker interprets" in (
+        node.blockers[0].reason
+    )
+
+
+def test_with_a_report_the_report_rules_decide_about_the_unknown_feature() -> None:
+    source = _with_both_features()
+    # The example report does not assess the feature this checker cannot interpret: the
+    # report's own rules refuse it, as for any known blocker left unassessed.
+    receipt = v04.dump(v04.rebind(v04.report("another-computer"), source))
+    result = v04.inspect(source, receipt)
+    assert ("version_mixed", "/required_features/1") not in _errors(result)
+    assert result.report is not None
+    assert ("assessment_missing", "/assessments") in _errors(result)
+    assert verdict(result, with_report=True) == "rejected"
+
+
+def test_the_other_contracts_feature_alone_is_still_a_mix() -> None:
+    doc = v04.session("another-computer")
+    doc["required_features"] = ["asif.portable-continuation/0.3"]
+    result = v04.inspect(v04.dump(doc))
+    assert ("version_mixed", "/required_features/0") in _errors(result)

@@ -5,7 +5,10 @@ contract's: `continuation.profile_version` and the `asif.portable-continuation/�
 it names in `required_features`. When both of those name the other contract, the profile
 is consistent and it is the core version that this profile does not support — refused as
 an unsupported version, exactly as the contract of that profile refuses it. When only one
-of them does, the session mixes contracts: refused with `version_mixed` at that member.
+of them does, the session mixes contracts: refused with `version_mixed` at that member —
+except a required feature of the other contract beside the session's own one: that is a
+feature this checker cannot interpret, reported as such on the plan (issue 34), as the
+0.4 reference lists it among its unsupported features.
 A report is read under its `report_version`; one bound to a session of the other contract
 is a mixed pair (`mixed_report`).
 """
@@ -96,6 +99,12 @@ def _session_mix(value: dict[str, JsonValue], contract: Contract) -> list[Findin
             )
         ]
     out: list[Finding] = []
+    if own_feature:
+        # The session requires its own contract's profile, so it is read under that
+        # contract; the other contract's feature beside it is one more required feature
+        # this checker cannot interpret (ASIF 0.4 SPEC.md: report that limitation, never
+        # claim the continuation) — the plan's `feature_unsupported` blocker, not a mix.
+        named = []
     if other_profile:
         out.append(
             error(

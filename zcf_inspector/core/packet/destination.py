@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from pydantic import ValidationError
 
@@ -15,6 +16,7 @@ from zcf_inspector.core.errors import InputError
 from zcf_inspector.core.files import Unreadable, UnreadableFileError, read_bounded, shown_path
 from zcf_inspector.core.formats import b64u_decode, format_timestamp, parse_timestamp
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.keyfile import status_kept
 from zcf_inspector.core.packet.destination_limits import (
     DEFAULT_MAX_BELIEF_BYTES,
     DEFAULT_MAX_BELIEFS,
@@ -120,8 +122,9 @@ def load_destination(path: str | Path, *, trust_file: bool = True) -> Destinatio
             group or others may write it, or another user owns it (``trust_file_unsafe``
             in the message).
     """
+    kept: list[os.stat_result] = []  # the status the guard checked, for the secret check
     guard = (
-        file_trust.guard(shown_path(path), "destination file", DestinationError)
+        status_kept(file_trust.guard(shown_path(path), "destination file", DestinationError), kept)
         if trust_file
         else None
     )
@@ -140,4 +143,17 @@ def load_destination(path: str | Path, *, trust_file: bool = True) -> Destinatio
         raise DestinationError(
             f"destination file {shown_path(path)}: {exc.code}: {exc.message}"
         ) from exc
+    if kept and _holds_secret(value):
+        # A destination file holding a secret is a secret file (clarification of
+        # 2026-12-07): refused, as a key file with that secret is, when others may read it.
+        file_trust.check_secret(kept[-1], shown_path(path), "destination file", DestinationError)
     return parse_destination(value)
+
+
+# The members of a destination file that are secrets: the installation key (the MAC key
+# of recipient-bound packets) and the seed that signs receipts.
+SECRET_MEMBERS: Final = ("installationKey", "signingKey")
+
+
+def _holds_secret(value: JsonValue) -> bool:
+    return isinstance(value, dict) and any(value.get(name) is not None for name in SECRET_MEMBERS)

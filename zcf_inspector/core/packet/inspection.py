@@ -35,6 +35,7 @@ from zcf_inspector.core.reading import (
     ReadDocument,
     ReadError,
     packet_document,
+    packet_refusal,
     read_document,
 )
 from zcf_inspector.core.secrets.texts import LentColumns, lend_columns
@@ -143,6 +144,8 @@ def inspect_read(
             read = packet_document(read, data)
         except ReadError as exc:
             read = exc
+    else:
+        read = packet_refusal(read, data)  # a top level not an object comes first
     if isinstance(read, ReadError):
         stages = (
             StageResult(Stage.BYTES, StageStatus.FAILED, (read.to_finding(),)),

@@ -58,7 +58,7 @@ def move_journals(old: Path, new: Path) -> JournalMove:
     if not journals:
         return JournalMove()
     try:
-        new.mkdir(parents=True, exist_ok=True)
+        new.mkdir(mode=0o700, parents=True, exist_ok=True)  # journals hold notes
     except OSError as exc:
         return JournalMove((), tuple((p.name, f"cannot make {new}: {exc}") for p in journals))
     moved: list[str] = []

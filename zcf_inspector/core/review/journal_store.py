@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import hmac
+import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
@@ -155,7 +156,26 @@ class ReviewJournal:
         self._check_identity(stored, raw_rows, state)
         rows = self._verified(raw_rows, state, monitor)
         self.last_seq = len(rows)
+        if len(rows) > state.rows:
+            self._acknowledge_recovered(state, len(rows))
         return rows
+
+    def _acknowledge_recovered(self, state: KeyState, rows: int) -> None:
+        """Put rows committed after the head (a crash between a commit and the head's
+        update) under the head now, before the review is shown: until then they could be
+        deleted unnoticed, and the next step would be the first to notice them."""
+        head = KeyState(state.key, rows, self.last_mac)
+        try:
+            self.keys.record(self.identity.correlation_id, head)
+        except (ZcfError, OSError) as exc:
+            key = shown_path(self.keys.path_for(self.identity.correlation_id))
+            raise refuse(
+                ReviewCode.JOURNAL_UNAVAILABLE,
+                f"the review journal holds {rows - state.rows} step row(s) saved just before "
+                f"a crash, and its key {key} could not be updated to cover them ({exc}); "
+                "nothing was changed",
+            ) from exc
+        self.state = head
 
     def _read_file(
         self, state: KeyState | None
@@ -275,7 +295,9 @@ class ReviewJournal:
         """
         parent = self.path.parent
         try:
-            parent.mkdir(parents=True, exist_ok=True)
+            # Owner-only: the journal holds the reviewers' notes (its key's folder is too).
+            parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            _create_owner_only(self.path)
         except OSError as exc:
             raise unavailable(parent, exc) from exc
         state = self.state or self.keys.load(self.identity.correlation_id)
@@ -380,6 +402,16 @@ def _row(seq: int, identity: JournalIdentity, entry: Entry) -> Row:
         None if d is None else d.superseded_by,
         entry.detail,
     )
+
+
+def _create_owner_only(path: Path) -> None:
+    """Make the journal file, empty and 0600, unless it exists: SQLite creates its files
+    0644 (less the umask), and gives its -wal and -shm files the mode of the database
+    file. An empty file is a blank journal (`_is_blank`), created in the transaction of
+    its first rows as before."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, flags, 0o600))
 
 
 def _is_blank(conn: sqlite3.Connection) -> bool:
