@@ -45,6 +45,11 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.keyfile import KeyFileError
 from zcf_inspector.core.monitor import NULL_MONITOR as _NULL_MONITOR
 from zcf_inspector.core.monitor import Cancelled, Monitor
+from zcf_inspector.core.package import limits as _package_limits
+from zcf_inspector.core.package import signature as _package_signature
+from zcf_inspector.core.package import verify as _package_verify
+from zcf_inspector.core.package import writer as _package_writer
+from zcf_inspector.core.package.results import PackageResult
 from zcf_inspector.core.packet.destination import (
     Destination,
     DestinationError,
@@ -436,3 +441,86 @@ def verdict(result: Result) -> Verdict:
         return _verdict_of(result, secrets=secrets)
     except TypeError as exc:  # no presenter for it: a wrong argument, said as one
         raise InputError(str(exc)) from None
+
+
+# --- ASIF packages (issue 33) ------------------------------------------------------------
+
+__all__ += ["PackageResult", "build_package", "sign_package", "verify_package"]
+
+_KEY_FILE_MAX_BYTES = 8 * 1024
+
+
+def _package_key(key: bytes | str | os.PathLike[str], what: str) -> bytes:
+    data = key if isinstance(key, bytes) else _read_bounded(Path(key), _KEY_FILE_MAX_BYTES)
+    return _package_signature.key_bytes(data, what)
+
+
+def verify_package(
+    source: Source,
+    *,
+    signature: Source | None = None,
+    key: bytes | str | os.PathLike[str] | None = None,
+    now: datetime | None = None,
+    monitor: Monitor | None = None,
+) -> PackageResult:
+    """Check an ASIF package (``.asif.zip``: its bytes or its path) without extracting it:
+    every container rule of package transport 0.1, the inventory, the resource closure and
+    the session's core rules; with ``signature`` (the detached signature file) and ``key``
+    (the public key you trust: 32 raw bytes, or a file holding them raw, as hex or as
+    base64), the signature over the manifest's exact bytes. A signature without a key is
+    read but not checked: `verdict` says ``INTACT PACKAGE · SIGNATURE NOT CHECKED``.
+
+        >>> from zcf_inspector import api
+        >>> shown = api.verdict(api.verify_package(api.build_package(
+        ...     "tests/data/asif-0.5-package/examples/awaiting-approval.session.json")))
+        >>> shown.words, str(shown.trust)
+        ('VALID PACKAGE · UNSIGNED', 'unsigned')
+
+    Raises:
+        InputError: a file cannot be read, or ``key`` is not 32 bytes in one of its forms.
+    """
+    raw = _bytes(source, _package_limits.MAX_ARCHIVE)
+    signed = None if signature is None else _bytes(signature, _package_limits.MAX_SIGNATURE)
+    trusted = None if key is None else _package_key(key, "trusted public key")
+    return _package_verify.inspect_package(
+        raw,
+        now=now or datetime.now(UTC),
+        signature=signed,
+        trusted_key=trusted,
+        monitor=monitor or _NULL_MONITOR,
+    )
+
+
+def build_package(session: str | os.PathLike[str], *, now: datetime | None = None) -> bytes:
+    """The ``.asif.zip`` bytes of the ASIF session file at ``session``, with the files its
+    embedded resources name read from its folder: deterministic, byte for byte what the
+    reference writer makes (sorted names, 1980-01-01 timestamps, mode 0600, the manifest
+    as sorted compact JSON with a final newline).
+
+    Raises:
+        RefusalError: the session is refused, or a resource file is missing or unsafe.
+        InputError: the session file cannot be read.
+    """
+    return _package_writer.build_from_folder(
+        Path(session), now=now or datetime.now(UTC), max_session=_package_limits.MAX_DOCUMENT
+    )
+
+
+def sign_package(
+    source: Source, seed: bytes | str | os.PathLike[str], *, now: datetime | None = None
+) -> bytes:
+    """The detached signature file of a valid package's manifest under the Ed25519 signing
+    key ``seed`` (32 raw bytes, or a file holding them raw, as hex or as base64).
+
+    Raises:
+        RefusalError: the package is refused (nothing is signed over a refused package).
+        InputError: a file cannot be read, or the seed is not 32 bytes.
+    """
+    checked = verify_package(source, now=now)
+    private = _package_key(seed, "signing seed")
+    if not checked.container_ok or not checked.session_ok:
+        first = checked.first_problem()
+        why = f"{first.code}: {first.message}" if first else "its session is refused"
+        raise _package_writer.PackageBuildError(f"the package is refused ({why}); not signed")
+    manifest = _package_verify.manifest_bytes(_bytes(source, _package_limits.MAX_ARCHIVE))
+    return _package_signature.sign_manifest(manifest, private)

@@ -8,15 +8,18 @@ from typing import Any
 
 from zcf_inspector.core.compare.model import Comparison
 from zcf_inspector.core.continuation.results import InspectionResult
+from zcf_inspector.core.package.results import PackageResult
 from zcf_inspector.core.packet.admission import AdmissionNotice, describe_admission
 from zcf_inspector.core.packet.ingest import IngestResult
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.packet.receipt import ReceiptReport
 from zcf_inspector.core.secrets.scan import SecretScan
-from zcf_inspector.present import asif, comparison, packet, receipt
+from zcf_inspector.present import asif, asif_package, comparison, packet, receipt
 from zcf_inspector.present.vocabulary import DocumentKind, Verdict
 
-Result = PacketInspection | IngestResult | ReceiptReport | InspectionResult | Comparison
+Result = (
+    PacketInspection | IngestResult | ReceiptReport | InspectionResult | Comparison | PackageResult
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +44,7 @@ PRESENTERS: tuple[Presenter, ...] = (
         asif.verdict,
     ),
     Presenter(Comparison, (DocumentKind.COMPARISON,), comparison.verdict),
+    Presenter(PackageResult, (DocumentKind.ASIF_PACKAGE,), asif_package.verdict),
 )
 
 

@@ -32,6 +32,7 @@ class DocumentKind(StrEnum):
     CONTINUATION_PROFILE = "continuation-profile"
     CONTINUATION_REPORT = "continuation-report"
     COMPARISON = "comparison"  # two packets compared (made, never read from a file)
+    ASIF_PACKAGE = "asif-package"  # an .asif.zip (core.package)
 
 
 class Trust(StrEnum):

@@ -150,3 +150,12 @@ def _unrelated(entry: InventoryEntry) -> InventoryEntry:
         entry.listed_sha256,
         entry.pointer,
     )
+
+
+def manifest_bytes(raw: bytes) -> bytes:
+    """The exact bytes of the manifest member of an archive its reader accepts."""
+    container = read_container(raw)
+    manifest = container.files().get(MANIFEST)
+    if container.refusal is not None or manifest is None:
+        raise ValueError("the archive has no readable manifest")
+    return manifest

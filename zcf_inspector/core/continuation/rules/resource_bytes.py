@@ -69,7 +69,7 @@ def resource_bytes(
         if resource.get("availability") != "embedded":
             continue
         if "path" in resource:
-            if not _path_resource(resource, where, folded_paths, findings, subject, files):
+            if not _path_resource(resource, where, folded_paths, findings, subject, files=files):
                 continue
             raw: bytes | str = cast(Mapping[str, bytes], files)[cast(str, resource["path"])]
         else:
@@ -125,6 +125,7 @@ def _path_resource(
     folded: dict[str, str],
     findings: list[Finding],
     subject: str,
+    *,
     files: Mapping[str, bytes] | None,
 ) -> bool:
     """Whether the bytes of a `path` resource are in ``files`` to be checked (otherwise
