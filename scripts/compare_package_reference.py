@@ -45,17 +45,23 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
+
 from tests.core.package.cases import (  # noqa: E402
     CASES,
     EXAMPLES,
     NOW,
     PACKAGE_DATA,
     TEST_SEED,
-    buildable,
     build,
+    buildable,
 )
 from zcf_inspector.core.codes import PackageCode  # noqa: E402
-from zcf_inspector.core.package.signature import key_id, sign_manifest  # noqa: E402
+from zcf_inspector.core.package.signature import (  # noqa: E402
+    check_signature,
+    key_id,
+    sign_manifest,
+)
 from zcf_inspector.core.package.verify import inspect_package, manifest_bytes  # noqa: E402
 
 GOLDEN = PACKAGE_DATA / "reference-packages.json"
@@ -120,12 +126,16 @@ def reference_reason(call: Callable[[], Any]) -> str | None:
     """None when the reference accepts, else the reason it refuses with."""
     try:
         call()
-    except Exception as exc:  # the oracle may raise anything; its class or message is the reason
+    except Exception as exc:  # noqa: BLE001 -- the oracle may raise anything: its reason
         message = str(exc)
         for reason in REASONS:
             if message == reason or message.startswith(reason + ":"):
                 return reason
-        return type(exc).__name__ if type(exc).__name__ in REASONS else f"{type(exc).__name__}: {message[:80]}"
+        return (
+            type(exc).__name__
+            if type(exc).__name__ in REASONS
+            else f"{type(exc).__name__}: {message[:80]}"
+        )
     return None
 
 
@@ -134,7 +144,11 @@ def _ours_container(raw: bytes) -> PackageCode | None:
     # The reference reader checks what our container, inventory and closure check; the
     # session's core rules are its writer's (validate_document), reported on their own.
     first = next(
-        (f for f in result.findings if f.severity.value == "error" and f.code is not PackageCode.SESSION_REFUSED),
+        (
+            f
+            for f in result.findings
+            if f.severity.value == "error" and f.code is not PackageCode.SESSION_REFUSED
+        ),
         None,
     )
     return None if first is None else PackageCode(first.code)
@@ -171,7 +185,8 @@ def _compare(ref: ModuleType, *, record: bool) -> int:
         if theirs != ours:
             disagreements.append(f"writer {name}: the bytes differ")
         count += 1
-        reason, mine = reference_reason(lambda: ref.inspect_package(theirs)), _ours_container(theirs)
+        reason = reference_reason(lambda raw=theirs: ref.inspect_package(raw))  # type: ignore[misc]
+        mine = _ours_container(theirs)
         if not _agree(reason, mine):
             disagreements.append(f"reader {name}: reference {reason}, ours {mine}")
     for case in CASES:
@@ -194,10 +209,6 @@ def _compare(ref: ModuleType, *, record: bool) -> int:
 
 
 def _signatures(ref: ModuleType, disagreements: list[str]) -> int:
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
-    from zcf_inspector.core.package.signature import check_signature
-
     public = Ed25519PrivateKey.from_private_bytes(TEST_SEED).public_key().public_bytes_raw()
     other = Ed25519PrivateKey.from_private_bytes(bytes(32)).public_key().public_bytes_raw()
     raw = build("tool-generated-files")
@@ -223,7 +234,9 @@ def _signatures(ref: ModuleType, disagreements: list[str]) -> int:
             checked = check_signature(sig, manifest, key)
             mine = PackageCode(checked.findings[0].code) if checked.findings else None
             if not _agree(reason, mine):
-                disagreements.append(f"signature {name} / {key_name}: reference {reason!r}, ours {mine}")
+                disagreements.append(
+                    f"signature {name} / {key_name}: reference {reason!r}, ours {mine}"
+                )
     # The upstream example: its manifest's exact bytes and its signature, with the test key.
     example = (EXAMPLES / "package-manifest.json").read_bytes()
     signature = (EXAMPLES / "package-signature.json").read_bytes()

@@ -384,8 +384,7 @@ _PACKAGE: Final[Mapping[PackageCode, tuple[Severity, str]]] = {
     PackageCode.PACKAGE_TOO_LARGE: (E, "the archive is over 272 MiB (package byte limit)"),
     PackageCode.CONTAINER_INVALID: (
         E,
-        "not a ZIP archive this reader accepts: bad directory or local header, overlapping "
-        "or trailing entries, a CRC that does not match (invalid ZIP container)",
+        "not a ZIP this reader accepts: bad headers, overlapping entries, a bad CRC",
     ),
     PackageCode.MEMBER_LIMIT: (E, "more than 1,024 members (package member limit)"),
     PackageCode.MEMBER_NAME_UNSAFE: (
@@ -394,8 +393,7 @@ _PACKAGE: Final[Mapping[PackageCode, tuple[Severity, str]]] = {
     ),
     PackageCode.MEMBER_COLLISION: (
         E,
-        "two members that are one name case-folded, or a file that is also a folder "
-        "(duplicate/colliding package member)",
+        "two members one name case-folded, or a file that is also a folder (colliding member)",
     ),
     PackageCode.MEMBER_NOT_REGULAR: (
         E,
@@ -407,8 +405,7 @@ _PACKAGE: Final[Mapping[PackageCode, tuple[Severity, str]]] = {
     ),
     PackageCode.MEMBER_TOO_LARGE: (
         E,
-        "a member over its limit (16 MiB session or manifest, 64 MiB a resource) or 256 MiB "
-        "in all (package member byte limit)",
+        "a member over 16 MiB (session, manifest) or 64 MiB (resource), or 256 MiB in all",
     ),
     PackageCode.MEMBER_SIZE_MISMATCH: (
         E,
@@ -420,8 +417,7 @@ _PACKAGE: Final[Mapping[PackageCode, tuple[Severity, str]]] = {
     ),
     PackageCode.MANIFEST_INVALID: (
         E,
-        "asif-package.json is not a package 0.1 manifest with an inventory of records "
-        "(unsupported package manifest, invalid inventory)",
+        "asif-package.json is not a package 0.1 manifest with an inventory of records",
     ),
     PackageCode.INVENTORY_MEMBER_MISSING: (
         E,
@@ -457,8 +453,7 @@ _PACKAGE: Final[Mapping[PackageCode, tuple[Severity, str]]] = {
     ),
     PackageCode.SESSION_REFUSED: (
         E,
-        "the packaged session breaks a core rule of ASIF (the reference writer's "
-        "validate_document; its reader leaves this unchecked)",
+        "the packaged session breaks a core rule of ASIF (left unchecked by the reference reader)",
     ),
     PackageCode.SIGNATURE_UNSUPPORTED: (
         E,

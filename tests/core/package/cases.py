@@ -14,6 +14,7 @@ import io
 import json
 import stat
 import struct
+import warnings
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,7 +42,9 @@ def buildable() -> list[Path]:
     out = []
     for path in sessions():
         doc = json.loads(path.read_bytes())
-        names = [r["path"] for r in doc["resources"] if r["availability"] == "embedded" and "path" in r]
+        names = [
+            r["path"] for r in doc["resources"] if r["availability"] == "embedded" and "path" in r
+        ]
         if all((EXAMPLES / n).is_file() for n in names):
             out.append(path)
     return out
@@ -69,7 +72,8 @@ def members(raw: bytes) -> list[Entry]:
 
 def write(entries: list[Entry]) -> bytes:
     stream = io.BytesIO()
-    with zipfile.ZipFile(stream, "w") as archive:
+    with zipfile.ZipFile(stream, "w") as archive, warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # "Duplicate name": a case writes one
         for e in entries:
             item = zipfile.ZipInfo(e.name, date_time=(1980, 1, 1, 0, 0, 0))
             item.create_system = 3
@@ -178,7 +182,7 @@ def _overlapping() -> bytes:
     record = bytearray(inner[inner_cd_start:inner_eocd])
     struct.pack_into("<L", record, 42, outer_at)
     eocd = raw.index(b"PK\x05\x06")
-    count, size, offset = struct.unpack_from("<HLL", raw, eocd + 10)
+    count = struct.unpack_from("<H", raw, eocd + 10)[0]
     new_cd = raw[cd:eocd] + bytes(record)
     tail = struct.pack("<4s4H2LH", b"PK\x05\x06", 0, 0, count + 1, count + 1, len(new_cd), cd, 0)
     return raw[:cd] + new_cd + tail
@@ -220,18 +224,62 @@ CASES: list[Case] = [
         ),
         PackageCode.INVENTORY_MISMATCH,
     ),
-    Case("traversal", lambda: _add(Entry("../evil.txt", b"x"), listed=True), PackageCode.MEMBER_NAME_UNSAFE),
-    Case("absolute", lambda: _add(Entry("/etc/evil", b"x"), listed=True), PackageCode.MEMBER_NAME_UNSAFE),
-    Case("backslash", lambda: _add(Entry("assets\\evil", b"x"), listed=True), PackageCode.MEMBER_NAME_UNSAFE),
+    Case(
+        "traversal",
+        lambda: _add(Entry("../evil.txt", b"x"), listed=True),
+        PackageCode.MEMBER_NAME_UNSAFE,
+    ),
+    Case(
+        "absolute",
+        lambda: _add(Entry("/etc/evil", b"x"), listed=True),
+        PackageCode.MEMBER_NAME_UNSAFE,
+    ),
+    Case(
+        "backslash",
+        lambda: _add(Entry("assets\\evil", b"x"), listed=True),
+        PackageCode.MEMBER_NAME_UNSAFE,
+    ),
     Case("colon", lambda: _add(Entry("c:evil", b"x"), listed=True), PackageCode.MEMBER_NAME_UNSAFE),
-    Case("control", lambda: _add(Entry("assets/e\x01vil", b"x"), listed=True), PackageCode.MEMBER_NAME_UNSAFE),
-    Case("device-name", lambda: _add(Entry("assets/CON.txt", b"x"), listed=True), PackageCode.MEMBER_NAME_UNSAFE),
-    Case("trailing-dot", lambda: _add(Entry("assets/evil.", b"x"), listed=True), PackageCode.MEMBER_NAME_UNSAFE),
-    Case("trailing-space", lambda: _add(Entry("assets/evil ", b"x"), listed=True), PackageCode.MEMBER_NAME_UNSAFE),
-    Case("star", lambda: _add(Entry("assets/ev*l", b"x"), listed=True), PackageCode.MEMBER_NAME_UNSAFE),
-    Case("empty-segment", lambda: _add(Entry("assets//evil", b"x"), listed=True), PackageCode.MEMBER_NAME_UNSAFE),
-    Case("dot-segment", lambda: _add(Entry("assets/./evil", b"x"), listed=True), PackageCode.MEMBER_NAME_UNSAFE),
-    Case("directory-entry", lambda: _add(Entry("assets/", b""), listed=False), PackageCode.MEMBER_NAME_UNSAFE),
+    Case(
+        "control",
+        lambda: _add(Entry("assets/e\x01vil", b"x"), listed=True),
+        PackageCode.MEMBER_NAME_UNSAFE,
+    ),
+    Case(
+        "device-name",
+        lambda: _add(Entry("assets/CON.txt", b"x"), listed=True),
+        PackageCode.MEMBER_NAME_UNSAFE,
+    ),
+    Case(
+        "trailing-dot",
+        lambda: _add(Entry("assets/evil.", b"x"), listed=True),
+        PackageCode.MEMBER_NAME_UNSAFE,
+    ),
+    Case(
+        "trailing-space",
+        lambda: _add(Entry("assets/evil ", b"x"), listed=True),
+        PackageCode.MEMBER_NAME_UNSAFE,
+    ),
+    Case(
+        "star",
+        lambda: _add(Entry("assets/ev*l", b"x"), listed=True),
+        PackageCode.MEMBER_NAME_UNSAFE,
+    ),
+    Case(
+        "empty-segment",
+        lambda: _add(Entry("assets//evil", b"x"), listed=True),
+        PackageCode.MEMBER_NAME_UNSAFE,
+    ),
+    Case(
+        "dot-segment",
+        lambda: _add(Entry("assets/./evil", b"x"), listed=True),
+        PackageCode.MEMBER_NAME_UNSAFE,
+    ),
+    Case(
+        "directory-entry",
+        lambda: _add(Entry("assets/", b""), listed=False),
+        PackageCode.MEMBER_NAME_UNSAFE,
+    ),
     Case(
         "nul-in-name",
         lambda: _rename_bytes(build(BASE), TOTALS, b"assets/tot\x00ls.csv"),
@@ -239,7 +287,9 @@ CASES: list[Case] = [
     ),
     Case(
         "symlink",
-        lambda: _add(Entry("assets/link", b"../../etc/passwd", mode=stat.S_IFLNK | 0o777), listed=True),
+        lambda: _add(
+            Entry("assets/link", b"../../etc/passwd", mode=stat.S_IFLNK | 0o777), listed=True
+        ),
         PackageCode.MEMBER_NOT_REGULAR,
     ),
     Case(
@@ -257,7 +307,11 @@ CASES: list[Case] = [
         lambda: _patch_central(build(BASE), TOTALS, 8, "<H", 1),
         PackageCode.MEMBER_ENCODING_UNSUPPORTED,
     ),
-    Case("duplicate", lambda: _add(Entry(TOTALS, b"a,b\n"), listed=False), PackageCode.MEMBER_COLLISION),
+    Case(
+        "duplicate",
+        lambda: _add(Entry(TOTALS, b"a,b\n"), listed=False),
+        PackageCode.MEMBER_COLLISION,
+    ),
     Case(
         "case-fold",
         lambda: _add(Entry("assets/TOTALS.csv", b"a,b\n"), listed=True),
@@ -269,9 +323,21 @@ CASES: list[Case] = [
         PackageCode.MEMBER_COLLISION,
     ),
     Case("no-session", lambda: _drop("session.json", relisted=True), PackageCode.METADATA_MISSING),
-    Case("no-manifest", lambda: _drop("asif-package.json", relisted=False), PackageCode.METADATA_MISSING),
-    Case("unlisted", lambda: _add(Entry("assets/extra.txt", b"x"), listed=False), PackageCode.MEMBER_UNLISTED),
-    Case("unrelated", lambda: _add(Entry("assets/extra.txt", b"x"), listed=True), PackageCode.MEMBER_UNRELATED),
+    Case(
+        "no-manifest",
+        lambda: _drop("asif-package.json", relisted=False),
+        PackageCode.METADATA_MISSING,
+    ),
+    Case(
+        "unlisted",
+        lambda: _add(Entry("assets/extra.txt", b"x"), listed=False),
+        PackageCode.MEMBER_UNLISTED,
+    ),
+    Case(
+        "unrelated",
+        lambda: _add(Entry("assets/extra.txt", b"x"), listed=True),
+        PackageCode.MEMBER_UNRELATED,
+    ),
     Case(
         "inventoried-member-missing",
         lambda: _drop(TOTALS, relisted=False),
@@ -298,7 +364,11 @@ CASES: list[Case] = [
         lambda: _manifest(lambda m: m.update(session="other.json")),
         PackageCode.MANIFEST_INVALID,
     ),
-    Case("manifest-files-object", lambda: _manifest(lambda m: m.update(files={})), PackageCode.MANIFEST_INVALID),
+    Case(
+        "manifest-files-object",
+        lambda: _manifest(lambda m: m.update(files={})),
+        PackageCode.MANIFEST_INVALID,
+    ),
     Case(
         "manifest-record-incomplete",
         lambda: _manifest(lambda m: m["files"][0].pop("sha256")),  # type: ignore[index]
@@ -336,7 +406,9 @@ CASES: list[Case] = [
     ),
     Case(
         "session-not-json",
-        lambda: write(relist([*(e for e in _base() if e.name != "session.json"), Entry("session.json", b"[")])),
+        lambda: write(
+            relist([*(e for e in _base() if e.name != "session.json"), Entry("session.json", b"[")])
+        ),
         PackageCode.SESSION_INVALID,
     ),
     Case(
