@@ -23,6 +23,7 @@ from pathlib import Path
 
 from tests.conftest import DATA
 from zcf_inspector.core.codes import PackageCode
+from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.package.writer import build_from_folder, encode_manifest
 
 PACKAGE_DATA = DATA / "asif-0.5-package"
@@ -84,7 +85,7 @@ def write(entries: list[Entry]) -> bytes:
 
 
 def manifest_of(entries: list[Entry]) -> bytes:
-    files = [
+    files: list[JsonValue] = [
         {"path": e.name, "bytes": len(e.data), "sha256": hashlib.sha256(e.data).hexdigest()}
         for e in sorted(entries, key=lambda e: e.name)
         if e.name != "asif-package.json"
@@ -125,7 +126,7 @@ def _manifest(change: Callable[[dict[str, object]], object]) -> bytes:
     return write(entries)
 
 
-def _session(change: Callable[[dict[str, object]], None]) -> bytes:
+def _session(change: Callable[[dict[str, object]], object]) -> bytes:
     entries = _base()
     for e in entries:
         if e.name == "session.json":

@@ -91,7 +91,7 @@ def check_inventory(manifest: JsonValue, files: Mapping[str, bytes]) -> Inventor
                 )
             )
             continue
-        _record(cast(JsonObject, item), where, files, inv)
+        _record(item, where, files, inv)
     for name, data in files.items():
         if name != MANIFEST and name not in inv.listed:
             inv.entries.append(

@@ -110,8 +110,8 @@ def package_bytes(session: bytes, files: Mapping[str, bytes], *, now: datetime) 
         raise PackageBuildError(f"the session is refused: {refused or 'not an ASIF session'}")
     members: dict[str, bytes] = {SESSION: session}
     value = cast(JsonObject, read_json(session, exact=True))
-    for item in cast(list[JsonValue], value["resources"]):
-        resource = cast(JsonObject, item)
+    for record in cast(list[JsonValue], value["resources"]):
+        resource = cast(JsonObject, record)
         if resource["availability"] == "embedded" and "path" in resource:
             name = cast(str, resource["path"])
             if name.casefold() in RESERVED:
@@ -129,10 +129,10 @@ def package_bytes(session: bytes, files: Mapping[str, bytes], *, now: datetime) 
     stream = io.BytesIO()
     with zipfile.ZipFile(stream, "w", compression=zipfile.ZIP_STORED) as archive:
         for name, data in sorted(members.items()):
-            item = zipfile.ZipInfo(name, date_time=_EPOCH)
-            item.create_system = _UNIX
-            item.external_attr = _MODE
-            archive.writestr(item, data)
+            info = zipfile.ZipInfo(name, date_time=_EPOCH)
+            info.create_system = _UNIX
+            info.external_attr = _MODE
+            archive.writestr(info, data)
     out = stream.getvalue()
     if len(out) > MAX_ARCHIVE:
         raise PackageBuildError(
