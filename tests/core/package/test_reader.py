@@ -7,6 +7,8 @@ runs through the upstream reference reader too.
 
 from __future__ import annotations
 
+import io
+import json
 import zipfile
 
 import pytest
@@ -105,8 +107,6 @@ def test_every_problem_is_reported_not_only_the_first() -> None:
 
 
 def test_a_session_that_breaks_a_core_rule_refuses_the_package() -> None:
-    import json
-
     entries = _base()
     for e in entries:
         if e.name == "session.json":
@@ -124,7 +124,7 @@ def test_a_session_that_breaks_a_core_rule_refuses_the_package() -> None:
 
 def test_member_bytes_are_never_read_past_the_archive() -> None:
     raw = build("tool-generated-files")
-    with zipfile.ZipFile(__import__("io").BytesIO(raw)) as archive:
+    with zipfile.ZipFile(io.BytesIO(raw)) as archive:
         assert all(i.compress_type == zipfile.ZIP_STORED for i in archive.infolist())
     # A declared size far past the archive is a size refusal, not a long read.
     for cut in (len(raw) // 3, len(raw) // 2):
