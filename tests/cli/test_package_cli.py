@@ -124,3 +124,10 @@ def test_the_api_functions(built: Path) -> None:
     assert api.verify_package(built).ok
     with pytest.raises(api.InputError):
         api.verify_package(raw, signature=signature, key=b"short")
+
+
+def test_plan_heads_a_core_session_valid_with_no_plan(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["plan", SESSION])
+    out = capsys.readouterr().out
+    assert code == exitcodes.OK
+    assert out.splitlines()[0].endswith("ASIF-SESSION VALID · NO CONTINUATION PLAN (core session)")
