@@ -131,3 +131,19 @@ def test_member_bytes_are_never_read_past_the_archive() -> None:
         result = inspect_package(raw[:cut] + raw[-22:], now=NOW)
         assert result.first_problem() is not None
         assert result.members == 0
+
+
+def test_a_manifest_of_many_records_is_answered_within_the_findings_budget() -> None:
+    entries = _base()
+    for e in entries:
+        if e.name == "asif-package.json":
+            value = json.loads(e.data)
+            value["files"] += [
+                {"path": f"gone/{i}.txt", "bytes": 0, "sha256": "0" * 64} for i in range(5000)
+            ]
+            e.data = json.dumps(value).encode()
+    result = inspect_package(write(entries), now=NOW)
+    assert len(result.findings) == 1000
+    assert [(str(o.code), o.count) for o in result.omitted] == [("inventory_member_missing", 4000)]
+    assert sum(e.status is MemberStatus.MISSING for e in result.inventory) == 5000
+    assert verdict(result).trust is Trust.REFUSED

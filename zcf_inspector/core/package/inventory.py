@@ -201,11 +201,13 @@ def prefix_collisions(names: list[str]) -> list[Finding]:
 
 def check_closure(
     session: JsonObject, files: Mapping[str, bytes]
-) -> tuple[list[Finding], list[ClosureEntry]]:
+) -> tuple[list[Finding], list[ClosureEntry], set[str]]:
     """Every embedded file resource of the (schema-valid) session has its member, with its
-    bytes; then no member beyond them, session.json and the manifest."""
+    bytes; then no member beyond them, session.json and the manifest (the unrelated
+    members' names are returned too)."""
     findings: list[Finding] = []
     entries: list[ClosureEntry] = []
+    unrelated: set[str] = set()
     expected = set(RESERVED)
     for i, item in enumerate(cast(list[JsonValue], session["resources"])):
         resource = cast(JsonObject, item)
@@ -226,6 +228,7 @@ def check_closure(
     else:
         for name, data in files.items():
             if name not in expected:
+                unrelated.add(name)
                 findings.append(
                     problem(
                         PackageCode.MEMBER_UNRELATED,
@@ -235,7 +238,7 @@ def check_closure(
                         "session",
                     )
                 )
-    return findings, entries
+    return findings, entries, unrelated
 
 
 def _closure_state(

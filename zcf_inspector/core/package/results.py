@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from zcf_inspector.core.continuation.results import InspectionResult
-from zcf_inspector.core.findings import Finding, has_error
+from zcf_inspector.core.findings import Finding, OmittedFindings, has_error
 from zcf_inspector.core.jsontypes import JsonValue
 
 
@@ -105,6 +105,9 @@ class PackageResult:
     archive_sha256: str
     manifest_sha256: str | None  # None: no manifest member
     members: int  # how many members the archive holds (0 when the container is refused)
+    # Findings past the budget, counted per code (every package finding is an error, so
+    # any counted here comes after a thousand kept).
+    omitted: tuple[OmittedFindings, ...] = ()
 
     @property
     def container_ok(self) -> bool:
@@ -136,5 +139,6 @@ class PackageResult:
             "inventory": [e.to_json() for e in self.inventory],
             "closure": [e.to_json() for e in self.closure],
             "findings": [f.to_json() | {"member": f.subject} for f in self.findings],
+            "findingsOmitted": [o.to_json() for o in self.omitted],
             "signature": None if self.signature is None else self.signature.to_json(),
         }

@@ -18,7 +18,7 @@ from typing import cast
 from zcf_inspector.core.codes import PackageCode, PlanCode
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.results import DocumentKind, InspectionResult
-from zcf_inspector.core.findings import Finding, Severity
+from zcf_inspector.core.findings import FINDINGS_LIMIT, Finding, FindingBudget, Severity
 from zcf_inspector.core.jsontypes import JsonObject
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
 from zcf_inspector.core.package.container import read_container
@@ -80,7 +80,7 @@ def inspect_package(
         refusal = problem(PackageCode.METADATA_MISSING, missing, "", f"no {missing} member")
         return PackageResult((refusal,), (), (), None, None, archive_sha, manifest_sha, count)
     monitor.breathe()
-    findings: list[Finding] = []
+    findings = FindingBudget(FINDINGS_LIMIT)  # a 16 MiB manifest may list 400,000 records
     inventory: list[InventoryEntry] = []
     parsed = read_member_json(manifest, MANIFEST, PackageCode.MANIFEST_INVALID)
     if isinstance(parsed, Finding):
@@ -98,6 +98,7 @@ def inspect_package(
         files={n: d for n, d in files.items() if n != MANIFEST},
     )
     closure: list[ClosureEntry] = []
+    unrelated: set[str] = set()
     first = _first_error(session)
     if session.kind is not DocumentKind.ASIF_SESSION or (
         first is not None and first.code in _NOT_A_SESSION
@@ -110,7 +111,7 @@ def inspect_package(
         value = cast(
             JsonObject, read_member_json(files[SESSION], SESSION, PackageCode.SESSION_INVALID)
         )
-        found, closure = check_closure(value, files)
+        found, closure, unrelated = check_closure(value, files)
         findings += found
         if first is not None:
             findings.append(
@@ -121,7 +122,6 @@ def inspect_package(
                     f"the session breaks a core rule: {first.code}: {first.message}",
                 )
             )
-    unrelated = {f.subject for f in findings if f.code is PackageCode.MEMBER_UNRELATED}
     inventory = [_unrelated(e) if e.path in unrelated else e for e in inventory]
     signed: SignatureResult | None = None
     if signature is not None:
@@ -135,6 +135,7 @@ def inspect_package(
         archive_sha,
         manifest_sha,
         count,
+        findings.omitted(),
     )
 
 
