@@ -12,6 +12,7 @@ of members on a quiet machine, the SHA-256 and CRC-32 of every byte being most o
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 import time
@@ -65,10 +66,10 @@ def main() -> None:
         raw = package_bytes(session, files, now=NOW)
         mib = len(raw) / (1024 * 1024)
         label = f"{count + 4} members, {mib:.0f} MiB"
-        timed(f"build   {label}", lambda s=session, f=files: package_bytes(s, f, now=NOW), mib)
+        timed(f"build   {label}", functools.partial(package_bytes, session, files, now=NOW), mib)
         result = inspect_package(raw, now=NOW)
         assert result.ok, result.first_problem()
-        timed(f"inspect {label}", lambda r=raw: inspect_package(r, now=NOW), mib)
+        timed(f"inspect {label}", functools.partial(inspect_package, raw, now=NOW), mib)
 
 
 if __name__ == "__main__":
