@@ -29,6 +29,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from pathlib import Path
 
+from zcf_inspector.core import file_trust as _file_trust
 from zcf_inspector.core.canonical import canonical as _canonical
 from zcf_inspector.core.code_registry import describe as _describe
 from zcf_inspector.core.codes import CodeInfo, ErrorCode, PlanCode, ReviewCode
@@ -40,6 +41,7 @@ from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.errors import FormatError, InputError, RefusalError, ZcfError
 from zcf_inspector.core.files import UnreadableFileError
 from zcf_inspector.core.files import read_bounded as _read_bounded
+from zcf_inspector.core.files import shown_path as _shown_path
 from zcf_inspector.core.findings import Finding, OmittedFindings, Severity
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.keyfile import KeyFileError
@@ -450,8 +452,15 @@ __all__ += ["PackageResult", "build_package", "sign_package", "verify_package"]
 _KEY_FILE_MAX_BYTES = 8 * 1024
 
 
-def _package_key(key: bytes | str | os.PathLike[str], what: str) -> bytes:
-    data = key if isinstance(key, bytes) else _read_bounded(Path(key), _KEY_FILE_MAX_BYTES)
+def _package_key(key: bytes | str | os.PathLike[str], what: str, *, secret: bool) -> bytes:
+    if isinstance(key, bytes):
+        return _package_signature.key_bytes(key, what)
+    # A trusted key is a trust anchor and a seed a secret: the trust-file rule of every
+    # key file (core/file_trust.py), checked on the descriptor the file is read through.
+    error = _package_signature.PackageKeyError
+    shown = _shown_path(key)
+    check = (_file_trust.secret_guard if secret else _file_trust.guard)(shown, what, error)
+    data = _read_bounded(Path(key), _KEY_FILE_MAX_BYTES, guard=check)
     return _package_signature.key_bytes(data, what)
 
 
@@ -481,7 +490,7 @@ def verify_package(
     """
     raw = _bytes(source, _package_limits.MAX_ARCHIVE)
     signed = None if signature is None else _bytes(signature, _package_limits.MAX_SIGNATURE)
-    trusted = None if key is None else _package_key(key, "trusted public key")
+    trusted = None if key is None else _package_key(key, "trusted public key", secret=False)
     return _package_verify.inspect_package(
         raw,
         now=now or datetime.now(UTC),
@@ -517,7 +526,7 @@ def sign_package(
         InputError: a file cannot be read, or the seed is not 32 bytes.
     """
     checked = verify_package(source, now=now)
-    private = _package_key(seed, "signing seed")
+    private = _package_key(seed, "signing seed", secret=True)
     if not checked.container_ok or not checked.session_ok:
         first = checked.first_problem()
         why = f"{first.code}: {first.message}" if first else "its session is refused"

@@ -51,6 +51,7 @@ def test_verify_exit_codes_follow_the_words(
 ) -> None:
     seed = tmp_path / "seed"
     seed.write_bytes(TEST_SEED.hex().encode() + b"\n")
+    seed.chmod(0o600)
     sig = tmp_path / "t.sig"
     assert run(capsys, "sign", str(built), "--key", str(seed), "--out", str(sig))[0] == 0
     key = tmp_path / "key.b64"
@@ -109,6 +110,7 @@ def test_a_refused_package_is_not_signed(
     bad.write_bytes(write([Entry("session.json", b"{}")]))
     seed = tmp_path / "seed"
     seed.write_bytes(TEST_SEED)
+    seed.chmod(0o600)
     code, _, err = run(capsys, "sign", str(bad), "--key", str(seed), "--out", str(tmp_path / "s"))
     assert code == exitcodes.REFUSED
     assert "not signed" in err
@@ -131,3 +133,25 @@ def test_plan_heads_a_core_session_valid_with_no_plan(capsys: pytest.CaptureFixt
     out = capsys.readouterr().out
     assert code == exitcodes.OK
     assert out.splitlines()[0].endswith("ASIF-SESSION VALID · NO CONTINUATION PLAN (core session)")
+
+
+def test_key_files_others_could_have_written_or_read_are_refused(
+    built: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seed = tmp_path / "seed"
+    seed.write_bytes(TEST_SEED)
+    seed.chmod(0o644)
+    code, _, err = run(capsys, "sign", str(built), "--key", str(seed), "--out", str(tmp_path / "s"))
+    assert code == exitcodes.USAGE
+    assert "trust_file_unsafe" in err
+    seed.chmod(0o600)
+    sig = tmp_path / "s"
+    assert run(capsys, "sign", str(built), "--key", str(seed), "--out", str(sig))[0] == 0
+    key = tmp_path / "key"
+    key.write_bytes(PUBLIC)
+    key.chmod(0o666)
+    code, _, err = run(capsys, "verify", str(built), "--signature", str(sig), "--key", str(key))
+    assert code == exitcodes.USAGE
+    assert "trust_file_unsafe" in err
+    argv = ("verify", str(built), "--signature", str(sig), "--key", str(key))
+    assert run(capsys, *argv, "--allow-unsafe-permissions")[0] == exitcodes.OK

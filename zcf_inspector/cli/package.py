@@ -16,7 +16,14 @@ import argparse
 from zcf_inspector import api
 from zcf_inspector.cli import exitcodes
 from zcf_inspector.cli.commands import help_of
-from zcf_inspector.cli.output import emit, print_findings, print_json, print_verdict, verdict_json
+from zcf_inspector.cli.output import (
+    add_trust_arguments,
+    emit,
+    print_findings,
+    print_json,
+    print_verdict,
+    verdict_json,
+)
 from zcf_inspector.core.errors import InputError
 from zcf_inspector.present import asif
 
@@ -37,6 +44,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     verify.add_argument("--signature", metavar="SIG", help="the detached signature file")
     verify.add_argument("--key", metavar="KEY", help="the trusted Ed25519 public key file")
     verify.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_trust_arguments(verify)
     verify.set_defaults(func=run_verify)
     build = actions.add_parser(
         "build",
@@ -59,6 +67,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     sign.add_argument("--out", metavar="SIG", required=True)
     sign.add_argument("--force", action="store_true", help="allow --out to replace a file")
+    add_trust_arguments(sign)
     sign.set_defaults(func=run_sign)
 
 
