@@ -18,7 +18,10 @@ What it compares:
    (one per container, inventory and closure rule), the reference's `inspect_package`
    accepts exactly when ours finds the container, inventory and closure sound, and the
    reason it gives maps to the code we give first;
-3. the signature: the reference's `verify_signature` and ours agree on the upstream
+3. core sessions (issue 33, item 5): the reference's `validate_document` (its files read
+   from the examples' folder) and our core rules (the same files given as bytes) accept or
+   refuse alike every example session and each session mutation of the cases;
+4. the signature: the reference's `verify_signature` and ours agree on the upstream
    example manifest's signature and on a package signed with the test key, with that key,
    another key, a changed manifest, and mangled signature files.
 
@@ -52,11 +55,15 @@ from tests.core.package.cases import (  # noqa: E402
     EXAMPLES,
     NOW,
     PACKAGE_DATA,
+    SESSION_CASES,
     TEST_SEED,
     build,
     buildable,
+    example_files,
+    session_bytes,
 )
 from zcf_inspector.core.codes import PackageCode  # noqa: E402
+from zcf_inspector.core.continuation.inspection import inspect_continuation  # noqa: E402
 from zcf_inspector.core.package.signature import (  # noqa: E402
     check_signature,
     key_id,
@@ -198,6 +205,7 @@ def _compare(ref: ModuleType, *, record: bool) -> int:
             print(f"deliberate {case.name}: reference {reason!r}, ours {mine}: {case.differs}")
         elif not _agree(reason, mine):
             disagreements.append(f"reader {case.name}: reference {reason!r}, ours {mine}")
+    count += _sessions(disagreements)
     count += _signatures(ref, disagreements)
     for line in disagreements:
         print("DIFFER", line)
@@ -206,6 +214,22 @@ def _compare(ref: ModuleType, *, record: bool) -> int:
         GOLDEN.write_text(json.dumps(golden, indent=2, sort_keys=True) + "\n")
         print(f"wrote {GOLDEN.relative_to(REPO)}")
     return 1 if disagreements else 0
+
+
+def _sessions(disagreements: list[str]) -> int:
+    core = importlib.import_module("reference.core")
+    common = importlib.import_module("reference.common")
+    inputs = [(p.name, p.read_bytes()) for p in buildable()]
+    inputs += [(f"{c.session}/{c.name}", session_bytes(c)) for c in SESSION_CASES]
+    for name, raw in inputs:
+        reason = reference_reason(lambda r=raw: core.validate_document(common.decode(r), EXAMPLES))  # type: ignore[misc]
+        ours = inspect_continuation(raw, now=NOW, files=example_files())
+        first = next((f for f in ours.all_findings() if f.severity.value == "error"), None)
+        if (reason is None) != (first is None):
+            disagreements.append(
+                f"session {name}: reference {reason!r}, ours {first and first.code}"
+            )
+    return len(inputs)
 
 
 def _signatures(ref: ModuleType, disagreements: list[str]) -> int:

@@ -16,7 +16,16 @@ from typing import Any
 
 import pytest
 
-from tests.core.package.cases import EXAMPLES, NOW, PACKAGE_DATA, sessions
+from tests.core.package.cases import (
+    EXAMPLES,
+    NOW,
+    PACKAGE_DATA,
+    SESSION_CASES,
+    SessionCase,
+    example_files,
+    session_bytes,
+    sessions,
+)
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.inspection import inspect_continuation
 from zcf_inspector.core.continuation.results import DocumentKind, InspectionResult
@@ -150,3 +159,12 @@ def test_check_examples_negatives_are_refused_for_its_reasons(case: Any) -> None
     errors = [e for e in _errors(result) if e != ("resource_integrity", "/resources/0/path")]
     assert errors[0] == expected
     assert asif.verdict(result).trust is Trust.REFUSED
+
+
+@pytest.mark.parametrize("case", SESSION_CASES, ids=lambda c: c.name)
+def test_core_rule_mutations_with_the_files_beside_the_session(case: SessionCase) -> None:
+    """The cases `scripts/compare_package_reference.py` also runs through the reference's
+    validate_document (with the examples' folder), where both agree."""
+    result = inspect_continuation(session_bytes(case), now=NOW, files=example_files())
+    errors = _errors(result)
+    assert (errors[0][0] if errors else None) == case.code
