@@ -15,6 +15,7 @@ import pytest
 
 from tests.core.package.cases import (
     CASES,
+    EXAMPLES,
     NOW,
     TOTALS,
     Case,
@@ -26,6 +27,7 @@ from tests.core.package.cases import (
     write,
 )
 from zcf_inspector.core.codes import PackageCode
+from zcf_inspector.core.package.container import looks_like_package
 from zcf_inspector.core.package.results import ClosureState, MemberStatus
 from zcf_inspector.core.package.verify import inspect_package
 from zcf_inspector.present.asif_package import verdict
@@ -147,3 +149,10 @@ def test_a_manifest_of_many_records_is_answered_within_the_findings_budget() -> 
     assert [(str(o.code), o.count) for o in result.omitted] == [("inventory_member_missing", 4000)]
     assert sum(e.status is MemberStatus.MISSING for e in result.inventory) == 5000
     assert verdict(result).trust is Trust.REFUSED
+
+
+def test_a_package_is_told_from_a_json_document_by_content() -> None:
+    assert looks_like_package(build("awaiting-approval")[:4])
+    assert looks_like_package(write([]))
+    assert not looks_like_package((EXAMPLES / "awaiting-approval.session.json").read_bytes())
+    assert not looks_like_package(b"")

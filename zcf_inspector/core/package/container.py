@@ -72,6 +72,13 @@ class Container:
         return {m.name: m.data for m in self.members}
 
 
+def looks_like_package(head: bytes) -> bool:
+    """Whether bytes starting with ``head`` are a ZIP archive (a local header, or the end
+    record of an empty one): how an opener tells a package from a JSON document by
+    content, never by name. It says nothing of validity — `read_container` does."""
+    return head.startswith((_LOCAL_SIG, _EOCD_SIG))
+
+
 def _refuse(
     code: PackageCode, message: str, member: str = "", offset: int | None = None
 ) -> Finding:
