@@ -55,10 +55,12 @@ from tests.core.package.cases import (  # noqa: E402
     EXAMPLES,
     NOW,
     PACKAGE_DATA,
-    SESSION_CASES,
     TEST_SEED,
     build,
     buildable,
+)
+from tests.core.package.session_cases import (  # noqa: E402
+    SESSION_CASES,
     example_files,
     session_bytes,
 )

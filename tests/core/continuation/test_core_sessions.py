@@ -16,15 +16,12 @@ from typing import Any
 
 import pytest
 
-from tests.core.package.cases import (
-    EXAMPLES,
-    NOW,
-    PACKAGE_DATA,
+from tests.core.package.cases import EXAMPLES, NOW, PACKAGE_DATA, sessions
+from tests.core.package.session_cases import (
     SESSION_CASES,
     SessionCase,
     example_files,
     session_bytes,
-    sessions,
 )
 from zcf_inspector.core.codes import PlanCode
 from zcf_inspector.core.continuation.inspection import inspect_continuation
