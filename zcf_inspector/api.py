@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from enum import StrEnum
 
+from zcf_inspector.core import file_trust as _file_trust
 from zcf_inspector.core.canonical import canonical as _canonical
 from zcf_inspector.core.code_registry import describe as _describe
 from zcf_inspector.core.codes import CodeInfo, ErrorCode, PlanCode, ReviewCode
@@ -38,11 +39,18 @@ from zcf_inspector.core.continuation.inspection import require_plan as _require_
 from zcf_inspector.core.continuation.results import InspectionResult
 from zcf_inspector.core.errors import ArgumentError, FormatError, InputError, RefusalError, ZcfError
 from zcf_inspector.core.files import UnreadableFileError
+from zcf_inspector.core.files import read_bounded as _read_bounded
+from zcf_inspector.core.files import shown_path as _shown_path
 from zcf_inspector.core.findings import Finding, OmittedFindings, Severity
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.keyfile import KeyFileError
 from zcf_inspector.core.monitor import NULL_MONITOR as _NULL_MONITOR
 from zcf_inspector.core.monitor import Cancelled, Monitor
+from zcf_inspector.core.package import limits as _package_limits
+from zcf_inspector.core.package import signature as _package_signature
+from zcf_inspector.core.package import verify as _package_verify
+from zcf_inspector.core.package import writer as _package_writer
+from zcf_inspector.core.package.results import PackageResult
 from zcf_inspector.core.packet.destination import Destination, DestinationError
 from zcf_inspector.core.packet.destination import load_destination as _load_destination
 from zcf_inspector.core.packet.destination import parse_destination as _parse_destination
@@ -139,7 +147,9 @@ __all__ = [
     "verify_receipt",
 ]
 
-Result = PacketInspection | IngestResult | ReceiptReport | InspectionResult | Comparison
+Result = (
+    PacketInspection | IngestResult | ReceiptReport | InspectionResult | Comparison | PackageResult
+)
 """What `verdict` presents: a result of this module's checks."""
 
 Source = bytes | bytearray | memoryview | str | os.PathLike[str]
@@ -646,3 +656,97 @@ def reconcile(
         reconciler=reconciler,
         monitor=monitor or _NULL_MONITOR,
     )
+
+
+# --- ASIF packages (issue 33) ------------------------------------------------------------
+
+__all__ += ["PackageResult", "build_package", "sign_package", "verify_package"]
+
+_KEY_FILE_MAX_BYTES = 8 * 1024
+
+
+def _package_key(key: object, what: str, *, secret: bool) -> bytes:
+    if not isinstance(key, bytes | str | os.PathLike):
+        raise _args.wrong("key", "bytes or a key file's path", key)
+    if isinstance(key, bytes):
+        return _package_signature.key_bytes(key, what)
+    # A trusted key is a trust anchor and a seed a secret: the trust-file rule of every
+    # key file (core/file_trust.py), checked on the descriptor the file is read through.
+    error = _package_signature.PackageKeyError
+    shown = _shown_path(key)
+    check = (_file_trust.secret_guard if secret else _file_trust.guard)(shown, what, error)
+    data = _read_bounded(_args.path_of(key, "key"), _KEY_FILE_MAX_BYTES, guard=check)
+    return _package_signature.key_bytes(data, what)
+
+
+def verify_package(
+    source: Source,
+    *,
+    signature: Source | None = None,
+    key: bytes | str | os.PathLike[str] | None = None,
+    now: datetime | str | None = None,
+    monitor: Monitor | None = None,
+) -> PackageResult:
+    """Check an ASIF package (``.asif.zip``: its bytes or its path) without extracting it:
+    every container rule of package transport 0.1, the inventory, the resource closure and
+    the session's core rules; with ``signature`` (the detached signature file) and ``key``
+    (the public key you trust: 32 raw bytes, or a file holding them raw, as hex or as
+    base64), the signature over the manifest's exact bytes. A signature without a key is
+    read but not checked: `verdict` says ``INTACT PACKAGE · SIGNATURE NOT CHECKED``.
+
+        >>> from zcf_inspector import api
+        >>> shown = api.verdict(api.verify_package(api.build_package(
+        ...     "tests/data/asif-0.5-package/examples/awaiting-approval.session.json")))
+        >>> shown.words, str(shown.trust)
+        ('VALID PACKAGE · UNSIGNED', 'unsigned')
+
+    Raises:
+        InputError: a file cannot be read, or ``key`` is not 32 bytes in one of its forms.
+    """
+    raw = _bytes(source, _package_limits.MAX_ARCHIVE)
+    signed = None if signature is None else _bytes(signature, _package_limits.MAX_SIGNATURE)
+    trusted = None if key is None else _package_key(key, "trusted public key", secret=False)
+    return _package_verify.inspect_package(
+        raw,
+        now=_args.moment(now) or datetime.now(UTC),
+        signature=signed,
+        trusted_key=trusted,
+        monitor=_args.monitor(monitor) or _NULL_MONITOR,
+    )
+
+
+def build_package(session: str | os.PathLike[str], *, now: datetime | str | None = None) -> bytes:
+    """The ``.asif.zip`` bytes of the ASIF session file at ``session``, with the files its
+    embedded resources name read from its folder: deterministic, byte for byte what the
+    reference writer makes (sorted names, 1980-01-01 timestamps, mode 0600, the manifest
+    as sorted compact JSON with a final newline).
+
+    Raises:
+        RefusalError: the session is refused, or a resource file is missing or unsafe.
+        InputError: the session file cannot be read.
+    """
+    return _package_writer.build_from_folder(
+        _args.path_of(session, "session"),
+        now=_args.moment(now) or datetime.now(UTC),
+        max_session=_package_limits.MAX_DOCUMENT,
+    )
+
+
+def sign_package(
+    source: Source, seed: bytes | str | os.PathLike[str], *, now: datetime | str | None = None
+) -> bytes:
+    """The detached signature file of a valid package's manifest under the Ed25519 signing
+    key ``seed`` (32 raw bytes, or a file holding them raw, as hex or as base64).
+
+    Raises:
+        RefusalError: the package is refused (nothing is signed over a refused package).
+        InputError: a file cannot be read, or the seed is not 32 bytes.
+    """
+    checked = verify_package(source, now=now)
+    private = _package_key(seed, "signing seed", secret=True)
+    if not checked.container_ok or not checked.session_ok:
+        first = checked.first_problem()
+        why = f"{first.code}: {first.message}" if first else "its session is refused"
+        raise _package_writer.PackageBuildError(f"the package is refused ({why}); not signed")
+    manifest = _package_verify.manifest_bytes(_bytes(source, _package_limits.MAX_ARCHIVE))
+    return _package_signature.sign_manifest(manifest, private)

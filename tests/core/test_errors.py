@@ -21,6 +21,7 @@ from zcf_inspector.core.codes import (
     CodeFamily,
     ErrorCode,
     FileCode,
+    PackageCode,
     PlanCode,
     ReviewCode,
 )
@@ -47,7 +48,9 @@ def test_enum_is_exactly_the_profile_codes() -> None:
     assert profile_codes() & file_codes == {"trust_file_unsafe"}
 
 
-@pytest.mark.parametrize("enum", [ErrorCode, PlanCode, ReviewCode, AdvisoryCode, FileCode])
+@pytest.mark.parametrize(
+    "enum", [ErrorCode, PlanCode, ReviewCode, AdvisoryCode, FileCode, PackageCode]
+)
 def test_values_are_their_names_in_lower_case(enum: type[StrEnum]) -> None:
     for code in enum:
         assert code.value == code.name.lower()
@@ -57,7 +60,12 @@ def test_values_are_their_names_in_lower_case(enum: type[StrEnum]) -> None:
 def test_every_code_is_registered_with_a_severity_and_a_meaning() -> None:
     infos = list(registry())
     assert len(infos) == (
-        len(ErrorCode) + len(PlanCode) + len(ReviewCode) + len(AdvisoryCode) + len(FileCode)
+        len(ErrorCode)
+        + len(PlanCode)
+        + len(ReviewCode)
+        + len(AdvisoryCode)
+        + len(FileCode)
+        + len(PackageCode)
     )
     for info in infos:
         assert isinstance(info.severity, Severity)

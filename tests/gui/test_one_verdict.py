@@ -222,6 +222,7 @@ def agree(
     [
         "goldens",
         "tests/data/asif-0.4",
+        "tests/data/asif-0.5-package",
         "tests/data/hostile",
         "tests/data/vectors",
     ],

@@ -51,6 +51,9 @@ COMMANDS: Final[dict[str, Command]] = {
     "brief": Command(
         "brief", "register", "a packet's capsule as a briefing, with secrets and workspace claims"
     ),
+    "package": Command(
+        "package", "register", "ASIF .asif.zip packages: verify, build deterministically, sign"
+    ),
     "gui": Command(
         "gui", "register", "open the inspector window (the default when no command is given)"
     ),

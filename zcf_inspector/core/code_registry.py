@@ -19,6 +19,7 @@ from zcf_inspector.core.codes import (
     CodeInfo,
     ErrorCode,
     FileCode,
+    PackageCode,
     PlanCode,
     ReviewCode,
 )
@@ -403,6 +404,101 @@ _ADVISORY: Final[Mapping[AdvisoryCode, tuple[Severity, str]]] = {
 }
 
 
+# The reference reader's reason (asif-0.5-package reference/package.py) is in brackets.
+_PACKAGE: Final[Mapping[PackageCode, tuple[Severity, str]]] = {
+    PackageCode.PACKAGE_TOO_LARGE: (E, "the archive is over 272 MiB (package byte limit)"),
+    PackageCode.CONTAINER_INVALID: (
+        E,
+        "not a ZIP this reader accepts: bad headers, overlapping entries, a bad CRC",
+    ),
+    PackageCode.MEMBER_LIMIT: (E, "more than 1,024 members (package member limit)"),
+    PackageCode.MEMBER_NAME_UNSAFE: (
+        E,
+        "a member or inventory name that is not a portable relative path (unsafe path)",
+    ),
+    PackageCode.MEMBER_COLLISION: (
+        E,
+        "two members one name case-folded, or a file that is also a folder (colliding member)",
+    ),
+    PackageCode.MEMBER_NOT_REGULAR: (
+        E,
+        "a directory entry, symbolic link or other non-regular member (nonregular member)",
+    ),
+    PackageCode.MEMBER_ENCODING_UNSUPPORTED: (
+        E,
+        "a compressed or encrypted member: only ZIP_STORED (unsupported package encoding)",
+    ),
+    PackageCode.MEMBER_TOO_LARGE: (
+        E,
+        "a member over 16 MiB (session, manifest) or 64 MiB (resource), or 256 MiB in all",
+    ),
+    PackageCode.MEMBER_SIZE_MISMATCH: (
+        E,
+        "a member's stored bytes are not its declared size (package member size mismatch)",
+    ),
+    PackageCode.METADATA_MISSING: (
+        E,
+        "no session.json or no asif-package.json member (missing package metadata)",
+    ),
+    PackageCode.MANIFEST_INVALID: (
+        E,
+        "asif-package.json is not a package 0.1 manifest with an inventory of records",
+    ),
+    PackageCode.INVENTORY_MEMBER_MISSING: (
+        E,
+        "the inventory lists a member the archive does not hold (missing inventoried member)",
+    ),
+    PackageCode.INVENTORY_MISMATCH: (
+        E,
+        "a member's bytes differ from its inventory record's byte count or SHA-256",
+    ),
+    PackageCode.MEMBER_UNLISTED: (
+        E,
+        "a member the inventory does not list (unlisted package member)",
+    ),
+    PackageCode.SESSION_INVALID: (
+        E,
+        "session.json is not an ASIF session the schema accepts",
+    ),
+    PackageCode.RESOURCE_PATH_RESERVED: (
+        E,
+        "an embedded resource names session.json or asif-package.json as its path",
+    ),
+    PackageCode.RESOURCE_MISSING: (
+        E,
+        "an embedded resource names a member the package lacks (missing packaged resource)",
+    ),
+    PackageCode.RESOURCE_MISMATCH: (
+        E,
+        "a member's bytes are not its resource's byte count or SHA-256 (resource integrity)",
+    ),
+    PackageCode.MEMBER_UNRELATED: (
+        E,
+        "a member no embedded resource of the session names (package has unrelated files)",
+    ),
+    PackageCode.SESSION_REFUSED: (
+        E,
+        "the packaged session breaks a core rule of ASIF (left unchecked by the reference reader)",
+    ),
+    PackageCode.SIGNATURE_UNSUPPORTED: (
+        E,
+        "the detached signature is not signature 0.1 over Ed25519 (unsupported signature)",
+    ),
+    PackageCode.SIGNED_MANIFEST_MISMATCH: (
+        E,
+        "the signature's manifest_sha256 is not the SHA-256 of these manifest bytes",
+    ),
+    PackageCode.SIGNING_KEY_UNTRUSTED: (
+        E,
+        "the signature's key_id is not the trusted key's (untrusted signing key)",
+    ),
+    PackageCode.PACKAGE_SIGNATURE_INVALID: (
+        E,
+        "the Ed25519 signature does not verify over the manifest digest under the trusted key",
+    ),
+}
+
+
 BLOCKER_MEANINGS: Final[Mapping[BlockerCode, str]] = {
     BlockerCode.BOUNDARY_NOT_CONSISTENT: "the boundary is partial, unknown or best-effort",
     BlockerCode.PENDING_DECISION: "an agent action while a decision is still pending",
@@ -427,6 +523,7 @@ _FAMILIES: Final[Mapping[type[StrEnum], tuple[CodeFamily, _Table]]] = {
     ReviewCode: (CodeFamily.REVIEW, _REVIEW),
     AdvisoryCode: (CodeFamily.ADVISORY, _ADVISORY),
     FileCode: (CodeFamily.FILES, _FILES),
+    PackageCode: (CodeFamily.PACKAGE, _PACKAGE),
 }
 
 
@@ -471,6 +568,7 @@ def codes_markdown() -> str:
         CodeFamily.REVIEW: "Review and its journal",
         CodeFamily.ADVISORY: "Advisories (beyond the profile: warnings, never a refusal)",
         CodeFamily.FILES: "Files the program trusts or writes",
+        CodeFamily.PACKAGE: "ASIF packages (.asif.zip) and their detached signatures",
     }
     for family, title in titles.items():
         lines += [f"## {title}", "", "| code | severity | meaning |", "| --- | --- | --- |"]

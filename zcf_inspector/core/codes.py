@@ -223,12 +223,43 @@ class AdvisoryCode(StrEnum):
     CONFUSABLE_IDENTIFIER = "confusable_identifier"
 
 
+class PackageCode(StrEnum):
+    """Why an ASIF `.asif.zip` package (TRANSPORT.md, package transport 0.1) or its
+    detached signature is refused (issue 33): the reference reader's reasons, one code each."""
+
+    PACKAGE_TOO_LARGE = "package_too_large"
+    CONTAINER_INVALID = "container_invalid"
+    MEMBER_LIMIT = "member_limit"
+    MEMBER_NAME_UNSAFE = "member_name_unsafe"
+    MEMBER_COLLISION = "member_collision"
+    MEMBER_NOT_REGULAR = "member_not_regular"
+    MEMBER_ENCODING_UNSUPPORTED = "member_encoding_unsupported"
+    MEMBER_TOO_LARGE = "member_too_large"
+    MEMBER_SIZE_MISMATCH = "member_size_mismatch"
+    METADATA_MISSING = "metadata_missing"
+    MANIFEST_INVALID = "manifest_invalid"
+    INVENTORY_MEMBER_MISSING = "inventory_member_missing"
+    INVENTORY_MISMATCH = "inventory_mismatch"
+    MEMBER_UNLISTED = "member_unlisted"
+    SESSION_INVALID = "session_invalid"
+    RESOURCE_PATH_RESERVED = "resource_path_reserved"
+    RESOURCE_MISSING = "resource_missing"
+    RESOURCE_MISMATCH = "resource_mismatch"
+    MEMBER_UNRELATED = "member_unrelated"
+    SESSION_REFUSED = "session_refused"
+    SIGNATURE_UNSUPPORTED = "signature_unsupported"
+    SIGNED_MANIFEST_MISMATCH = "signed_manifest_mismatch"
+    SIGNING_KEY_UNTRUSTED = "signing_key_untrusted"
+    PACKAGE_SIGNATURE_INVALID = "package_signature_invalid"
+
+
 class CodeFamily(StrEnum):
     PACKET = "packet"
     CONTINUATION = "continuation"
     REVIEW = "review"
     ADVISORY = "advisory"
     FILES = "files"
+    PACKAGE = "package"
 
 
 @dataclass(frozen=True, slots=True)

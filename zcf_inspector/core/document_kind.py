@@ -21,6 +21,7 @@ class DocumentKind(StrEnum):
     CAPABILITY_SNAPSHOT = "capability-snapshot"  # an ASIF 0.5 destination snapshot
     UNKNOWN = "unknown"  # a JSON document that is none of these
     COMPARISON = "comparison"  # two packets compared (made, never read from a file)
+    ASIF_PACKAGE = "asif-package"  # an .asif.zip: a session with its members (core.package)
 
 
 # The ``format`` a transfer receipt declares (`core.packet.receipt` writes and checks it).

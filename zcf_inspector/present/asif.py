@@ -9,6 +9,7 @@ or why the report cannot be relied on — and gives the document's own validity 
     EXPIRED at 2026-09-27 12:00Z · ASIF-SESSION VALID        refused: not to be relied on now
     REFUSED: outcome_mismatch · ASIF-SESSION VALID           refused: the report is wrong
     ASIF-SESSION VALID · NOT ASSESSED (no report)            unsigned (neutral)
+    ASIF-SESSION VALID · NO CONTINUATION PLAN (core session) unsigned (neutral)
     ASIF-SESSION REFUSED: dependency_cycle                   refused
     READY · CONTINUATION-REPORT INTACT · SESSION NOT CHECKED (no session)     unchecked
 
@@ -45,6 +46,11 @@ ADAPTATION_REQUIRED = "adaptation_required"
 BLOCKED = "blocked"
 NO_SESSION = "the session the report binds (no session: the report was checked alone)"
 BARE_PROFILE = "references into the ASIF session (a bare profile has none to check)"
+NO_PLAN = "NO CONTINUATION PLAN (core session)"
+CORE_ONLY = (
+    "the session does not use the portable-continuation profile (it is optional): it was "
+    "checked by the core rules, and there is no plan to assess"
+)
 
 
 def moment_text(value: str) -> str:
@@ -178,6 +184,8 @@ def headline(result: InspectionResult) -> tuple[str, Trust]:
     if level is Trust.REFUSED:
         return part, level  # the report cannot be relied on over a refused document
     report = result.report
+    if report is None and result.core_only:
+        return f"{part}{SEPARATOR}{NO_PLAN}", weakest(level, Trust.UNSIGNED)
     if report is None:
         return f"{part}{SEPARATOR}NOT ASSESSED (no report)", weakest(level, Trust.UNSIGNED)
     lead, report_level = _report_lead(report)
@@ -204,6 +212,8 @@ def document_rows(result: InspectionResult) -> Iterable[Chip]:
         yield Chip("session references", CheckStatus.NOT_CHECKABLE, "bare profile", BARE_PROFILE)
     if result.kind is DocumentKind.CONTINUATION_REPORT:
         yield Chip("binding", CheckStatus.NOT_CHECKABLE, "no session", NO_SESSION)
+    if result.core_only:
+        yield Chip("continuation plan", CheckStatus.NOT_RUN, "none (core session)", CORE_ONLY)
 
 
 def plan_row(plan: PlanResult) -> Chip:

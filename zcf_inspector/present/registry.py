@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from zcf_inspector.core.compare.model import Comparison
     from zcf_inspector.core.continuation.results import InspectionResult
     from zcf_inspector.core.hostile.scan import TextScan
+    from zcf_inspector.core.package.results import PackageResult
     from zcf_inspector.core.packet.admission import AdmissionNotice
     from zcf_inspector.core.packet.ingest import IngestResult
     from zcf_inspector.core.packet.inspection import PacketInspection
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
         | InspectionResult
         | Comparison
         | PlainResult
+        | PackageResult
     )
 
 
@@ -74,6 +76,11 @@ PRESENTERS: tuple[Presenter, ...] = (
         "zcf_inspector.present.other.PlainResult",
         (DocumentKind.CAPABILITY_SNAPSHOT, DocumentKind.UNKNOWN),
         "zcf_inspector.present.other",
+    ),
+    Presenter(
+        "zcf_inspector.core.package.results.PackageResult",
+        (DocumentKind.ASIF_PACKAGE,),
+        "zcf_inspector.present.asif_package",
     ),
 )
 _BY_TYPE = {p.result_type: p for p in PRESENTERS}

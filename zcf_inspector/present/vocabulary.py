@@ -41,6 +41,10 @@ class Trust(StrEnum):
     - capability snapshot: *unchecked* always: it is checked only through the report
       that binds it (with its session, or as the current snapshot).
     - unknown document: *refused*: not a document this inspector knows.
+    - ASIF package: *verified* every member matches its inventory and the detached
+      signature verifies under a trusted key; *unsigned* intact with no signature;
+      *unchecked* intact but its signature not checked (no trusted key); *refused* a
+      container, inventory or signature rule failed.
     - comparison: the weaker of the two sides.
     """
 

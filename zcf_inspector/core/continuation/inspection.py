@@ -15,6 +15,7 @@ the document is refused with `plans_too_large`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import cast
@@ -145,6 +146,7 @@ class _Checked:
 
     plans: list[PlanResult]
     binding: SessionBinding | None
+    core_only: bool = False  # a session checked without a continuation profile
 
 
 def _check_source(
@@ -156,6 +158,7 @@ def _check_source(
     plan_filter: str | None,
     findings: FindingBudget,
     monitor: Monitor = NULL_MONITOR,
+    files: Mapping[str, bytes] | None = None,
 ) -> _Checked:
     core: CoreIndex | None = None
     history: SessionHistory | None = None
@@ -164,30 +167,16 @@ def _check_source(
         monitor.breathe()
         if session is None:
             return _Checked([], None)
-        if session.continuation is None:
-            findings.append(
-                error(
-                    PlanCode.PROFILE_ACTIVATION_MISMATCH,
-                    "/required_features",
-                    "the session does not use the portable-continuation profile "
-                    f"({contract.feature})",
-                )
-            )
-            return _Checked([], None)
         if not check_schema("session", value, findings, folder=contract.schemas):
             return _Checked([], None)
-        monitor.breathe()  # between the checks: Cancel stops a large session here
-        core = index_core(session, value, findings)
-        check_core(core, findings)
-        monitor.breathe()
-        core.resource_bytes = resource_bytes(cast(list[JsonValue], value["resources"]), findings)
-        check_core_events(value, core.resource_bytes, findings)
-        monitor.breathe()
-        history = SessionHistory(value)
-        check_contexts(history, findings)
-        check_checkpoints(history, findings)
-        check_streams(value, core.resource_bytes, findings)
-        monitor.breathe()
+        core, history = _check_core_session(session, value, findings, monitor, files)
+        if session.continuation is None:
+            # A core session is a document of its own: the continuation profile is
+            # optional (ASIF 0.5 SPEC; the reference's validate_document accepts every
+            # example session without it). The model already refuses a session that
+            # declares the profile feature without its data, or the reverse, with
+            # profile_activation_mismatch; one with neither has no plan to check.
+            return _Checked([], None, core_only=True)
         profile_model, base, raw_profile = (
             session.continuation,
             "/continuation",
@@ -259,6 +248,31 @@ def _check_source(
             contract,
         )
     return _Checked(plans, binding)
+
+
+def _check_core_session(
+    session: AsifSession,
+    value: dict[str, JsonValue],
+    findings: FindingBudget,
+    monitor: Monitor,
+    files: Mapping[str, bytes] | None,
+) -> tuple[CoreIndex, SessionHistory]:
+    """The core rules of an ASIF session (identities, causal order, branch heads, context
+    and checkpoint boundaries, resource references and bytes, streams)."""
+    monitor.breathe()  # between the checks: Cancel stops a large session here
+    core = index_core(session, value, findings)
+    check_core(core, findings)
+    monitor.breathe()
+    raw_resources = cast(list[JsonValue], value["resources"])
+    core.resource_bytes = resource_bytes(raw_resources, findings, files)
+    check_core_events(value, core.resource_bytes, findings)
+    monitor.breathe()
+    history = SessionHistory(value)
+    check_contexts(history, findings)
+    check_checkpoints(history, findings)
+    check_streams(value, core.resource_bytes, findings)
+    monitor.breathe()
+    return core, history
 
 
 def _too_large(where: str, index: int, count: int, size: int) -> Finding:
@@ -362,6 +376,7 @@ def inspect_continuation(
     current_capabilities: bytes | None = None,
     parsed: JsonValue | None = None,
     report_parsed: JsonValue | None = None,
+    files: Mapping[str, bytes] | None = None,
 ) -> InspectionResult:
     """Check ``data`` (and ``report`` against it) at the clock ``now``.
 
@@ -374,6 +389,10 @@ def inspect_continuation(
     report binds (CAPABILITIES.md). ``parsed`` and ``report_parsed``: the values the
     caller already read from ``data`` and ``report`` with exact numbers (the opener's one
     read of each file); the bytes are then hashed and bound, not parsed again.
+    ``files``: the bytes of the files the session's embedded ``path`` resources name (a
+    package's members, keyed by member name); with it each such resource's length and
+    SHA-256 are checked and a missing one refused, without it they are reported as not
+    checked (only the session's bytes were read).
     """
     with pulsing(monitor):  # the points inside the rules' and schemas' loops (pulse.py)
         return _inspect(
@@ -385,6 +404,7 @@ def inspect_continuation(
             monitor=monitor,
             current_capabilities=current_capabilities,
             parsed=(parsed, report_parsed),
+            files=files,
         )
 
 
@@ -414,6 +434,7 @@ def _inspect(
     monitor: Monitor,
     current_capabilities: bytes | None,
     parsed: tuple[JsonValue | None, JsonValue | None] = (None, None),
+    files: Mapping[str, bytes] | None = None,
 ) -> InspectionResult:
     read = _read(data, parsed[0])
     findings = FindingBudget(findings_limit)
@@ -434,6 +455,7 @@ def _inspect(
         plan_filter=plan_id,
         findings=findings,
         monitor=monitor,
+        files=files,
     )
     report_result: ReportResult | None = None
     plans = tuple(checked.plans)
@@ -447,7 +469,14 @@ def _inspect(
         plans = tuple(_with_report_blockers(p, report_result) for p in plans)
     # Look-alike subject ids (`core.hostile`): a destination resolves a plan by them.
     findings.extend(p.to_finding() for p in subject_pairs(plans, monitor))
-    return InspectionResult(read.kind, tuple(findings), plans, report_result, findings.omitted())
+    return InspectionResult(
+        read.kind,
+        tuple(findings),
+        plans,
+        report_result,
+        findings.omitted(),
+        core_only=checked.core_only,
+    )
 
 
 def _with_report_blockers(plan: PlanResult, report: ReportResult) -> PlanResult:

@@ -224,6 +224,9 @@ class InspectionResult:
     plans: tuple[PlanResult, ...]
     report: ReportResult | None
     omitted: tuple[OmittedFindings, ...] = ()  # document-level findings counted past the budget
+    # An ASIF session without the (optional) portable-continuation profile: a core
+    # session, checked by the core rules alone, with no plan to assess.
+    core_only: bool = False
 
     def all_findings(self) -> tuple[Finding, ...]:
         out = list(self.findings)

@@ -1,9 +1,10 @@
 """Embedded resources: their bytes, checked against the declared length and SHA-256.
 
 An embedded resource carries its bytes as `text` (UTF-8), `data` (base64) or `path` (a
-file beside the session). `plan` reads the session's bytes only, so a `path` resource is
-checked for a portable, contained, non-colliding path and reported as not checked; the
-other two are decoded (bounded) and must match `bytes` and `sha256` exactly. The verified
+file beside the session). A `path` is checked for a portable, contained, non-colliding
+name; when the caller has the files (a package's members) its bytes are checked like the
+others, otherwise (`plan` reads the session's bytes only) it is reported as not checked.
+Inline bytes are decoded (bounded) and must match `bytes` and `sha256` exactly. The verified
 bytes feed the checks that look inside resources (Git blobs, streams, source locators).
 """
 
@@ -13,6 +14,7 @@ import base64
 import binascii
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import cast
 
 from zcf_inspector.core.codes import PlanCode
@@ -44,8 +46,13 @@ def _decoded(resource: JsonObject) -> bytes | str:
         return f"its data is not valid base64 ({exc})"
 
 
-def resource_bytes(raw_resources: list[JsonValue], findings: list[Finding]) -> ResourceBytes:
-    """Every embedded resource checked against its declared length and digest."""
+def resource_bytes(
+    raw_resources: list[JsonValue],
+    findings: list[Finding],
+    files: Mapping[str, bytes] | None = None,
+) -> ResourceBytes:
+    """Every embedded resource checked against its declared length and digest (a `path`
+    resource's bytes taken from ``files``, when given, by its exact name)."""
     out = ResourceBytes()
     total = 0
     folded_paths: dict[str, str] = {}
@@ -62,9 +69,11 @@ def resource_bytes(raw_resources: list[JsonValue], findings: list[Finding]) -> R
         if resource.get("availability") != "embedded":
             continue
         if "path" in resource:
-            _path_resource(resource, where, folded_paths, findings, subject)
-            continue
-        raw = _decoded(resource)
+            if not _path_resource(resource, where, folded_paths, findings, subject, files=files):
+                continue
+            raw: bytes | str = cast(Mapping[str, bytes], files)[cast(str, resource["path"])]
+        else:
+            raw = _decoded(resource)
         if isinstance(raw, str):
             out.refused.add(ident)
             field_name = "text" if "text" in resource else "data"
@@ -116,14 +125,18 @@ def _path_resource(
     folded: dict[str, str],
     findings: list[Finding],
     subject: str,
-) -> None:
+    *,
+    files: Mapping[str, bytes] | None,
+) -> bool:
+    """Whether the bytes of a `path` resource are in ``files`` to be checked (otherwise
+    why not is reported here)."""
     path = cast(str, resource["path"])
     problem = path_problem(path)
     if problem is not None:
         findings.append(
             error(PlanCode.UNSAFE_PATH, where + "/path", f"{path!r}: {problem}", subject)
         )
-        return
+        return False
     key = path.casefold()
     if key in folded and folded[key] != path:
         findings.append(
@@ -135,6 +148,18 @@ def _path_resource(
             )
         )
     folded.setdefault(key, path)
+    if files is not None:
+        if path in files:
+            return True
+        findings.append(
+            error(
+                PlanCode.RESOURCE_INTEGRITY,
+                where + "/path",
+                f"resource {resource['id']!r} names the file {path!r}, which is not there",
+                subject,
+            )
+        )
+        return False
     findings.append(
         Finding(
             PlanCode.RESOURCE_NOT_CHECKED,
@@ -145,6 +170,7 @@ def _path_resource(
             subject=subject,
         )
     )
+    return False
 
 
 def _no_duplicates(pairs: list[tuple[str, JsonValue]]) -> JsonObject:
