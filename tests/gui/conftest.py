@@ -53,4 +53,21 @@ def window(qtbot):
     qtbot.addWidget(main)
     main.show()
     qtbot.waitExposed(main)
-    return main
+    yield main
+    keep_on_close(main)
+
+
+def keep_on_close(main) -> None:
+    """A test's window closes at its end: a review with unexported decisions would ask
+    (a modal box no one answers offscreen). Answer Keep for later, as a reviewer who
+    means to come back would."""
+    from zcf_inspector.gui.review.close_question import CloseAnswer
+    from zcf_inspector.gui.review.dialogs import Prompter
+
+    class Keeping(Prompter):
+        def ask_close(self, parent, text):
+            return CloseAnswer.KEEP
+
+    for tab in main.document_tabs():
+        if tab.review_pane is not None:
+            tab.review_pane.prompter = Keeping()

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QTableView, QWidget
+from PySide6.QtWidgets import QTableView, QVBoxLayout, QWidget
 
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.destination import Destination
@@ -42,6 +42,7 @@ from zcf_inspector.gui.plain_text import visible, visible_lines
 from zcf_inspector.gui.release import RELEASER
 from zcf_inspector.gui.review import layout, render
 from zcf_inspector.gui.review.actions import make_actions
+from zcf_inspector.gui.review.close_question import CloseAnswer
 from zcf_inspector.gui.review.comparing import Comparing
 from zcf_inspector.gui.review.context import PaneContext
 from zcf_inspector.gui.review.cursor import TableCursor
@@ -49,16 +50,23 @@ from zcf_inspector.gui.review.deciding import Decider
 from zcf_inspector.gui.review.dialogs import Prompter
 from zcf_inspector.gui.review.dropped import DroppedBeliefsDialog
 from zcf_inspector.gui.review.export_flow import export_receipt
+from zcf_inspector.gui.review.identity_bar import NAME_FIRST, IdentityBar
 from zcf_inspector.gui.review.open_flow import ReviewOpener
 from zcf_inspector.gui.review.opening import OpenedReview, ReviewView
 from zcf_inspector.gui.review.previous_dialog import OpenFile
 from zcf_inspector.gui.review.receipts import ReceiptCheck, check_receipt_file
 from zcf_inspector.gui.review.row_filter import RowFilter
-from zcf_inspector.gui.review.settings import ReviewerIdentity, load_identity
+from zcf_inspector.gui.review.settings import (
+    ReviewerIdentity,
+    identity_scope,
+    load_identity,
+    save_identity,
+)
 from zcf_inspector.gui.review.steps import StepRunner
 from zcf_inspector.gui.review.storage import default_data_dir, default_key_dir, set_aside_journal
 from zcf_inspector.gui.review.weak import WeakParent, weak_call
 from zcf_inspector.gui.task_runner import TaskRunner
+from zcf_inspector.gui.theme import Tone, ToneLabel
 from zcf_inspector.present.review.controller import (
     COMPARISON_CLEARED,
     NO_DESTINATION,
@@ -67,6 +75,7 @@ from zcf_inspector.present.review.controller import (
 from zcf_inspector.present.review.table import TableFacts
 
 SAVE_DELAY_MS = 400
+LAST_NAME_KEY = "review/lastReviewerName"
 # The packets and receipts open in the window's other tabs, offered as the previous
 # generation (the window sets it; a pane on its own offers none).
 OpenFiles = Callable[[], tuple[list[OpenFile], list[OpenFile]]]
@@ -100,6 +109,16 @@ class ReviewPane(QWidget):
         self.prompter = prompter if prompter is not None else Prompter()
         self.controller = ReviewController()
         self.ui = layout.build_widgets(self)
+        self.identity_bar = IdentityBar(self)
+        self.identity_bar.hide()
+        pane_layout = self.layout()
+        assert isinstance(pane_layout, QVBoxLayout)
+        pane_layout.insertWidget(0, self.identity_bar)
+        # What carrying the review over to new settings did (issue 31): kept in view.
+        self.carried_label = ToneLabel(Tone.CAUTION, wrap=True)
+        self.carried_label.hide()
+        pane_layout.insertWidget(1, self.carried_label)
+        self.identity_bar.chosen.connect(self._identity_chosen)
         self.table: QTableView = self.ui.table
         self.model, self.proxy, self.detail = self.ui.model, self.ui.proxy, self.ui.detail
         self.detail.confirm = self.prompter.confirm
@@ -239,6 +258,7 @@ class ReviewPane(QWidget):
         self.detail.set_packet(target.packet, opened.detail)
         self.model.set_secrets(self.detail.secrets)  # issue 20: the rows the scan flags
         self._show_journal(opened.review)
+        self._show_carried(opened)
         self._show_identity()
         refused = self.comparing.made_again(opened.previous, view)
         if refused is not None:
@@ -260,9 +280,38 @@ class ReviewPane(QWidget):
         export_receipt(self.prompter, self, self.controller, written=written)
 
     def confirm_close(self) -> bool:
-        """Closing is fine unless the exported receipt is out of date: then ask."""
+        """Closing is fine unless decisions are in no exported receipt: then ask Export…,
+        Keep for later or Discard (`close_question`); False: stay open."""
         question = self.controller.close_question()
-        return question is None or self.prompter.confirm(self, "Receipt out of date", question)
+        if question is None:
+            return True
+        answer = self.prompter.ask_close(self, question)
+        if answer is CloseAnswer.KEEP:
+            return True
+        if answer is CloseAnswer.EXPORT:
+            written: list[str] = []
+
+            def done(path: str) -> None:
+                written.append(path)
+                self._refresh()
+
+            export_receipt(self.prompter, self, self.controller, written=done)
+            return bool(written)
+        if answer is CloseAnswer.DISCARD:
+            return self._discard()
+        return False
+
+    def _discard(self) -> bool:
+        """Set the journal aside (kept, renamed): the next open starts a new review."""
+        target = self.controller.target
+        if target is None:
+            return True
+        kept = set_aside_journal(self.data_dir, self.key_dir, target.correlation_id)
+        if isinstance(kept, str):
+            self.prompter.warn(self, "Decisions not discarded", kept)
+            return False
+        self.statusMessage.emit(f"Decisions discarded; the saved review was kept as {kept}.")
+        return True
 
     def focus_table(self) -> None:
         """Alt+4: the keyboard goes to the beliefs, where C, R, S, U, J and K work."""
@@ -301,7 +350,7 @@ class ReviewPane(QWidget):
         return check
 
     def edit_reviewer(self) -> None:
-        self.prompter.ask_identity(self, self.settings)
+        self.prompter.ask_identity(self, self.settings, self.identity_scope)
         self._show_identity()
 
     def review_actions(self) -> list[QAction]:
@@ -398,6 +447,17 @@ class ReviewPane(QWidget):
         if restored:
             self.ui.status.setText(restored)
 
+    def _show_carried(self, opened: OpenedReview | None) -> None:
+        carry = opened.carried if opened is not None else None
+        if carry is None:
+            if opened is not None and opened.request.view is None:
+                self.carried_label.hide()  # another packet: a note of the last is gone
+            return
+        text = self.controller.carried_text(carry)
+        self.carried_label.setText(text)
+        self.carried_label.show()
+        self.statusMessage.emit(text)
+
     def set_aside_journal(self) -> None:
         """Rename a refused journal out of the way (never deleted) and start a new review
         (opened on the runner, as any)."""
@@ -416,16 +476,38 @@ class ReviewPane(QWidget):
 
     # -- identity -------------------------------------------------------------------------
 
+    @property
+    def identity_scope(self) -> str:
+        """Where the reviewer is kept: per destination (`settings.identity_scope`)."""
+        return identity_scope(self.controller.destination)
+
     def _reviewer(self) -> str | None:
-        identity = load_identity(self.settings)
-        if not identity.usable:
-            self.prompter.ask_identity(self, self.settings)
-            identity = self._show_identity()
-        return identity.name if identity.usable else None
+        """Who decides; None (and nothing is decided) until a name is chosen in the bar
+        above the table. Never a dialog: a key pressed next would become the name."""
+        identity = load_identity(self.settings, self.identity_scope)
+        if identity.usable:
+            return identity.name
+        self._show_identity()
+        self.ui.status.setText(NAME_FIRST)
+        self.statusMessage.emit(NAME_FIRST)
+        return None
+
+    def _identity_chosen(self, name: str) -> None:
+        key_file = load_identity(self.settings, self.identity_scope).key_file
+        save_identity(self.settings, name, key_file, self.identity_scope)
+        self.settings.setValue(LAST_NAME_KEY, name)  # offered for the next destination
+        self._show_identity()
+        self.ui.status.setText(f"Reviewing as {visible(name)}.")
+        self.table.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _show_identity(self) -> ReviewerIdentity:
-        identity = load_identity(self.settings)
+        identity = load_identity(self.settings, self.identity_scope)
         render.show_identity(self.ui, self.controller, identity)
+        if identity.usable or self.controller.target is None:
+            self.identity_bar.hide()
+        else:
+            last = self.settings.value(LAST_NAME_KEY, "")
+            self.identity_bar.offer(last if isinstance(last, str) else "")
         return identity
 
     # -- view -----------------------------------------------------------------------------
