@@ -50,11 +50,14 @@ def window(qtbot):
     from zcf_inspector.gui.main_window import MainWindow
 
     main = MainWindow()
-    qtbot.addWidget(main)
     main.show()
     qtbot.waitExposed(main)
     yield main
+    # Closed here rather than by qtbot (which closes its widgets before any fixture's
+    # teardown): the reviews it holds are answered first.
     keep_on_close(main)
+    main.close()
+    main.deleteLater()
 
 
 def keep_on_close(main) -> None:

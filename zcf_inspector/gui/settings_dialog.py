@@ -83,9 +83,13 @@ class SettingsDialog(QDialog):
         parent: QWidget | None = None,
         *,
         assess_at: datetime | None = None,
+        restore: bool = True,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
+        # Issue 31: the last session's tabs reopened at a bare start (`session_restore`).
+        self.restore_box = QCheckBox("Reopen the last session's tabs when the window starts")
+        self.restore_box.setChecked(restore)
         self.setMinimumWidth(560)
         # Replaceable, so tests answer without a native dialog.
         self.ask_save_path: Callable[[QWidget, str], str | None] = _ask_save_path
@@ -122,6 +126,7 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.status)
         layout.addWidget(self._receipt_key_box())
         layout.addWidget(self._clock_box(assess_at))
+        layout.addWidget(self.restore_box)
         layout.addStretch(1)
         layout.addWidget(self.buttons)
         self.path.textChanged.connect(self._validate)
