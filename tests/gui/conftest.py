@@ -7,6 +7,7 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before anything loads Qt
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings
@@ -60,7 +61,7 @@ def window(qtbot):
     main.deleteLater()
 
 
-def keep_on_close(main) -> None:
+def keep_on_close(main: Any) -> None:
     """A test's window closes at its end: a review with unexported decisions would ask
     (a modal box no one answers offscreen). Answer Keep for later, as a reviewer who
     means to come back would."""
@@ -68,7 +69,7 @@ def keep_on_close(main) -> None:
     from zcf_inspector.gui.review.dialogs import Prompter
 
     class Keeping(Prompter):
-        def ask_close(self, parent, text):
+        def ask_close(self, parent: Any, text: str) -> CloseAnswer:
             return CloseAnswer.KEEP
 
     for tab in main.document_tabs():

@@ -17,6 +17,12 @@ from zcf_inspector.gui.main_window import MainWindow
 from zcf_inspector.gui.session_restore import read_state, state_path
 
 
+def saved_texts() -> list[str]:
+    """The review text filters the state file holds (none while it has not been written)."""
+    state = read_state(state_path())
+    return [] if state is None else [t.text for t in state.tabs]
+
+
 def review_in(qtbot: Any, window: MainWindow, packet: Path) -> Any:
     tab = drop_and_wait(qtbot, window, [packet])
     pane = tab.review_pane
@@ -49,11 +55,9 @@ def test_a_crashed_session_reopens_with_its_tabs_review_and_view(
     decided = dict(pane.review.session.last_decisions())
     assert decided
     # the state file follows the session as it changes (no close needed: a crash)
-    qtbot.waitUntil(lambda: read_state(state_path()) is not None, timeout=5_000)
-    qtbot.waitUntil(
-        lambda: any(t.text == "b-" for t in read_state(state_path()).tabs), timeout=5_000
-    )
+    qtbot.waitUntil(lambda: "b-" in saved_texts(), timeout=5_000)
     saved = read_state(state_path())
+    assert saved is not None
     assert [Path(t.paths[0]).name for t in saved.tabs] == [
         "minimal.json",
         "archive.json",
@@ -66,7 +70,10 @@ def test_a_crashed_session_reopens_with_its_tabs_review_and_view(
     qtbot.addWidget(again)
     again.show()
     wait_idle(qtbot, again)
-    names = lambda: sorted(Path(t.paths[0]).name for t in again.document_tabs())  # noqa: E731
+
+    def names() -> list[str]:
+        return sorted(Path(t.paths[0]).name for t in again.document_tabs())
+
     qtbot.waitUntil(lambda: names() == ["handoff.json", "minimal.json"], timeout=20_000)
     assert again.message is not None
     text = again.message.text()

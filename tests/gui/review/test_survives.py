@@ -188,3 +188,20 @@ def test_a_settings_change_carries_the_review_over_with_its_counts(
     assert pane.export_action.isEnabled()
     focus_table(qtbot, pane)
     assert prompter.messages("warn") == []
+
+
+def test_triage_keys_walk_to_the_cut_belief_and_say_when_there_is_none(
+    qtbot: Any, make_pane: PaneFactory
+) -> None:
+    cut = dataclasses.replace(destination(), max_belief_bytes=55)
+    pane = make_pane(dest=cut)
+    pane.table_cursor.select_row(0)
+    QTest.keyClick(pane.table, Qt.Key.Key_X)
+    assert pane.current_ref() == "b-bench"  # the one cut to 55 bytes
+    QTest.keyClick(pane.table, Qt.Key.Key_X, Qt.KeyboardModifier.ShiftModifier)
+    assert pane.current_ref() == "b-bench"  # the only one, wrapping
+    QTest.keyClick(pane.table, Qt.Key.Key_F)  # no suspected credential here
+    assert pane.current_ref() == "b-bench"
+    assert pane.ui.status.text() == "No belief shown is flagged as a suspected credential."
+    keys = {a.shortcut().toString() for a in pane.review_actions()}
+    assert {"F", "Shift+F", "X", "Shift+X", "N", "Shift+N"} <= keys

@@ -53,7 +53,7 @@ class IdentityBar(QWidget):
 
     def offer(self, suggested: str) -> None:
         """Show the question, the field holding ``suggested`` (a name used elsewhere)."""
-        if not self.isVisibleTo(self.parentWidget()) or not self.field.text():
+        if self.isHidden() or not self.field.text():
             self.field.setText(suggested)
         self.show()
 

@@ -64,6 +64,7 @@ from zcf_inspector.gui.review.settings import (
 )
 from zcf_inspector.gui.review.steps import StepRunner
 from zcf_inspector.gui.review.storage import default_data_dir, default_key_dir, set_aside_journal
+from zcf_inspector.gui.review.triage import make_triage_actions
 from zcf_inspector.gui.review.weak import WeakParent, weak_call
 from zcf_inspector.gui.task_runner import TaskRunner
 from zcf_inspector.gui.theme import Tone, ToneLabel
@@ -154,6 +155,7 @@ class ReviewPane(QWidget):
         self.undo_action, self.redo_action, self.export_action = a.undo, a.redo, a.export
         self.compare_previous_action, self.repeat_action = a.compare_previous, a.repeat
         self.stop_previous_action, self.cancel_step_action = a.stop_previous, a.cancel_step
+        self.triage_actions = make_triage_actions(self, self)  # F, X, N (issue 31)
         self._connect()
         self.restore_layout()
         self._show_identity()
@@ -355,7 +357,7 @@ class ReviewPane(QWidget):
 
     def review_actions(self) -> list[QAction]:
         """For a Review menu and Help → Shortcuts (the same objects, so no ambiguity)."""
-        return self.pane_actions.for_menu()
+        return [*self.pane_actions.for_menu(), *self.triage_actions]
 
     def _connect(self) -> None:
         ui = self.ui
