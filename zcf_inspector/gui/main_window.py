@@ -157,7 +157,7 @@ class MainWindow(QMainWindow):
         self.journal_move = move_old_journals()
         self.message = journal_move_notice(self, self.journal_move)
         # The open tabs, kept across a restart or a crash (`session_restore`).
-        self.session = SessionKeeper(self)
+        self.session = SessionKeeper(self, self)
         self.session.enabled = self.settings.restore_session
         self.session.start()
         geometry, state = self.settings.geometry()

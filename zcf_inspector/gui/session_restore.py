@@ -18,20 +18,29 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from PySide6.QtCore import QObject, QTimer
+from PySide6.QtWidgets import QTabWidget
 
 from zcf_inspector.core.atomic import write_atomic
 from zcf_inspector.gui.compare_view import CompareView
 from zcf_inspector.gui.document_tab import DocumentTab
 from zcf_inspector.gui.review.storage import default_data_dir
 
-if TYPE_CHECKING:
-    from zcf_inspector.gui.main_window import MainWindow
+
+class WindowHost(Protocol):
+    """What the keeper needs of the window: its tabs and its open entry points."""
+
+    tabs: QTabWidget
+
+    def open_paths(self, paths: Sequence[str]) -> None: ...
+    def compare_paths(self, tab: DocumentTab, path: str) -> None: ...
+    def tab_for_path(self, path: str) -> DocumentTab | None: ...
+
 
 STATE_NAME: Final = "session.json"
 STATE_VERSION: Final = 1
@@ -222,8 +231,8 @@ class RestoreReport:
 class SessionKeeper(QObject):
     """Saves the window's session as it changes and puts it back on a bare start."""
 
-    def __init__(self, window: MainWindow, path: Path | None = None) -> None:
-        super().__init__(window)
+    def __init__(self, window: WindowHost, parent: QObject, path: Path | None = None) -> None:
+        super().__init__(parent)
         self.window = window
         self.path = path if path is not None else state_path()
         self._last: bytes | None = None

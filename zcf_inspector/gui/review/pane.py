@@ -316,7 +316,12 @@ class ReviewPane(QWidget):
         return True
 
     def focus_table(self) -> None:
-        """Alt+4: the keyboard goes to the beliefs, where C, R, S, U, J and K work."""
+        """Alt+4: the keyboard goes to the beliefs, where C, R, S, U, J and K work — or,
+        while no reviewer is chosen, to the name asked above them."""
+        self._show_identity()  # chosen elsewhere meanwhile (another tab, Settings)?
+        if not self.identity_bar.isHidden():
+            self.identity_bar.field.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            return
         self.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
         if not self.table.currentIndex().isValid():
             self.table_cursor.select_row(0)

@@ -24,7 +24,7 @@ from zcf_inspector.gui.review.layout import PaneWidgets
 from zcf_inspector.gui.review.table_model import ReviewRows, ReviewTableModel
 
 
-class ReviewPane(Protocol):
+class TriageHost(Protocol):
     """What the keys read of the review pane (its table, rows and review)."""
 
     @property
@@ -56,7 +56,7 @@ TRIAGE_KEYS: Final = (
 CHANGED: Final = frozenset({BeliefChange.NEW, BeliefChange.CHANGED})
 
 
-def has_mark(pane: ReviewPane, mark: Mark) -> Callable[[str], bool]:
+def has_mark(pane: TriageHost, mark: Mark) -> Callable[[str], bool]:
     """Whether a belief (by ref) bears ``mark`` in ``pane``'s review as it is now."""
     if mark is Mark.FLAGGED:
         flagged = pane.model.flagged
@@ -74,7 +74,7 @@ def has_mark(pane: ReviewPane, mark: Mark) -> Callable[[str], bool]:
     return lambda ref: changes.get(ref) in CHANGED
 
 
-def jump(pane: ReviewPane, mark: Mark, *, backwards: bool = False) -> str | None:
+def jump(pane: TriageHost, mark: Mark, *, backwards: bool = False) -> str | None:
     """Highlight the next (previous) shown belief bearing ``mark``; its ref, or None."""
     rows = pane.proxy.rowCount()
     if not rows or pane.review is None:
@@ -93,7 +93,7 @@ def jump(pane: ReviewPane, mark: Mark, *, backwards: bool = False) -> str | None
     return None
 
 
-def make_triage_actions(pane: ReviewPane, owner: QObject) -> list[QAction]:
+def make_triage_actions(pane: TriageHost, owner: QObject) -> list[QAction]:
     """The keys, on the table (they work while it has the focus), forward and back."""
     made: list[QAction] = []
     for mark, key, text in TRIAGE_KEYS:
