@@ -42,7 +42,7 @@ from zcf_inspector.gui.plain_text import visible, visible_lines
 from zcf_inspector.gui.release import RELEASER
 from zcf_inspector.gui.review import layout, render
 from zcf_inspector.gui.review.actions import make_actions
-from zcf_inspector.gui.review.close_question import CloseAnswer
+from zcf_inspector.gui.review.closing import confirm_close
 from zcf_inspector.gui.review.comparing import Comparing
 from zcf_inspector.gui.review.context import PaneContext
 from zcf_inspector.gui.review.cursor import TableCursor
@@ -283,37 +283,15 @@ class ReviewPane(QWidget):
 
     def confirm_close(self) -> bool:
         """Closing is fine unless decisions are in no exported receipt: then ask Export…,
-        Keep for later or Discard (`close_question`); False: stay open."""
-        question = self.controller.close_question()
-        if question is None:
-            return True
-        answer = self.prompter.ask_close(self, question)
-        if answer is CloseAnswer.KEEP:
-            return True
-        if answer is CloseAnswer.EXPORT:
-            written: list[str] = []
-
-            def done(path: str) -> None:
-                written.append(path)
-                self._refresh()
-
-            export_receipt(self.prompter, self, self.controller, written=done)
-            return bool(written)
-        if answer is CloseAnswer.DISCARD:
-            return self._discard()
-        return False
-
-    def _discard(self) -> bool:
-        """Set the journal aside (kept, renamed): the next open starts a new review."""
-        target = self.controller.target
-        if target is None:
-            return True
-        kept = set_aside_journal(self.data_dir, self.key_dir, target.correlation_id)
-        if isinstance(kept, str):
-            self.prompter.warn(self, "Decisions not discarded", kept)
-            return False
-        self.statusMessage.emit(f"Decisions discarded; the saved review was kept as {kept}.")
-        return True
+        Keep for later or Discard (`closing`); False: stay open."""
+        return confirm_close(
+            self.prompter,
+            self,
+            self.controller,
+            (self.data_dir, self.key_dir),
+            refresh=self._refresh,
+            status=self.statusMessage.emit,
+        )
 
     def focus_table(self) -> None:
         """Alt+4: the keyboard goes to the beliefs, where C, R, S, U, J and K work — or,
