@@ -10,17 +10,19 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -72,6 +74,9 @@ def _ask_save_path(parent: QWidget, suggested: str) -> str | None:
     return path or None
 
 
+WIDTH = 560  # the dialog's width where the screen allows it
+
+
 class SettingsDialog(QDialog):
     """Choose a destination file and the "Assess at" clock; OK only when both are usable."""
 
@@ -90,7 +95,7 @@ class SettingsDialog(QDialog):
         # Issue 31: the last session's tabs reopened at a bare start (`session_restore`).
         self.restore_box = QCheckBox("Reopen the last session's tabs when the window starts")
         self.restore_box.setChecked(restore)
-        self.setMinimumWidth(560)
+        self.setMinimumWidth(WIDTH)
         # Replaceable, so tests answer without a native dialog.
         self.ask_save_path: Callable[[QWidget, str], str | None] = _ask_save_path
         self.confirm: Callable[[QWidget, str, str], bool] = confirm
@@ -114,7 +119,18 @@ class SettingsDialog(QDialog):
         row.addWidget(self.path, 1)
         row.addWidget(browse)
         row.addWidget(clear)
-        layout = QVBoxLayout(self)
+        # Issue 31: the settings scroll inside the dialog rather than clip their wrapped
+        # text, at 1024x700 and at 200% (a destination's description is long).
+        content = QWidget()
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.scroll = QScrollArea()
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll.setWidget(content)
+        outer = QVBoxLayout(self)
+        outer.addWidget(self.scroll, 1)
         layout.addWidget(
             plain_label(
                 "Destination file (profile §6): the installation keys, trusted signing keys, "
@@ -128,11 +144,18 @@ class SettingsDialog(QDialog):
         layout.addWidget(self._clock_box(assess_at))
         layout.addWidget(self.restore_box)
         layout.addStretch(1)
-        layout.addWidget(self.buttons)
+        outer.addWidget(self.buttons)
         self.path.textChanged.connect(self._validate)
         add_submit_keys(self)
         self._validate(self.path.text())
         self._clock_changed()
+        # As tall as its content wants, never past the screen (then it scrolls).
+        screen = self.screen().availableGeometry()
+        width = min(WIDTH, int(screen.width() * 0.95))
+        self.setMinimumWidth(width)
+        wanted = content.heightForWidth(width) if content.hasHeightForWidth() else -1
+        wanted = max(wanted, content.sizeHint().height()) + self.buttons.sizeHint().height() + 32
+        self.resize(width, min(wanted, int(screen.height() * 0.9)))
 
     def _clock_box(self, assess_at: datetime | None) -> QGroupBox:
         box = QGroupBox("Continuation reports")
