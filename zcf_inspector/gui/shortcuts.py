@@ -50,6 +50,7 @@ REVIEW_KEYS: Final = (
     ("Ctrl+Shift+P", "Compare with the previous generation and its receipt"),
     ("Ctrl+Shift+R", "Repeat the previous receipt's decisions on unchanged beliefs (asks first)"),
     *((key, text) for _mark, key, text in TRIAGE_KEYS),
+    *((f"Shift+{key}", f"Previous: {mark}") for mark, key, _text in TRIAGE_KEYS),
 )
 PLAN_GRAPH_KEYS: Final = (
     ("Ctrl+F", "Find a node by ID"),

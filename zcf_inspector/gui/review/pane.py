@@ -340,7 +340,9 @@ class ReviewPane(QWidget):
 
     def review_actions(self) -> list[QAction]:
         """For a Review menu and Help → Shortcuts (the same objects, so no ambiguity)."""
-        return [*self.pane_actions.for_menu(), *self.triage_actions]
+        actions = self.pane_actions.for_menu()
+        at = actions.index(self.pane_actions.settings)  # in the Review menu's order
+        return [*actions[:at], *self.triage_actions, *actions[at:]]
 
     def _connect(self) -> None:
         ui = self.ui
