@@ -63,7 +63,7 @@ def test_the_settings_dialog_scrolls_rather_than_clips_with_a_destination_typed(
     dialog.resize(dialog.width(), 300)  # a short screen: the settings scroll
     qtbot.wait(20)
     assert clipped_labels(dialog) == []
-    assert dialog.scroll.verticalScrollBar().maximum() > 0
+    assert dialog.scroll_area.verticalScrollBar().maximum() > 0
 
 
 PROBE = """
