@@ -107,3 +107,27 @@ def test_no_restore_and_the_settings_switch_turn_it_off(
     wait_idle(qtbot, off)
     assert off.document_tabs() == []
     assert not off.session.save()  # and nothing is written while it is off
+
+
+def test_a_comparison_tab_is_reopened_with_its_pair(
+    qtbot: Any, window: MainWindow, tmp_path: Path
+) -> None:
+    a = tmp_path / "a.json"
+    b = tmp_path / "b.json"
+    shutil.copy(PUBLICATION / "full-handoff.json", a)
+    shutil.copy(PUBLICATION / "minimal.json", b)
+    tab = drop_and_wait(qtbot, window, [a])
+    window.compare_paths(tab, str(b))
+    qtbot.waitUntil(lambda: bool(window.comparing.views()), timeout=20_000)
+    assert window.session.save()
+    saved = read_state(state_path())
+    assert saved is not None
+    assert [(t.kind, t.paths) for t in saved.tabs] == [
+        ("document", (str(a),)),
+        ("compare", (str(a), str(b))),
+    ]
+    again = make_window()
+    qtbot.addWidget(again)
+    qtbot.waitUntil(lambda: bool(again.comparing.views()), timeout=20_000)
+    compared = again.comparing.views()[0].compared
+    assert (compared.path_a, compared.path_b) == (str(a), str(b))
