@@ -64,6 +64,7 @@ def test_decisions_on_unchanged_beliefs_are_carried_and_cut_ones_reopen(tmp_path
     assert last["b-reader"].reviewer == "dave"
     assert last["b-order"].reviewer == "carol"
     assert "b-bench" not in last  # reopened
+    assert carry.reopened_refs == (("b-bench", "confirmed", "carol"),)  # and what it was
     assert Path(carry.kept_as).exists()  # the earlier journal is kept, renamed
     # the journal records that they were carried under the new settings
     conn = sqlite3.connect(journal_path(folder, after.correlation_id))

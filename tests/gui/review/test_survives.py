@@ -184,6 +184,7 @@ def test_a_settings_change_carries_the_review_over_with_its_counts(
     assert pane.carried_label.isVisible()
     assert "2 decisions on beliefs admitted byte for byte as before were kept" in text
     assert "reopened: 1 newly cut belief" in text
+    assert "Reopened: b-bench (was confirmed by carol)" in text  # never hidden
     assert not pane.ui.set_aside.isVisible()  # start over is not the only way on
     assert pane.export_action.isEnabled()
     focus_table(qtbot, pane)

@@ -48,10 +48,16 @@ class AdmissionCarry:
     dropped: int  # decided beliefs this admission no longer admits
     kept_as: str  # where the earlier journal is kept
     from_digest: str  # the earlier admission's targetDigest
+    # The first reopened beliefs and their earlier decision (ref, state, reviewer), so the
+    # pane can say what each was: a decision reopened is never hidden.
+    reopened_refs: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def reopened(self) -> int:
         return self.cut + self.demoted + self.changed
+
+
+SHOWN_REOPENED = 20  # reopened beliefs named with their earlier decision; the rest counted
 
 
 def _stored_identity(path: Path) -> JournalIdentity | None:
@@ -125,6 +131,7 @@ def carry_across_admission(
     decisions = _last_decisions(rows, target, monitor)
     recorded = _details(rows)
     carried: list[Decision] = []
+    reopened: list[tuple[str, str, str]] = []
     cut = demoted = changed = dropped = 0
     for decision in decisions:
         belief = target.belief(decision.portable_ref)
@@ -139,7 +146,10 @@ def carry_across_admission(
             replacement is None or target.belief(replacement) is not None
         ):
             carried.append(decision)
-        elif belief.cut is not None and before.get("cut") is not True:
+            continue
+        if len(reopened) < SHOWN_REOPENED:
+            reopened.append((decision.portable_ref, str(decision.state), decision.reviewer))
+        if belief.cut is not None and before.get("cut") is not True:
             cut += 1
         elif belief.demoted and before.get("demoted") is not True:
             demoted += 1
@@ -150,7 +160,14 @@ def carry_across_admission(
     review = JournaledReview.open(directory, target, keys=keys, monitor=monitor)
     _write_carried(review, target, carried, earlier.target_digest)
     counts = AdmissionCarry(
-        len(carried), cut, demoted, changed, dropped, str(kept), earlier.target_digest
+        len(carried),
+        cut,
+        demoted,
+        changed,
+        dropped,
+        str(kept),
+        earlier.target_digest,
+        tuple(reopened),
     )
     return review, counts
 

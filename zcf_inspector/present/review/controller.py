@@ -246,6 +246,13 @@ class ReviewController:
         text += f"; reopened: {', '.join(reopened)}" if reopened else "; none reopened"
         if carry.dropped:
             text += f"; {plural(carry.dropped, 'decided belief')} no longer admitted"
+        if carry.reopened_refs:
+            named = ", ".join(
+                f"{visible(ref)} (was {state} by {visible(reviewer)})"
+                for ref, state, reviewer in carry.reopened_refs
+            )
+            more = carry.reopened - len(carry.reopened_refs)
+            text += f". Reopened: {named}" + (f" and {more:,} more" if more > 0 else "")
         return text + f". The earlier review is kept as {visible(carry.kept_as)}."
 
     def admission_text(self) -> str | None:
