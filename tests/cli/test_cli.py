@@ -424,19 +424,27 @@ def test_qt_options_reach_qt_and_files_reach_the_window(
     from zcf_inspector.gui import app
 
     opened: list[tuple[list[str], list[str]]] = []
+    restores: list[bool] = []
 
-    def run_app(files: list[str], qt_arguments: list[str]) -> int:
+    def run_app(files: list[str], qt_arguments: list[str], *, restore: bool = True) -> int:
         opened.append((list(files), list(qt_arguments)))
+        restores.append(restore)
         return 0
 
     monkeypatch.setattr(app, "run_app", run_app)
     packet = str(PUB / "minimal.json")
     assert main(["-style", "Fusion", packet, "-reverse", "-platform=offscreen"]) == 0
     assert main(["gui", "-style", "Fusion", packet]) == 0
+    # issue 31: --no-restore, bare or after gui, keeps the last session closed
+    assert main(["--no-restore"]) == 0
+    assert main(["gui", "--no-restore"]) == 0
     assert opened == [
         ([packet], ["-style", "Fusion", "-reverse", "-platform=offscreen"]),
         ([packet], ["-style", "Fusion"]),
+        ([], []),
+        ([], []),
     ]
+    assert restores == [True, True, False, False]
     assert capsys.readouterr().err == ""
 
 

@@ -7,6 +7,7 @@ import os
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # before anything loads Qt
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QSettings
@@ -50,7 +51,27 @@ def window(qtbot):
     from zcf_inspector.gui.main_window import MainWindow
 
     main = MainWindow()
-    qtbot.addWidget(main)
     main.show()
     qtbot.waitExposed(main)
-    return main
+    yield main
+    # Closed here rather than by qtbot (which closes its widgets before any fixture's
+    # teardown): the reviews it holds are answered first.
+    keep_on_close(main)
+    main.close()
+    main.deleteLater()
+
+
+def keep_on_close(main: Any) -> None:
+    """A test's window closes at its end: a review with unexported decisions would ask
+    (a modal box no one answers offscreen). Answer Keep for later, as a reviewer who
+    means to come back would."""
+    from zcf_inspector.gui.review.close_question import CloseAnswer
+    from zcf_inspector.gui.review.dialogs import Prompter
+
+    class Keeping(Prompter):
+        def ask_close(self, parent: Any, text: str) -> CloseAnswer:
+            return CloseAnswer.KEEP
+
+    for tab in main.document_tabs():
+        if tab.review_pane is not None:
+            tab.review_pane.prompter = Keeping()

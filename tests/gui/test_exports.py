@@ -30,7 +30,8 @@ def test_receipt_export_proposes_a_free_name_with_the_packet_id(
     assert pane is not None
     prompter = ScriptedPrompter()
     pane.prompter = prompter
-    prompter.script(("identity", "carol"))
+    pane.identity_bar.field.setText("carol")  # the window's settings have no reviewer yet
+    pane.identity_bar.button.click()
     pane.decide_current(ReviewState.CONFIRMED)
     taken = tmp_path / "handoff.pkt-full-handoff.receipt.json"
     # the proposal skips the name taken; the user picks the taken one anyway and says no

@@ -29,7 +29,12 @@ from zcf_inspector.core.packet.receipt import verify_receipt
 from zcf_inspector.gui.document_tab import DocumentTab
 from zcf_inspector.gui.main_window import MainWindow
 from zcf_inspector.gui.review.pane import ReviewPane
-from zcf_inspector.gui.review.settings import KEY_FILE_KEY, NAME_KEY, load_identity, save_identity
+from zcf_inspector.gui.review.settings import (
+    NAME_KEY,
+    SCOPED_GROUP,
+    load_identity,
+    save_identity,
+)
 from zcf_inspector.gui.shortcuts import DIALOGS, PLAN_GRAPH, PLAN_GRAPH_KEYS, REVIEW, WINDOW
 from zcf_inspector.present.vocabulary import CheckStatus
 
@@ -123,10 +128,13 @@ def test_reviewer_identity_from_the_review_menu_is_kept_in_the_window_settings(
     prompter.script(("identity", "dana"))
     identity = next(a for a in window.review_menu.actions() if a.text().startswith("Reviewer"))
     identity.trigger()
-    assert load_identity(pane.settings).name == "dana"
+    assert load_identity(pane.settings, pane.identity_scope).name == "dana"
     assert window.settings._store.fileName() == pane.settings.fileName()
-    assert pane.settings.value(NAME_KEY) == "dana"
-    assert pane.settings.value(KEY_FILE_KEY) == ""
+    # kept for this destination (issue 31): the unscoped keys are untouched
+    assert pane.identity_scope
+    assert pane.settings.value(f"{SCOPED_GROUP}/{pane.identity_scope}/name") == "dana"
+    assert pane.settings.value(f"{SCOPED_GROUP}/{pane.identity_scope}/keyFile") == ""
+    assert pane.settings.value(NAME_KEY) == "carol"  # the name set before, unscoped
 
 
 def test_ctrl_e_exports_a_receipt_that_opens_and_matches_its_packet(

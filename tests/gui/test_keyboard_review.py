@@ -29,7 +29,7 @@ from tests.gui.driving import DESTINATION, PUBLICATION, WAIT_MS, drop_and_wait, 
 from zcf_inspector.core.crypto import ed25519_public_key
 from zcf_inspector.core.packet.receipt import ReceiptStatus, verify_receipt
 from zcf_inspector.gui.main_window import MainWindow
-from zcf_inspector.gui.review.dialogs import NoteDialog, ReviewerSettingsDialog, SupersedeDialog
+from zcf_inspector.gui.review.dialogs import NoteDialog, SupersedeDialog
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 ALT = Qt.KeyboardModifier.AltModifier
@@ -166,11 +166,14 @@ def test_a_whole_review_and_export_by_keys_only(
     tab = drop_and_wait(qtbot, window, [packet])
     pane = tab.review_pane
     assert pane is not None
-    press(qtbot, window, Qt.Key.Key_4, ALT)  # Review: the focus goes to the beliefs
+    # Review: no reviewer yet, so the focus goes to the name asked above the beliefs
+    # (issue 31: before the first decision, never a dialog opened by a decision key).
+    press(qtbot, window, Qt.Key.Key_4, ALT)
+    assert focused() is pane.identity_bar.field
+    QTest.keyClicks(pane.identity_bar.field, "carol")
+    press(qtbot, window, Qt.Key.Key_Return)
     assert focused() is pane.table
     assert pane.current_ref() == "b-reader"
-    # The first decision asks who reviews: type the name, Ctrl+Enter.
-    answers.expect((ReviewerSettingsDialog, type_then_submit("carol")))
     press(qtbot, window, Qt.Key.Key_C)
     assert pane.current_ref() == "b-order"
     answers.expect((NoteDialog, type_then_submit("stale: the order rule changed")))
@@ -188,8 +191,7 @@ def test_a_whole_review_and_export_by_keys_only(
     press(qtbot, window, Qt.Key.Key_E, CTRL)
     assert not answers.stuck
     assert not answers.steps, (answers.seen, answers.stuck)
-    assert answers.seen == [
-        "ReviewerSettingsDialog",
+    assert answers.seen == [  # no dialog asks who reviews (issue 31)
         "NoteDialog",
         "SupersedeDialog",
         "QMessageBox",

@@ -149,6 +149,10 @@ def _main(argv: Sequence[str] | None) -> int:
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     arguments = list(sys.argv[1:] if argv is None else argv)
     qt_arguments: list[str] = []
+    # `zcf-inspector --no-restore` (issue 31): the window without the last session.
+    no_restore = "--no-restore" in arguments[:1] or arguments[:2] == [WINDOW, "--no-restore"]
+    if no_restore:
+        arguments = [a for a in arguments if a != "--no-restore"]
     if asks_for_window(arguments):
         qt_arguments, arguments = split_qt_options(arguments)
         bare = not arguments or arguments[0] != WINDOW
@@ -163,6 +167,7 @@ def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser(command)
     args = parser.parse_args(arguments)
     args.qt_arguments = qt_arguments
+    args.bare_no_restore = no_restore
     func = getattr(args, "func", None)
     if func is None:
         parser.print_help()

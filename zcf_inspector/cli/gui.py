@@ -16,10 +16,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "the start page. `zcf-inspector FILE...` does the same.",
     )
     parser.add_argument("files", nargs="*", metavar="FILE")
+    parser.add_argument(
+        "--no-restore",
+        action="store_true",
+        help="do not reopen the last session's tabs (given no FILE)",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from zcf_inspector.gui.app import run_app  # noqa: PLC0415 - Qt loads only for the window
 
-    return run_app(args.files, args.qt_arguments)
+    no_restore = bool(getattr(args, "no_restore", False) or getattr(args, "bare_no_restore", False))
+    return run_app(args.files, args.qt_arguments, restore=not no_restore)

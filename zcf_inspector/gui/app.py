@@ -12,16 +12,22 @@ from zcf_inspector.gui.main_window import APP_TITLE, MainWindow
 from zcf_inspector.gui.settings import APPLICATION, ORGANIZATION
 
 
-def make_window(files: Sequence[str] = ()) -> MainWindow:
-    """The main window with ``files`` being opened (the start page when there are none)."""
+def make_window(files: Sequence[str] = (), *, restore: bool = True) -> MainWindow:
+    """The main window with ``files`` being opened; with none, the last session's tabs
+    (unless ``restore`` is off or Settings turned it off), else the start page."""
     window = MainWindow()
     if files:
         window.open_paths(list(files))
+    elif restore and window.settings.restore_session:
+        window.restore_session()
     return window
 
 
-def run_app(files: Sequence[str] = (), qt_arguments: Sequence[str] = ()) -> int:
-    """Open the window on ``files``; ``qt_arguments`` (``-style Fusion``…) go to Qt."""
+def run_app(
+    files: Sequence[str] = (), qt_arguments: Sequence[str] = (), *, restore: bool = True
+) -> int:
+    """Open the window on ``files``; ``qt_arguments`` (``-style Fusion``…) go to Qt;
+    ``restore`` False (``--no-restore``): no last session reopened."""
     program = sys.argv[0] if sys.argv else "zcf-inspector"
     app = QApplication.instance() or QApplication([program, *qt_arguments])
     assert isinstance(app, QApplication)
@@ -32,6 +38,6 @@ def run_app(files: Sequence[str] = (), qt_arguments: Sequence[str] = ()) -> int:
     # to its entry and icon.
     app.setDesktopFileName("io.github.zcf_inspector.ZcfInspector")
     app.setWindowIcon(icon(IconName.APP))
-    window = make_window(files)
+    window = make_window(files, restore=restore)
     window.show()
     return app.exec()

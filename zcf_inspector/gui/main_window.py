@@ -43,6 +43,7 @@ from zcf_inspector.gui.plain_text import visible_lines
 from zcf_inspector.gui.receipt_controller import ReceiptMatcher
 from zcf_inspector.gui.review.previous_dialog import OpenFile
 from zcf_inspector.gui.review.storage import move_old_journals
+from zcf_inspector.gui.session_restore import SessionKeeper
 from zcf_inspector.gui.settings import AppSettings, settings_store
 from zcf_inspector.gui.settings_dialog import SettingsDialog
 from zcf_inspector.gui.shortcuts import ShortcutsDialog, shortcut_entries
@@ -153,6 +154,10 @@ class MainWindow(QMainWindow):
         self._current_tab_changed()
         self.journal_move = move_old_journals()
         self.message = journal_move_notice(self, self.journal_move)
+        # The open tabs, kept across a restart or a crash (`session_restore`).
+        self.session = SessionKeeper(self, self)
+        self.session.enabled = self.settings.restore_session
+        self.session.start()
         geometry, state = self.settings.geometry()
         if geometry is not None:
             self.restoreGeometry(geometry)
@@ -274,6 +279,17 @@ class MainWindow(QMainWindow):
 
     def _tab_for(self, path: str) -> DocumentTab | None:
         return next((t for t in self.document_tabs() if t.document.path == path), None)
+
+    def tab_for_path(self, path: str) -> DocumentTab | None:
+        """The tab showing the document at ``path`` (absolute), if one is open."""
+        return self._tab_for(os.path.abspath(path))
+
+    def restore_session(self) -> None:
+        """Reopen the tabs of the last session; say which files changed or are gone."""
+        text = self.session.restore().text()
+        if text:
+            self.message = message_box(self, QMessageBox.Icon.Information, "Last session", text)
+            self.message.open()
 
     def _tab_context_menu(self, position: QPoint) -> None:
         self.tab_menu = self.comparing.tab_menu(position, self.close_tab) or self.tab_menu
@@ -455,12 +471,19 @@ class MainWindow(QMainWindow):
         self.work_status.show_destination(path, self.destination, self.destination_problem)
 
     def open_settings(self) -> None:
-        dialog = SettingsDialog(self.settings.destination_path, self, assess_at=self.assess_at)
+        dialog = SettingsDialog(
+            self.settings.destination_path,
+            self,
+            assess_at=self.assess_at,
+            restore=self.settings.restore_session,
+        )
         dialog.statusMessage.connect(self._status_message)
         self.settings_dialog = dialog
 
         def done(result: int) -> None:
             if result == SettingsDialog.DialogCode.Accepted:
+                self.settings.restore_session = dialog.restore_box.isChecked()
+                self.session.enabled = self.settings.restore_session
                 self.apply_settings(dialog.chosen_path(), dialog.chosen_clock())
 
         dialog.finished.connect(done)
@@ -540,6 +563,9 @@ class MainWindow(QMainWindow):
         if isinstance(app, QApplication) and not self._closed:
             app.focusChanged.disconnect(self._focus_changed)
             self.theme.disconnect_system()  # a closed window no longer follows the desktop
+        if not self._closed:
+            self.session.save()  # the tabs as they are, for the next start
+            self.session.timer.stop()
         self._closed = True
         for tab in self.document_tabs():
             tab.dispose()

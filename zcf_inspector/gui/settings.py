@@ -27,6 +27,9 @@ def settings_store() -> QSettings:
     )
 
 
+RESTORE_SESSION = "session/restore"
+
+
 class AppSettings:
     def __init__(self) -> None:
         self._store = settings_store()
@@ -59,6 +62,17 @@ class AppSettings:
 
     def clear_recent(self) -> None:
         self._store.remove(_RECENT)
+        self._store.sync()
+
+    @property
+    def restore_session(self) -> bool:
+        """Settings → "Reopen the last session" (issue 31): on unless turned off."""
+        value = self._store.value(RESTORE_SESSION, True)
+        return value not in (False, "false", "0", 0)
+
+    @restore_session.setter
+    def restore_session(self, on: bool) -> None:
+        self._store.setValue(RESTORE_SESSION, bool(on))
         self._store.sync()
 
     def geometry(self) -> tuple[QByteArray | None, QByteArray | None]:

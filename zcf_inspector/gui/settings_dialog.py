@@ -10,17 +10,19 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -72,6 +74,9 @@ def _ask_save_path(parent: QWidget, suggested: str) -> str | None:
     return path or None
 
 
+WIDTH = 560  # the dialog's width where the screen allows it
+
+
 class SettingsDialog(QDialog):
     """Choose a destination file and the "Assess at" clock; OK only when both are usable."""
 
@@ -83,10 +88,14 @@ class SettingsDialog(QDialog):
         parent: QWidget | None = None,
         *,
         assess_at: datetime | None = None,
+        restore: bool = True,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
-        self.setMinimumWidth(560)
+        # Issue 31: the last session's tabs reopened at a bare start (`session_restore`).
+        self.restore_box = QCheckBox("Reopen the last session's tabs when the window starts")
+        self.restore_box.setChecked(restore)
+        self.setMinimumWidth(WIDTH)
         # Replaceable, so tests answer without a native dialog.
         self.ask_save_path: Callable[[QWidget, str], str | None] = _ask_save_path
         self.confirm: Callable[[QWidget, str, str], bool] = confirm
@@ -110,7 +119,18 @@ class SettingsDialog(QDialog):
         row.addWidget(self.path, 1)
         row.addWidget(browse)
         row.addWidget(clear)
-        layout = QVBoxLayout(self)
+        # Issue 31: the settings scroll inside the dialog rather than clip their wrapped
+        # text, at 1024x700 and at 200% (a destination's description is long).
+        content = QWidget()
+        layout = QVBoxLayout(content)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.scroll_area = QScrollArea()
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.scroll_area.setWidget(content)
+        outer = QVBoxLayout(self)
+        outer.addWidget(self.scroll_area, 1)
         layout.addWidget(
             plain_label(
                 "Destination file (profile §6): the installation keys, trusted signing keys, "
@@ -122,12 +142,20 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.status)
         layout.addWidget(self._receipt_key_box())
         layout.addWidget(self._clock_box(assess_at))
+        layout.addWidget(self.restore_box)
         layout.addStretch(1)
-        layout.addWidget(self.buttons)
+        outer.addWidget(self.buttons)
         self.path.textChanged.connect(self._validate)
         add_submit_keys(self)
         self._validate(self.path.text())
         self._clock_changed()
+        # As tall as its content wants, never past the screen (then it scrolls).
+        screen = self.screen().availableGeometry()
+        width = min(WIDTH, int(screen.width() * 0.95))
+        self.setMinimumWidth(width)
+        wanted = content.heightForWidth(width) if content.hasHeightForWidth() else -1
+        wanted = max(wanted, content.sizeHint().height()) + self.buttons.sizeHint().height() + 32
+        self.resize(width, min(wanted, int(screen.height() * 0.9)))
 
     def _clock_box(self, assess_at: datetime | None) -> QGroupBox:
         box = QGroupBox("Continuation reports")

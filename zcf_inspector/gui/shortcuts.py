@@ -27,6 +27,7 @@ from zcf_inspector.gui.briefing_pane import BRIEFING_KEYS
 from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.plain_text import plain_label
 from zcf_inspector.gui.review.detail import DETAIL_KEYS
+from zcf_inspector.gui.review.triage import TRIAGE_KEYS
 
 WINDOW: Final = "Window"
 REVIEW: Final = "Review pane (while its table has the focus)"
@@ -48,6 +49,8 @@ REVIEW_KEYS: Final = (
     ("Ctrl+Shift+Z", "Redo the decision undone"),
     ("Ctrl+Shift+P", "Compare with the previous generation and its receipt"),
     ("Ctrl+Shift+R", "Repeat the previous receipt's decisions on unchanged beliefs (asks first)"),
+    *((key, text) for _mark, key, text in TRIAGE_KEYS),
+    *((f"Shift+{key}", f"Previous: {mark}") for mark, key, _text in TRIAGE_KEYS),
 )
 PLAN_GRAPH_KEYS: Final = (
     ("Ctrl+F", "Find a node by ID"),

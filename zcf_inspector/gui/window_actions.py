@@ -269,6 +269,7 @@ def review_blocks(pane: ReviewPane) -> tuple[tuple[QAction, ...], ...]:
         (a.undo, a.redo),
         tuple(a.bulk.values()),
         (a.compare_previous, a.repeat, a.stop_previous),
+        tuple(pane.triage_actions),  # F, X, N and back (issue 31)
         (a.settings,),
     )
 

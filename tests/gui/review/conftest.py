@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from tests.core.helpers import destination, golden_bytes
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import inspect_bytes
+from zcf_inspector.gui.review.close_question import CloseAnswer
 from zcf_inspector.gui.review.dialogs import Prompter
 from zcf_inspector.gui.review.pane import ReviewPane
 from zcf_inspector.gui.review.previous_dialog import OpenFile
@@ -84,11 +85,15 @@ class ScriptedPrompter(Prompter):
         value: tuple[str, str] | None = self._answer("previous", "previous", offered)
         return value
 
-    def ask_identity(self, parent: QWidget, settings: QSettings) -> bool:
+    def ask_identity(self, parent: QWidget, settings: QSettings, scope: str = "") -> bool:
         name = self._answer("identity", "identity", "")
         if name:
-            save_identity(settings, name, "")
+            save_identity(settings, name, "", scope)
         return bool(name)
+
+    def ask_close(self, parent: QWidget, text: str) -> CloseAnswer:
+        value: CloseAnswer = self._answer("close", "close", text)
+        return value
 
 
 @pytest.fixture(autouse=True)

@@ -330,10 +330,12 @@ def test_reviewer_is_asked_for_when_unset(
 ) -> None:
     save_identity(settings, "", "")
     pane = make_pane()
-    prompter.script(("identity", None))
-    QTest.keyClick(pane.table, Qt.Key.Key_C)
+    assert pane.identity_bar.isVisible()  # asked before the first decision, in the pane
+    QTest.keyClick(pane.table, Qt.Key.Key_C)  # no dialog: the prompter has no answer
     assert reviewers(pane) == []
-    prompter.script(("identity", "dave"))
+    pane.identity_bar.field.setText("dave")
+    pane.identity_bar.button.click()
+    assert not pane.identity_bar.isVisible()
     QTest.keyClick(pane.table, Qt.Key.Key_C)
     assert reviewers(pane) == ["dave"]
     assert pane.ui.reviewer.text() == "Reviewer: dave"

@@ -14,6 +14,7 @@ from tests.gui.driving import DESTINATION, PUBLICATION, drop_and_wait
 from tests.gui.review.conftest import OFFSCREEN_NOISE, PaneFactory, ScriptedPrompter
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.gui.main_window import MainWindow
+from zcf_inspector.gui.review.close_question import CloseAnswer
 from zcf_inspector.gui.review.pane import ReviewPane
 
 pytestmark = pytest.mark.qt_log_ignore(OFFSCREEN_NOISE)
@@ -45,10 +46,10 @@ def test_a_decision_after_export_makes_the_receipt_stale(
     expected = f"The receipt exported at {AT} ({out}) is out of date — export again (Ctrl+E)."
     assert pane.ui.stale.isVisible()
     assert pane.ui.stale.text() == expected
-    # closing asks; "no" keeps it open
-    prompter.script(("confirm", False))
+    # closing asks; Cancel (Esc) keeps it open
+    prompter.script(("close", CloseAnswer.CANCEL))
     assert not pane.confirm_close()
-    assert "is out of date" in prompter.messages("confirm")[-1]
+    assert "is out of date" in prompter.messages("close")[-1]
     # a restored review (the journal remembers the export) says it too
     pane.close()
     again = make_pane()
@@ -70,19 +71,20 @@ def test_closing_the_tab_asks_when_the_receipt_is_stale(
     assert pane is not None
     prompter = ScriptedPrompter()
     pane.prompter = prompter
-    prompter.script(("identity", "carol"))  # the window's settings have no reviewer yet
+    pane.identity_bar.field.setText("carol")  # the window's settings have no reviewer yet
+    pane.identity_bar.button.click()
     tab.show_pane("Review")
     pane.decide_current(ReviewState.CONFIRMED)
     export_to(pane, prompter, tmp_path / "r.json")
     pane.decide_current(ReviewState.CONFIRMED)
     assert pane.ui.stale.isVisible()
-    prompter.script(("confirm", False))
+    prompter.script(("close", CloseAnswer.CANCEL))
     window.close_current()
     assert window.document_tabs() == [tab]  # kept open
-    prompter.script(("confirm", False))
+    prompter.script(("close", CloseAnswer.CANCEL))
     window.close()  # the window asks too
     assert window.isVisible()
-    prompter.script(("confirm", True))
+    prompter.script(("close", CloseAnswer.KEEP))
     window.close_current()
     assert window.document_tabs() == []
     assert not prompter.answers

@@ -38,6 +38,7 @@ from pathlib import Path
 
 from zcf_inspector.core.canonical import canonical
 from zcf_inspector.core.monitor import NULL_MONITOR, Monitor
+from zcf_inspector.core.review.admitted_digest import decision_detail
 from zcf_inspector.core.review.decisions import DecisionRequest
 from zcf_inspector.core.review.journal_files import JournalIdentity, journal_path, unavailable
 from zcf_inspector.core.review.journal_keys import JournalKeys
@@ -117,9 +118,18 @@ class JournaledReview:
 
     def decide(self, requests: Sequence[DecisionRequest], reviewer: str, at: str) -> Step:
         step = self.session.plan(requests, reviewer, at)
-        self.journal.append([Entry("decide", step.number, d) for d in step.decisions])
+        self.journal.append(self._entries(step))
         self.session.apply(step)
         return step
+
+    def _entries(self, step: Step) -> list[Entry]:
+        """A step's rows, each recording the belief as admitted now (`admitted_digest`):
+        what lets the decision be carried over when the settings change what is admitted."""
+        target = self.session.target
+        return [
+            Entry("decide", step.number, d, decision_detail(target, d.portable_ref))
+            for d in step.decisions
+        ]
 
     def undo(self) -> Step:
         step = self.session.undo_candidate()
@@ -152,7 +162,7 @@ class JournaledReview:
         monitor.step("the review after them", 0.4)
         prepared = self.session.prepare("apply", step, monitor)
         monitor.step("journalling", 0.7)
-        self.journal.append([Entry("decide", step.number, d) for d in step.decisions], monitor)
+        self.journal.append(self._entries(step), monitor)
         return prepared
 
     def write_undo(self, monitor: Monitor = NULL_MONITOR) -> Prepared:

@@ -24,7 +24,17 @@ def next_node(layout: GraphLayout, reach: Reach, current: str | None, direction:
     y = here.centre[1]
     if direction in ("prerequisite", "dependent"):
         linked = reach.needs if direction == "prerequisite" else reach.needed_by
-        return _nearest([boxes[n] for n in linked.get(current, ()) if n in boxes], y)
+        found = _nearest([boxes[n] for n in linked.get(current, ()) if n in boxes], y)
+        if found is not None:
+            return found
+        # No prerequisite (dependent) to go to — the plan node has none, only its
+        # subjects: follow the edges drawn from (to) it, so the keys never stop dead.
+        drawn = [
+            e.target if direction == "prerequisite" else e.source
+            for e in layout.edges
+            if (e.source if direction == "prerequisite" else e.target) == current
+        ]
+        return _nearest([boxes[n] for n in drawn if n in boxes and n != current], y)
     column = sorted(
         (b for b in layout.nodes if b.component == here.component and b.layer == here.layer),
         key=lambda b: (b.y, b.id),

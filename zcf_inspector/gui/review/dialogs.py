@@ -31,6 +31,7 @@ from zcf_inspector.core.hostile.scan import text_hit
 from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.messages import message_box
 from zcf_inspector.gui.plain_text import ONE_LINE_CHARS, masked_shown, plain_label, visible_lines
+from zcf_inspector.gui.review.close_question import CloseAnswer, ask_close
 from zcf_inspector.gui.review.previous_dialog import OpenFile, PreviousGenerationDialog
 from zcf_inspector.gui.review.settings import load_identity, save_identity
 
@@ -214,11 +215,12 @@ KEY_FILE_HELP = (
 class ReviewerSettingsDialog(QDialog):
     """The reviewer's name (an id) and optional key file, kept in ``settings``."""
 
-    def __init__(self, parent: QWidget | None, settings: QSettings) -> None:
+    def __init__(self, parent: QWidget | None, settings: QSettings, scope: str = "") -> None:
         super().__init__(parent)
         self.setWindowTitle("Reviewer identity")
         self.settings = settings
-        identity = load_identity(settings)
+        self.scope = scope  # the destination it is kept for (`settings.identity_scope`)
+        identity = load_identity(settings, scope)
         self.name = QLineEdit(identity.name)
         self.key_file = QLineEdit(identity.key_file)
         browse = QPushButton("Browse…")
@@ -266,7 +268,7 @@ class ReviewerSettingsDialog(QDialog):
         self.buttons.button(QDialogButtonBox.StandardButton.Ok).setEnabled(not problem)
 
     def _save(self) -> None:
-        save_identity(self.settings, self.name.text(), self.key_file.text().strip())
+        save_identity(self.settings, self.name.text(), self.key_file.text().strip(), self.scope)
         self.accept()
 
 
@@ -330,8 +332,12 @@ class Prompter:
             packet, receipt = dialog.chosen()
             return (packet, receipt) if packet and receipt else None
 
-    def ask_identity(self, parent: QWidget, settings: QSettings) -> bool:
-        dialog = ReviewerSettingsDialog(parent, settings)
+    def ask_close(self, parent: QWidget, text: str) -> CloseAnswer:
+        """Before closing a review with unexported decisions (`close_question`)."""
+        return ask_close(parent, text)
+
+    def ask_identity(self, parent: QWidget, settings: QSettings, scope: str = "") -> bool:
+        dialog = ReviewerSettingsDialog(parent, settings, scope)
         with _disposed(dialog):
             return dialog.exec() == QDialog.DialogCode.Accepted
 

@@ -16,13 +16,16 @@ import threading
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from zcf_inspector.core.codes import ReviewCode
 from zcf_inspector.core.errors import ZcfError
 from zcf_inspector.core.monitor import Cancelled, Monitor
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.inspection import PacketInspection
 from zcf_inspector.core.reading import fast_path_limit
+from zcf_inspector.core.review.admission_carry import AdmissionCarry, carry_across_admission
 from zcf_inspector.core.review.decisions import ReviewError
 from zcf_inspector.core.review.journal import JournaledReview
+from zcf_inspector.core.review.journal_keys import JournalKeys
 from zcf_inspector.core.review.previous import PreviousGeneration, load_previous
 from zcf_inspector.core.review.target import ReviewPreparation, prepare_review
 from zcf_inspector.gui.calm import wait_until_calm
@@ -75,6 +78,7 @@ class OpenedReview:
     filters: Filters = field(default_factory=Filters)  # those ``rows`` pass (as far as apply)
     rows: tuple[int, ...] | None = None  # the table's rows for them
     start: int | None = None  # the shown row to continue at (first unreviewed after the last)
+    carried: AdmissionCarry | None = None  # the review was carried over from another admission
 
 
 def open_review(
@@ -94,12 +98,22 @@ def open_review(
     evidence = evidence_counts(target.packet)
     detail = detail_index(target.packet, target.beliefs, monitor)  # with the secret scan
     monitor.step("restoring the saved review", 0.1)
+    carried: AdmissionCarry | None = None
     try:
         review = JournaledReview.open(
             request.data_dir, target, keys=request.key_dir, monitor=monitor
         )
     except ReviewError as exc:
-        return OpenedReview(request, prepared, evidence, exc, None, detail)
+        if exc.code != ReviewCode.JOURNAL_MISMATCH:
+            return OpenedReview(request, prepared, evidence, exc, None, detail)
+        # Made under other settings (issue 31): carried over, never hidden.
+        monitor.step("carrying the review over to these settings", 0.2)
+        try:
+            review, carried = carry_across_admission(
+                request.data_dir, target, JournalKeys(request.key_dir), monitor
+            )
+        except ReviewError as again:
+            return OpenedReview(request, prepared, evidence, again, None, detail)
     previous: PreviousGeneration | ZcfError | None = None
     paths = request.view.previous_paths if request.view is not None else None
     if paths is not None:
@@ -130,4 +144,6 @@ def open_review(
     start = next_unreviewed(facts, rows, after, monitor) if rows else None
     if start is None:
         start = after if after is not None else 0
-    return OpenedReview(request, prepared, evidence, review, previous, detail, filters, rows, start)
+    return OpenedReview(
+        request, prepared, evidence, review, previous, detail, filters, rows, start, carried
+    )

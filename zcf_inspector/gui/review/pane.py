@@ -27,7 +27,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QTableView, QWidget
+from PySide6.QtWidgets import QTableView, QVBoxLayout, QWidget
 
 from zcf_inspector.core.formats import ReviewState
 from zcf_inspector.core.packet.destination import Destination
@@ -42,6 +42,7 @@ from zcf_inspector.gui.plain_text import visible, visible_lines
 from zcf_inspector.gui.release import RELEASER
 from zcf_inspector.gui.review import layout, render
 from zcf_inspector.gui.review.actions import make_actions
+from zcf_inspector.gui.review.closing import confirm_close
 from zcf_inspector.gui.review.comparing import Comparing
 from zcf_inspector.gui.review.context import PaneContext
 from zcf_inspector.gui.review.cursor import TableCursor
@@ -49,16 +50,24 @@ from zcf_inspector.gui.review.deciding import Decider
 from zcf_inspector.gui.review.dialogs import Prompter
 from zcf_inspector.gui.review.dropped import DroppedBeliefsDialog
 from zcf_inspector.gui.review.export_flow import export_receipt
+from zcf_inspector.gui.review.identity_bar import NAME_FIRST, IdentityBar
 from zcf_inspector.gui.review.open_flow import ReviewOpener
 from zcf_inspector.gui.review.opening import OpenedReview, ReviewView
 from zcf_inspector.gui.review.previous_dialog import OpenFile
 from zcf_inspector.gui.review.receipts import ReceiptCheck, check_receipt_file
 from zcf_inspector.gui.review.row_filter import RowFilter
-from zcf_inspector.gui.review.settings import ReviewerIdentity, load_identity
+from zcf_inspector.gui.review.settings import (
+    ReviewerIdentity,
+    identity_scope,
+    load_identity,
+    save_identity,
+)
 from zcf_inspector.gui.review.steps import StepRunner
 from zcf_inspector.gui.review.storage import default_data_dir, default_key_dir, set_aside_journal
+from zcf_inspector.gui.review.triage import make_triage_actions
 from zcf_inspector.gui.review.weak import WeakParent, weak_call
 from zcf_inspector.gui.task_runner import TaskRunner
+from zcf_inspector.gui.theme import Tone, ToneLabel
 from zcf_inspector.present.review.controller import (
     COMPARISON_CLEARED,
     NO_DESTINATION,
@@ -67,6 +76,7 @@ from zcf_inspector.present.review.controller import (
 from zcf_inspector.present.review.table import TableFacts
 
 SAVE_DELAY_MS = 400
+LAST_NAME_KEY = "review/lastReviewerName"
 # The packets and receipts open in the window's other tabs, offered as the previous
 # generation (the window sets it; a pane on its own offers none).
 OpenFiles = Callable[[], tuple[list[OpenFile], list[OpenFile]]]
@@ -100,6 +110,16 @@ class ReviewPane(QWidget):
         self.prompter = prompter if prompter is not None else Prompter()
         self.controller = ReviewController()
         self.ui = layout.build_widgets(self)
+        self.identity_bar = IdentityBar(self)
+        self.identity_bar.hide()
+        pane_layout = self.layout()
+        assert isinstance(pane_layout, QVBoxLayout)
+        pane_layout.insertWidget(0, self.identity_bar)
+        # What carrying the review over to new settings did (issue 31): kept in view.
+        self.carried_label = ToneLabel(Tone.CAUTION, wrap=True)
+        self.carried_label.hide()
+        pane_layout.insertWidget(1, self.carried_label)
+        self.identity_bar.chosen.connect(self._identity_chosen)
         self.table: QTableView = self.ui.table
         self.model, self.proxy, self.detail = self.ui.model, self.ui.proxy, self.ui.detail
         self.detail.confirm = self.prompter.confirm
@@ -135,6 +155,7 @@ class ReviewPane(QWidget):
         self.undo_action, self.redo_action, self.export_action = a.undo, a.redo, a.export
         self.compare_previous_action, self.repeat_action = a.compare_previous, a.repeat
         self.stop_previous_action, self.cancel_step_action = a.stop_previous, a.cancel_step
+        self.triage_actions = make_triage_actions(self, self)  # F, X, N (issue 31)
         self._connect()
         self.restore_layout()
         self._show_identity()
@@ -239,6 +260,7 @@ class ReviewPane(QWidget):
         self.detail.set_packet(target.packet, opened.detail)
         self.model.set_secrets(self.detail.secrets)  # issue 20: the rows the scan flags
         self._show_journal(opened.review)
+        self._show_carried(opened)
         self._show_identity()
         refused = self.comparing.made_again(opened.previous, view)
         if refused is not None:
@@ -260,12 +282,24 @@ class ReviewPane(QWidget):
         export_receipt(self.prompter, self, self.controller, written=written)
 
     def confirm_close(self) -> bool:
-        """Closing is fine unless the exported receipt is out of date: then ask."""
-        question = self.controller.close_question()
-        return question is None or self.prompter.confirm(self, "Receipt out of date", question)
+        """Closing is fine unless decisions are in no exported receipt: then ask Export…,
+        Keep for later or Discard (`closing`); False: stay open."""
+        return confirm_close(
+            self.prompter,
+            self,
+            self.controller,
+            (self.data_dir, self.key_dir),
+            refresh=self._refresh,
+            status=self.statusMessage.emit,
+        )
 
     def focus_table(self) -> None:
-        """Alt+4: the keyboard goes to the beliefs, where C, R, S, U, J and K work."""
+        """Alt+4: the keyboard goes to the beliefs, where C, R, S, U, J and K work — or,
+        while no reviewer is chosen, to the name asked above them."""
+        self._show_identity()  # chosen elsewhere meanwhile (another tab, Settings)?
+        if not self.identity_bar.isHidden():
+            self.identity_bar.field.setFocus(Qt.FocusReason.ShortcutFocusReason)
+            return
         self.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
         if not self.table.currentIndex().isValid():
             self.table_cursor.select_row(0)
@@ -301,12 +335,14 @@ class ReviewPane(QWidget):
         return check
 
     def edit_reviewer(self) -> None:
-        self.prompter.ask_identity(self, self.settings)
+        self.prompter.ask_identity(self, self.settings, self.identity_scope)
         self._show_identity()
 
     def review_actions(self) -> list[QAction]:
         """For a Review menu and Help → Shortcuts (the same objects, so no ambiguity)."""
-        return self.pane_actions.for_menu()
+        actions = self.pane_actions.for_menu()
+        at = actions.index(self.pane_actions.settings)  # in the Review menu's order
+        return [*actions[:at], *self.triage_actions, *actions[at:]]
 
     def _connect(self) -> None:
         ui = self.ui
@@ -398,6 +434,17 @@ class ReviewPane(QWidget):
         if restored:
             self.ui.status.setText(restored)
 
+    def _show_carried(self, opened: OpenedReview | None) -> None:
+        carry = opened.carried if opened is not None else None
+        if carry is None:
+            if opened is not None and opened.request.view is None:
+                self.carried_label.hide()  # another packet: a note of the last is gone
+            return
+        text = self.controller.carried_text(carry)
+        self.carried_label.setText(text)
+        self.carried_label.show()
+        self.statusMessage.emit(text)
+
     def set_aside_journal(self) -> None:
         """Rename a refused journal out of the way (never deleted) and start a new review
         (opened on the runner, as any)."""
@@ -416,16 +463,38 @@ class ReviewPane(QWidget):
 
     # -- identity -------------------------------------------------------------------------
 
+    @property
+    def identity_scope(self) -> str:
+        """Where the reviewer is kept: per destination (`settings.identity_scope`)."""
+        return identity_scope(self.controller.destination)
+
     def _reviewer(self) -> str | None:
-        identity = load_identity(self.settings)
-        if not identity.usable:
-            self.prompter.ask_identity(self, self.settings)
-            identity = self._show_identity()
-        return identity.name if identity.usable else None
+        """Who decides; None (and nothing is decided) until a name is chosen in the bar
+        above the table. Never a dialog: a key pressed next would become the name."""
+        identity = load_identity(self.settings, self.identity_scope)
+        if identity.usable:
+            return identity.name
+        self._show_identity()
+        self.ui.status.setText(NAME_FIRST)
+        self.statusMessage.emit(NAME_FIRST)
+        return None
+
+    def _identity_chosen(self, name: str) -> None:
+        key_file = load_identity(self.settings, self.identity_scope).key_file
+        save_identity(self.settings, name, key_file, self.identity_scope)
+        self.settings.setValue(LAST_NAME_KEY, name)  # offered for the next destination
+        self._show_identity()
+        self.ui.status.setText(f"Reviewing as {visible(name)}.")
+        self.table.setFocus(Qt.FocusReason.OtherFocusReason)
 
     def _show_identity(self) -> ReviewerIdentity:
-        identity = load_identity(self.settings)
+        identity = load_identity(self.settings, self.identity_scope)
         render.show_identity(self.ui, self.controller, identity)
+        if identity.usable or self.controller.target is None:
+            self.identity_bar.hide()
+        else:
+            last = self.settings.value(LAST_NAME_KEY, "")
+            self.identity_bar.offer(last if isinstance(last, str) else "")
         return identity
 
     # -- view -----------------------------------------------------------------------------

@@ -1,11 +1,16 @@
-"""The reviewer's identity, set once in settings: a name and an optional key file.
+"""The reviewer's identity, kept in settings per destination: a name and an optional key
+file.
 
-Only the key's public half is needed (to warn of self-review), so the settings hold the
-path of a key file, never key bytes.
+A destination is named by its installation key id (`identity_scope`): a change of its
+limits (maxBeliefBytes…) keeps the reviewer, another destination asks again. A name set
+before identities were kept per destination (the unscoped keys) still applies wherever
+none was chosen. Only the key's public half is needed (to warn of self-review), so the
+settings hold the path of a key file, never key bytes.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from PySide6.QtCore import QSettings
@@ -13,9 +18,11 @@ from PySide6.QtCore import QSettings
 from zcf_inspector.core.crypto import public_key_fingerprint
 from zcf_inspector.core.formats import is_id
 from zcf_inspector.core.keyfile import KeyFileError, load_ed25519_key
+from zcf_inspector.core.packet.destination import Destination
 
 NAME_KEY = "review/reviewerName"
 KEY_FILE_KEY = "review/reviewerKeyFile"
+SCOPED_GROUP = "review/reviewers"
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,9 +42,26 @@ def _text(settings: QSettings, key: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-def load_identity(settings: QSettings) -> ReviewerIdentity:
-    name = _text(settings, NAME_KEY)
-    key_file = _text(settings, KEY_FILE_KEY)
+def identity_scope(destination: Destination | None) -> str:
+    """The settings group of ``destination``'s reviewer ("" without one): a digest of its
+    installation key id, so the key stays a plain settings key whatever the id holds."""
+    if destination is None:
+        return ""
+    return hashlib.sha256(destination.installation_key_id.encode("utf-8")).hexdigest()[:32]
+
+
+def _keys(scope: str) -> tuple[str, str]:
+    if not scope:
+        return NAME_KEY, KEY_FILE_KEY
+    return f"{SCOPED_GROUP}/{scope}/name", f"{SCOPED_GROUP}/{scope}/keyFile"
+
+
+def load_identity(settings: QSettings, scope: str = "") -> ReviewerIdentity:
+    name_key, file_key = _keys(scope)
+    if scope and not is_id(_text(settings, name_key)):
+        name_key, file_key = _keys("")  # none chosen for this destination yet
+    name = _text(settings, name_key)
+    key_file = _text(settings, file_key)
     if not key_file:
         return ReviewerIdentity(name, "", None, None)
     try:
@@ -47,7 +71,8 @@ def load_identity(settings: QSettings) -> ReviewerIdentity:
     return ReviewerIdentity(name, key_file, public_key_fingerprint(key.public_key), None)
 
 
-def save_identity(settings: QSettings, name: str, key_file: str) -> None:
-    settings.setValue(NAME_KEY, name)
-    settings.setValue(KEY_FILE_KEY, key_file)
+def save_identity(settings: QSettings, name: str, key_file: str, scope: str = "") -> None:
+    name_key, file_key = _keys(scope)
+    settings.setValue(name_key, name)
+    settings.setValue(file_key, key_file)
     settings.sync()

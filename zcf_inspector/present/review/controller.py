@@ -24,6 +24,7 @@ from zcf_inspector.core.monitor import Monitor
 from zcf_inspector.core.packet.destination import Destination
 from zcf_inspector.core.packet.receipt_keys import ReceiptSigner, receipt_signer
 from zcf_inspector.core.packet.trust import short_fingerprint
+from zcf_inspector.core.review.admission_carry import AdmissionCarry
 from zcf_inspector.core.review.carry_over import RepeatCounts, plan_carry_over, repeat_counts
 from zcf_inspector.core.review.decisions import DecisionRequest, ReviewError
 from zcf_inspector.core.review.journal import JournaledReview
@@ -195,16 +196,64 @@ class ReviewController:
             sealed = " — receipt exported"
         return summary_text(review.session.summary()).replace("\n", " ") + sealed
 
+    def unexported_count(self) -> int:
+        """The decisions taken since the last export (all of them when none was made):
+        those no receipt on disk holds."""
+        review = self.review
+        if review is None:
+            return 0
+        session = review.session
+        return sum(len(step.decisions) for step in session.applied[session.sealed :])
+
     def close_question(self) -> str | None:
-        """Asked before closing when the exported receipt is out of date (None: close)."""
-        stale = self.review.stale_export if self.review is not None else None
-        if stale is None:
+        """Asked before closing when decisions are in no exported receipt (None: close)."""
+        count = self.unexported_count()
+        if not count:
             return None
-        return (
-            f"The receipt exported at {stale.completed_at} to {stale.path} is out of date: "
-            "decisions were taken after it. They are kept in the review journal, but the "
-            "receipt on disk does not have them.\n\nClose without exporting again?"
+        stale = self.review.stale_export if self.review is not None else None
+        held = (
+            f"The receipt exported at {stale.completed_at} to {visible(stale.path)} is out "
+            f"of date: {plural(count, 'decision')} {'was' if count == 1 else 'were'} taken "
+            "after it."
+            if stale is not None
+            else f"This review holds {plural(count, 'decision')} that no exported receipt has."
         )
+        return (
+            f"{held}\n\nExport… writes the receipt first. Keep for later closes: the review "
+            "journal keeps the decisions and the next open of this packet restores them. "
+            "Discard sets the saved review aside (kept on disk, renamed) and the next open "
+            "starts over."
+        )
+
+    @staticmethod
+    def carried_text(carry: AdmissionCarry) -> str:
+        """What carrying the review over to new settings did, with how many of each."""
+        reopened = [
+            plural(n, what)
+            for n, what in (
+                (carry.cut, "newly cut belief"),
+                (carry.demoted, "newly demoted belief"),
+                (carry.changed, "changed belief"),
+            )
+            if n
+        ]
+        text = (
+            f"The settings changed what is admitted: {plural(carry.carried, 'decision')} "
+            "on beliefs admitted byte for byte as before "
+            f"{'was' if carry.carried == 1 else 'were'} kept (the journal records them as "
+            "carried under these settings)"
+        )
+        text += f"; reopened: {', '.join(reopened)}" if reopened else "; none reopened"
+        if carry.dropped:
+            text += f"; {plural(carry.dropped, 'decided belief')} no longer admitted"
+        if carry.reopened_refs:
+            named = ", ".join(
+                f"{visible(ref)} (was {state} by {visible(reviewer)})"
+                for ref, state, reviewer in carry.reopened_refs
+            )
+            more = carry.reopened - len(carry.reopened_refs)
+            text += f". Reopened: {named}" + (f" and {more:,} more" if more > 0 else "")
+        return text + f". The earlier review is kept as {visible(carry.kept_as)}."
 
     def admission_text(self) -> str | None:
         """What admission changed, above the table (None when it changed nothing)."""
