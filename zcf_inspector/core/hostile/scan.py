@@ -21,6 +21,7 @@ from typing import Final
 
 import orjson
 
+from zcf_inspector.core import headroom
 from zcf_inspector.core.codes import AdvisoryCode
 from zcf_inspector.core.findings import (
     FINDINGS_LIMIT,
@@ -294,6 +295,10 @@ def _nothing_to_see(value: JsonValue) -> bool:
     """True when no string of ``value`` can hold anything the scan reports, found in C:
     its JSON as orjson writes it holds no control escape, no hidden character, and its
     letters all together are of scripts one word may mix (so no word mixes more)."""
+    if headroom.limited():
+        # orjson's allocator aborts the process when a limit refuses it (core.headroom):
+        # under one, the walk in Python looks at every string instead.
+        return False
     try:
         data = orjson.dumps(value)
     except (orjson.JSONEncodeError, TypeError):  # a number orjson cannot write: look closer
