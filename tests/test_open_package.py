@@ -74,10 +74,12 @@ def test_the_signature_beside_is_checked_under_the_trusted_keys(tmp_path: Path) 
     assert unkeyed.view.trust is Trust.UNCHECKED
     keys = (str(_public_key(tmp_path, SEED)),)
     (keyed,) = open_documents(OpenRequest((str(package),), package_keys=keys), NULL_MONITOR)
+    assert isinstance(keyed, PackageDocument)
     assert keyed.view.headline.startswith("VALID PACKAGE · SIGNED by sha256:")
     assert keyed.view.trust is Trust.VERIFIED
     other = (str(_public_key(tmp_path, bytes(32), "other.key")),)
     (wrong,) = open_documents(OpenRequest((str(package),), package_keys=other), NULL_MONITOR)
+    assert isinstance(wrong, PackageDocument)
     assert wrong.view.trust is Trust.REFUSED
     assert "signing_key_untrusted" in wrong.view.headline
 
