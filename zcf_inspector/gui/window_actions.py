@@ -73,7 +73,7 @@ def pane_id(name: str) -> str:
     return f"pane {name}"
 
 
-# Alt+1…6, in this order; each moves the keyboard into its pane.
+# Alt+1…7, in this order; each moves the keyboard into its pane.
 PANES: Final = (
     (PANE_MANIFEST, "&Manifest"),
     (PANE_CANONICAL, "&Canonical Bytes"),
