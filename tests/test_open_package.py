@@ -114,3 +114,11 @@ def test_validate_prints_a_packages_verdict(
     assert main(["validate", str(path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"{path}: VALID PACKAGE · UNSIGNED")
+
+
+def test_validate_reads_a_signature_beside_but_checks_none_without_a_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _signed(tmp_path)
+    assert main(["validate", str(path)]) == 3  # a signature not checked is never exit 0
+    assert "INTACT PACKAGE · SIGNATURE NOT CHECKED (no key)" in capsys.readouterr().out
