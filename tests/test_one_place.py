@@ -46,4 +46,12 @@ def test_no_front_end_reads_or_checks_a_document_itself() -> None:
     for name in ("read_document", "inspect_read", "strict_read", "read_file"):
         assert not {m for m in calls(name) if m.startswith(front_ends)}, name
     # The window's only opener is the opener.
-    assert calls("inspect_continuation") <= {"opener/open.py", "api.py", "cli/plan.py"}
+    # (core/package checks a package's session member: core, not a front end)
+    outside_core = {m for m in calls("inspect_continuation") if not m.startswith("core/")}
+    assert outside_core <= {"opener/open.py", "api.py", "cli/plan.py"}
+
+
+def test_a_package_is_checked_by_the_opener_alone_on_the_way_to_a_window() -> None:
+    # Issue 33: the window renders the opener's package document; it never checks one.
+    assert calls("inspect_package") == {"opener/package.py", "api.py"}
+    assert not {m for m in calls("looks_like_package") if m.startswith(("gui/", "cli/"))}

@@ -30,6 +30,7 @@ from zcf_inspector.gui.escape_tokens import install_tokens
 from zcf_inspector.gui.find_bar import FindBar
 from zcf_inspector.gui.findings_pane import FindingsPane
 from zcf_inspector.gui.full_value import FullValueDialog
+from zcf_inspector.gui.inventory_pane import InventoryPane
 from zcf_inspector.gui.manifest_pane import ManifestPane
 from zcf_inspector.gui.packet_tree_model import (
     JsonNode,
@@ -43,6 +44,7 @@ from zcf_inspector.gui.plangraph.pane import PlanGraphPane
 from zcf_inspector.gui.release import RELEASER
 from zcf_inspector.gui.review.pane import OpenFiles, ReviewPane, no_open_files
 from zcf_inspector.gui.review.previous_dialog import OpenFile
+from zcf_inspector.gui.session_pane import SessionPane
 from zcf_inspector.gui.settings import settings_store
 from zcf_inspector.gui.tab_copy import TabCopier
 from zcf_inspector.gui.tab_kinds import (
@@ -50,9 +52,11 @@ from zcf_inspector.gui.tab_kinds import (
     PANE_BYTES,
     PANE_CANONICAL,
     PANE_FINDINGS,
+    PANE_INVENTORY,
     PANE_MANIFEST,
     PANE_PLAN_GRAPH,
     PANE_REVIEW,
+    PANE_SESSION,
     Shown,
     kind_of,
 )
@@ -71,9 +75,11 @@ __all__ = [
     "PANE_BYTES",
     "PANE_CANONICAL",
     "PANE_FINDINGS",
+    "PANE_INVENTORY",
     "PANE_MANIFEST",
     "PANE_PLAN_GRAPH",
     "PANE_REVIEW",
+    "PANE_SESSION",
     "DocumentTab",
     "document_paths",
     "document_title",
@@ -156,6 +162,8 @@ class DocumentTab(QWidget):
         self.briefing_pane = BriefingPane(runner)
         self.review_pane: ReviewPane | None = None
         self.plan_graph_pane: PlanGraphPane | None = None
+        self.session_pane: SessionPane | None = None
+        self.inventory_pane: InventoryPane | None = None
         self.copier = TabCopier(self, self.statusMessage.emit, self)
         self.lookup = NodeLookup(self, self)
         self._disposed = False
@@ -295,6 +303,20 @@ class DocumentTab(QWidget):
             graph.current_snapshot_chosen.connect(self.check_current_snapshot)
         return self.plan_graph_pane
 
+    def ensure_session_pane(self) -> SessionPane:
+        """The tab's session view, made the first time an ASIF session is shown."""
+        if self.session_pane is None:
+            self.session_pane = SessionPane()
+            self.session_pane.pointerSelected.connect(self.select_pointer)
+        return self.session_pane
+
+    def ensure_inventory_pane(self) -> InventoryPane:
+        """The tab's inventory pane, made the first time a package is shown."""
+        if self.inventory_pane is None:
+            self.inventory_pane = InventoryPane()
+            self.inventory_pane.pointerSelected.connect(self.select_pointer)
+        return self.inventory_pane
+
     def _arrange_panes(self, wanted: list[tuple[str, QWidget]], first: str) -> None:
         """Show the panes ``wanted`` (the kind's, in order), the one shown before if it
         is still there, else ``first``."""
@@ -382,7 +404,8 @@ class DocumentTab(QWidget):
         so the pane's own keys work at once. A packet refused at the byte stage shows its
         byte refusal where the manifest would be."""
         if name == PANE_MANIFEST and PANE_MANIFEST not in self.pane_names():
-            name = PANE_BYTES
+            # a package's inventory is its manifest pane (Alt+1)
+            name = PANE_INVENTORY if PANE_INVENTORY in self.pane_names() else PANE_BYTES
         if not self.show_pane(name):
             return False
         target: QWidget | None = {
@@ -392,6 +415,8 @@ class DocumentTab(QWidget):
             PANE_FINDINGS: self.findings_pane.table,
             PANE_BRIEFING: self.briefing_pane.view,
             PANE_PLAN_GRAPH: None if self.plan_graph_pane is None else self.plan_graph_pane.view,
+            PANE_SESSION: None if self.session_pane is None else self.session_pane.timeline,
+            PANE_INVENTORY: None if self.inventory_pane is None else self.inventory_pane.members,
         }.get(name)
         if name == PANE_REVIEW and self.review_pane is not None:
             self.review_pane.focus_table()

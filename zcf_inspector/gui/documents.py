@@ -5,7 +5,8 @@ the CLI and the API make. What the window adds is its read policy on the task ru
 files that are not documents get no tab (``sniff``), and a file larger than
 `FAST_READ_MAX_BYTES` takes the exact reader, which lets the UI thread in between
 objects — orjson's fast path parses in one call that holds the GIL (about 3 ms per MB),
-which would freeze the UI thread past its 100 ms budget.
+which would freeze the UI thread past its 100 ms budget. An ASIF session is outlined for
+the session view on the worker too (``outline``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ FAST_READ_MAX_BYTES = 8 * 1024 * 1024
 def open_documents(request: opener.OpenRequest, monitor: Monitor) -> list[Document]:
     """The opener's `open_documents` under the window's read policy (on the runner)."""
     return opener.open_documents(
-        replace(request, sniff=True, fast_path_max_bytes=FAST_READ_MAX_BYTES), monitor
+        replace(request, sniff=True, fast_path_max_bytes=FAST_READ_MAX_BYTES, outline=True),
+        monitor,
     )
 
 
@@ -36,10 +38,18 @@ def recheck_request(
     now: datetime | None = None,
     *,
     from_disk: bool = False,
+    package_keys: tuple[str, ...] = (),
 ) -> opener.OpenRequest:
-    """The opener's re-check of ``document``, under the window's read policy."""
+    """The opener's re-check of ``document``, under the window's read policy (and the
+    trusted package keys of Settings)."""
     return opener.recheck_request(
-        document, destination, now, from_disk=from_disk, fast_path_max_bytes=FAST_READ_MAX_BYTES
+        document,
+        destination,
+        now,
+        from_disk=from_disk,
+        fast_path_max_bytes=FAST_READ_MAX_BYTES,
+        package_keys=package_keys,
+        outline=True,
     )
 
 
@@ -51,4 +61,5 @@ def current_snapshot_work(document: ContinuationDocument, path: str, now: dateti
         path,
         now=now,
         fast_path_max_bytes=FAST_READ_MAX_BYTES,
+        outline=True,
     )

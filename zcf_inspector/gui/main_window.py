@@ -302,7 +302,13 @@ class MainWindow(QMainWindow):
         wanted = tuple(os.path.abspath(p) for p in paths)
         if not wanted:
             return
-        request = OpenRequest(wanted, self.destination, report_for, now=self.assess_at)
+        request = OpenRequest(
+            wanted,
+            self.destination,
+            report_for,
+            now=self.assess_at,
+            package_keys=tuple(self.settings.package_keys),
+        )
         label = Path(wanted[0]).name if len(wanted) == 1 else f"{len(wanted)} files"
         self.runner.start(
             f"opening {label}", lambda monitor: open_documents(request, monitor), self._opened
@@ -311,9 +317,9 @@ class MainWindow(QMainWindow):
     def open_dialog(self) -> None:
         paths, _ = QFileDialog.getOpenFileNames(
             self,
-            "Open packets, receipts or continuation documents",
+            "Open packets, receipts, continuation documents or ASIF packages",
             "",
-            "JSON (*.json);;All files (*)",
+            "JSON (*.json);;ASIF packages (*.asif.zip *.zip);;All files (*)",
         )
         self.open_paths(paths)
 
@@ -398,7 +404,11 @@ class MainWindow(QMainWindow):
         the answer as it shows any open; the review pane puts back its decisions (from
         the journal), comparison, filters, selection and scroll position."""
         request = recheck_request(
-            tab.document, self.destination, self.assess_at, from_disk=from_disk
+            tab.document,
+            self.destination,
+            self.assess_at,
+            from_disk=from_disk,
+            package_keys=tuple(self.settings.package_keys),
         )
         what = "reloading" if from_disk else "checking again"
         return self.runner.start(
@@ -476,6 +486,7 @@ class MainWindow(QMainWindow):
             self,
             assess_at=self.assess_at,
             restore=self.settings.restore_session,
+            package_keys=self.settings.package_keys,
         )
         dialog.statusMessage.connect(self._status_message)
         self.settings_dialog = dialog
@@ -484,6 +495,7 @@ class MainWindow(QMainWindow):
             if result == SettingsDialog.DialogCode.Accepted:
                 self.settings.restore_session = dialog.restore_box.isChecked()
                 self.session.enabled = self.settings.restore_session
+                self.settings.package_keys = dialog.package_keys_box.chosen()
                 self.apply_settings(dialog.chosen_path(), dialog.chosen_clock())
 
         dialog.finished.connect(done)

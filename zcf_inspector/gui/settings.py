@@ -16,6 +16,7 @@ RECENT_LIMIT: Final = 10
 
 _DESTINATION = "verification/destinationFile"
 _RECENT = "files/recent"
+_PACKAGE_KEYS = "packages/trustedKeys"
 _GEOMETRY = "window/geometry"
 _STATE = "window/state"
 
@@ -58,6 +59,22 @@ class AppSettings:
         absolute = str(Path(path).resolve())
         recent = [absolute] + [p for p in self.recent_files if p != absolute]
         self._store.setValue(_RECENT, recent[:RECENT_LIMIT])
+        self._store.sync()
+
+    @property
+    def package_keys(self) -> list[str]:
+        """The trusted package public key files (Settings), in the order added."""
+        value = self._store.value(_PACKAGE_KEYS, [])
+        if isinstance(value, str):  # QSettings returns a one-element list as a string
+            return [value]
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    @package_keys.setter
+    def package_keys(self, paths: list[str]) -> None:
+        if paths:
+            self._store.setValue(_PACKAGE_KEYS, paths)
+        else:
+            self._store.remove(_PACKAGE_KEYS)
         self._store.sync()
 
     def clear_recent(self) -> None:

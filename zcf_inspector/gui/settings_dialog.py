@@ -36,6 +36,7 @@ from zcf_inspector.gui.clipboard import set_clipboard
 from zcf_inspector.gui.dialog_keys import add_submit_keys
 from zcf_inspector.gui.file_names import free_name, safe_part
 from zcf_inspector.gui.messages import confirm
+from zcf_inspector.gui.package_keys_box import PackageKeysBox
 from zcf_inspector.gui.plain_text import plain_label, set_tooltip, visible, visible_lines
 
 
@@ -89,9 +90,11 @@ class SettingsDialog(QDialog):
         *,
         assess_at: datetime | None = None,
         restore: bool = True,
+        package_keys: list[str] | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Settings")
+        self.package_keys_box = PackageKeysBox(package_keys or [])
         # Issue 31: the last session's tabs reopened at a bare start (`session_restore`).
         self.restore_box = QCheckBox("Reopen the last session's tabs when the window starts")
         self.restore_box.setChecked(restore)
@@ -142,6 +145,7 @@ class SettingsDialog(QDialog):
         layout.addWidget(self.status)
         layout.addWidget(self._receipt_key_box())
         layout.addWidget(self._clock_box(assess_at))
+        layout.addWidget(self.package_keys_box)
         layout.addWidget(self.restore_box)
         layout.addStretch(1)
         outer.addWidget(self.buttons)

@@ -30,13 +30,16 @@ from zcf_inspector.gui.byte_refusal_pane import ByteRefusalPane
 from zcf_inspector.gui.canonical_pane import CanonicalPane
 from zcf_inspector.gui.documents import current_snapshot_work
 from zcf_inspector.gui.findings_pane import FindingsPane
+from zcf_inspector.gui.inventory_pane import InventoryPane
 from zcf_inspector.gui.manifest_pane import ManifestPane
 from zcf_inspector.gui.plangraph.pane import PlanGraphPane
 from zcf_inspector.gui.review.pane import ReviewPane
+from zcf_inspector.gui.session_pane import SessionPane
 from zcf_inspector.gui.task_runner import Work
 from zcf_inspector.opener.documents import (
     ContinuationDocument,
     DocumentView,
+    PackageDocument,
     PacketDocument,
     PlainDocument,
     ReceiptDocument,
@@ -51,8 +54,12 @@ PANE_BYTES: Final = "Byte refusal"
 PANE_REVIEW: Final = "Review"
 PANE_PLAN_GRAPH: Final = "Plan graph"
 PANE_BRIEFING: Final = "Briefing"
+PANE_SESSION: Final = "Session"
+PANE_INVENTORY: Final = "Inventory"
 
-D = TypeVar("D", PacketDocument, ReceiptDocument, ContinuationDocument, PlainDocument)
+D = TypeVar(
+    "D", PacketDocument, ReceiptDocument, ContinuationDocument, PlainDocument, PackageDocument
+)
 Panes = list[tuple[str, QWidget]]
 
 
@@ -68,6 +75,8 @@ class PaneHost(Protocol):
 
     def ensure_review_pane(self) -> ReviewPane: ...
     def ensure_plan_graph_pane(self) -> PlanGraphPane: ...
+    def ensure_session_pane(self) -> SessionPane: ...
+    def ensure_inventory_pane(self) -> InventoryPane: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +201,38 @@ class ContinuationKind(TabKind[ContinuationDocument]):
             (PANE_PLAN_GRAPH, graph),
             (PANE_CANONICAL, tab.canonical_pane),
         ]
-        return wanted, PANE_PLAN_GRAPH  # a plan is read as a graph first
+        if document.outline is None:
+            return wanted, PANE_PLAN_GRAPH  # a plan is read as a graph first
+        session = tab.ensure_session_pane()
+        session.set_outline(document.outline)
+        wanted.insert(1, (PANE_SESSION, session))
+        # a session with a plan is read as a graph first; a core session as a timeline
+        return wanted, PANE_SESSION if document.result.core_only else PANE_PLAN_GRAPH
+
+
+class PackageKind(TabKind[PackageDocument]):
+    """An `.asif.zip`: the package's verdict, its inventory, then its session as a
+    session opened alone (the tree is the session member)."""
+
+    def shown(self, document: PackageDocument) -> Shown:
+        return _shown(document.value, document.view)
+
+    def panes(self, tab: PaneHost, document: PackageDocument) -> tuple[Panes, str]:
+        inventory = tab.ensure_inventory_pane()
+        inventory.set_result(document.result)
+        session = tab.ensure_session_pane()
+        session.set_outline(document.outline)
+        wanted: Panes = [
+            (PANE_INVENTORY, inventory),
+            (PANE_SESSION, session),
+            (PANE_FINDINGS, tab.findings_pane),
+        ]
+        if document.result.session is not None and document.result.session.plans:
+            graph = tab.ensure_plan_graph_pane()
+            graph.document_path = document.path
+            graph.show_result(document.result.session, document.value)
+            wanted.append((PANE_PLAN_GRAPH, graph))
+        return wanted, PANE_INVENTORY  # a package is read by its inventory first
 
 
 class PlainKind(TabKind[PlainDocument]):
@@ -212,6 +252,7 @@ TAB_KINDS: Final[Mapping[type, TabKind[Any]]] = {
     ReceiptDocument: ReceiptKind(),
     ContinuationDocument: ContinuationKind(),
     PlainDocument: PlainKind(),
+    PackageDocument: PackageKind(),
 }
 
 

@@ -28,6 +28,7 @@ from zcf_inspector.gui.document_tab import (
     PANE_MANIFEST,
     PANE_PLAN_GRAPH,
     PANE_REVIEW,
+    PANE_SESSION,
     DocumentTab,
 )
 from zcf_inspector.gui.review.pane import ReviewPane
@@ -72,7 +73,7 @@ def pane_id(name: str) -> str:
     return f"pane {name}"
 
 
-# Alt+1…6, in this order; each moves the keyboard into its pane.
+# Alt+1…7, in this order; each moves the keyboard into its pane.
 PANES: Final = (
     (PANE_MANIFEST, "&Manifest"),
     (PANE_CANONICAL, "&Canonical Bytes"),
@@ -80,6 +81,7 @@ PANES: Final = (
     (PANE_REVIEW, "Re&view (focus the beliefs)"),
     (PANE_PLAN_GRAPH, "Plan &Graph (focus the graph)"),
     (PANE_BRIEFING, "&Briefing (focus its text)"),
+    (PANE_SESSION, "&Session (focus the timeline)"),  # Alt+7: an ASIF session's view
 )
 
 F, E, V, H = Menu.FILE, Menu.EDIT, Menu.VIEW, Menu.HELP

@@ -22,8 +22,10 @@ from zcf_inspector.present.registry import verdict_of
 
 if TYPE_CHECKING:  # the results of each kind's checks, loaded only when one is opened
     from zcf_inspector.core.claims.workspace import WorkspaceCheck
+    from zcf_inspector.core.continuation.outline import SessionOutline
     from zcf_inspector.core.continuation.results import InspectionResult
     from zcf_inspector.core.hostile.scan import TextScan
+    from zcf_inspector.core.package.results import PackageResult
     from zcf_inspector.core.packet.admission import AdmissionNotice
     from zcf_inspector.core.packet.inspection import PacketInspection
     from zcf_inspector.core.packet.receipt import ReceiptReport
@@ -165,6 +167,9 @@ class ContinuationDocument:
     current_path: str | None = None
     current_data: bytes | None = None
     parses: int = field(default=1, compare=False)
+    # An ASIF session's timeline, contexts and resources (core.continuation.outline),
+    # made on the worker with the check: 100,000 events are too many for the UI thread.
+    outline: SessionOutline | None = None
 
     @cached_property
     def view(self) -> DocumentView:
@@ -182,6 +187,46 @@ class ContinuationDocument:
         kind = result.kind or DocumentKind.ASIF_SESSION
         return DocumentView(
             kind, paths, verdict_of(result), findings, elsewhere, omitted, own, None, self.parses
+        )
+
+
+@dataclass(frozen=True)
+class PackageDocument:
+    """An `.asif.zip` (`opener.package`): the tree is its session member."""
+
+    path: str
+    data: bytes  # the archive's bytes, as read
+    result: PackageResult
+    value: JsonValue  # the session member, parsed (None: it could not be had)
+    outline: SessionOutline  # the session's timeline, contexts and resources
+    signature_path: str | None = None  # the detached signature checked, if any
+    key_problems: tuple[str, ...] = field(default=())  # trusted key files not read
+    parses: int = field(default=1, compare=False)
+
+    @cached_property
+    def view(self) -> DocumentView:
+        from zcf_inspector.present.asif_listing import findings_listing  # noqa: PLC0415
+
+        result = self.result
+        findings: tuple[Finding, ...] = result.findings
+        if result.signature is not None:
+            findings = (*findings, *result.signature.findings)
+        # the tree is the session member: the other members' findings point elsewhere
+        elsewhere = tuple("" if f.subject == "session.json" else f.subject or "" for f in findings)
+        session = result.session
+        if session is not None:
+            listed, beside = findings_listing(session)
+            findings, elsewhere = (*findings, *listed), (*elsewhere, *beside)
+        omitted = merge_omitted(result.omitted, () if session is None else session.all_omitted())
+        return DocumentView(
+            DocumentKind.ASIF_PACKAGE,
+            (self.path,),
+            verdict_of(result),
+            findings,
+            elsewhere,
+            omitted,
+            omitted,
+            parses=self.parses,
         )
 
 
@@ -220,5 +265,7 @@ class UnreadableDocument:
     error: UnreadableFileError | None = None
 
 
-ShownDocument = PacketDocument | ReceiptDocument | ContinuationDocument | PlainDocument
+ShownDocument = (
+    PacketDocument | ReceiptDocument | ContinuationDocument | PlainDocument | PackageDocument
+)
 Document = ShownDocument | UnreadableDocument

@@ -26,7 +26,7 @@ _MAGIC: Final = (
     (b"\xff\xd8\xff", "a JPEG image"),
     (b"GIF8", "a GIF image"),
     (b"%PDF-", "a PDF document"),
-    (b"PK\x03\x04", "a ZIP archive"),
+    # (a ZIP archive never gets here: the read opens it as an ASIF package)
     (b"\x1f\x8b", "gzip-compressed data"),
     (b"\x7fELF", "an executable (ELF)"),
     (b"SQLite format 3\x00", "an SQLite database"),

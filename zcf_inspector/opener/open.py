@@ -9,6 +9,8 @@
   `inspect_continuation` over the value already read (a report opened together with its
   session is checked against it, `pairing`; a current capability snapshot compared);
 - an ASIF capability snapshot alone, or JSON of no known kind → a `PlainDocument`;
+- an ASIF package (a ZIP archive, by content) → `inspect_package` with the detached
+  signature beside it under the request's trusted package keys (`opener.package`);
 - bytes the strict reader refuses → a packet refused at the byte stage.
 
 A re-check (another destination or clock, F5, a file changed on disk) is an open:
@@ -48,12 +50,15 @@ from zcf_inspector.opener.documents import (
     UnreadableDocument,
 )
 from zcf_inspector.opener.file_checks import unreadable_message
+from zcf_inspector.opener.package import open_package
 from zcf_inspector.opener.pairing import pair_reports
-from zcf_inspector.opener.reading import FileRead, read_file
+from zcf_inspector.opener.reading import FileRead, PackageRead, read_file
 from zcf_inspector.present.other import plain_result
 from zcf_inspector.present.recognise import recognise
 
 if TYPE_CHECKING:  # each kind's checks are imported when a document of it is opened
+    from zcf_inspector.core.continuation.outline import SessionOutline
+    from zcf_inspector.core.jsontypes import JsonValue
     from zcf_inspector.core.packet.admission import AdmissionNotice
     from zcf_inspector.core.packet.destination import Destination
     from zcf_inspector.core.packet.ingest import IngestResult
@@ -97,6 +102,12 @@ class OpenRequest:
     # files of a drop still open); without it the failure is raised, for the CLI's one
     # error-to-exit-code mapping (not enough memory, exit 2).
     contain: bool = True
+    # The trusted package public key files (the window's Settings): a package's detached
+    # signature beside it is checked under them; none: it is read and NOT CHECKED.
+    package_keys: tuple[str, ...] = ()
+    # Outline an ASIF session for the window's session view (its timeline, contexts and
+    # resources), on the worker with the check; the CLI shows no outline.
+    outline: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +166,7 @@ def open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
 
 
 def _open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
-    reads: list[FileRead | UnreadableDocument] = []
+    reads: list[FileRead | PackageRead | UnreadableDocument] = []
     count = len(request.paths)
     for i, path in enumerate(request.paths):
         held = (request.contents or {}).get(path)
@@ -168,10 +179,9 @@ def _open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
     for i, item in enumerate(reads):
         if isinstance(item, UnreadableDocument):
             documents.append(item)
-        elif item.path not in paired_reports:
-            report = next((r for r in readable if r.path == pairs.get(item.path)), None)
+        elif isinstance(item, PackageRead) or item.path not in paired_reports:
             try:
-                document = _check(item, report, request, _Share(monitor, i, count))
+                document = _check_any(item, readable, pairs, request, _Share(monitor, i, count))
                 _ = document.view  # made here, on the worker: the UI thread only shows it
                 documents.append(document)
             except Cancelled:
@@ -184,6 +194,25 @@ def _open_documents(request: OpenRequest, monitor: Monitor) -> list[Document]:
                 # the other files still open, and this one says why it did not.
                 documents.append(UnreadableDocument(item.path, _too_complex(item.path, exc)))
     return documents
+
+
+def _check_any(
+    item: FileRead | PackageRead,
+    readable: list[FileRead],
+    pairs: Mapping[str, str],
+    request: OpenRequest,
+    share: _Share,
+) -> ShownDocument:
+    if isinstance(item, PackageRead):  # the package branch: one call, kept apart
+        return open_package(
+            item.path,
+            item.data,
+            now=clock(request.now),
+            key_paths=request.package_keys,
+            monitor=share.as_monitor(),
+        )
+    report = next((r for r in readable if r.path == pairs.get(item.path)), None)
+    return _check(item, report, request, share)
 
 
 def _too_complex(path: str, exc: Exception) -> str:
@@ -202,6 +231,8 @@ def recheck_request(
     *,
     from_disk: bool = False,
     fast_path_max_bytes: int | None = None,
+    package_keys: tuple[str, ...] = (),
+    outline: bool = False,
 ) -> OpenRequest:
     """The open that checks ``document`` again — under ``destination`` and ``now`` —
     over the bytes it was read from, or (``from_disk``: F5, a change on disk) over its
@@ -228,6 +259,8 @@ def recheck_request(
         contents=contents if held else None,
         current_for=current_for,
         fast_path_max_bytes=fast_path_max_bytes,
+        package_keys=package_keys,
+        outline=outline,
     )
 
 
@@ -238,6 +271,7 @@ def with_current_snapshot(
     now: datetime | None = None,
     *,
     fast_path_max_bytes: int | None = None,
+    outline: bool = False,
 ) -> ContinuationDocument | UnreadableDocument:
     """``document`` checked again with the file at ``path`` as the destination's current
     capability snapshot (read up to one byte past the format's 1 MiB limit)."""
@@ -252,7 +286,9 @@ def with_current_snapshot(
     changed = replace(document, current_path=path, current_data=current)
     # A check with a current snapshot is one more open of the same bytes: the same call
     # as opening the files, as every re-check is.
-    request = recheck_request(changed, None, now, fast_path_max_bytes=fast_path_max_bytes)
+    request = recheck_request(
+        changed, None, now, fast_path_max_bytes=fast_path_max_bytes, outline=outline
+    )
     (result,) = open_documents(request, monitor)
     assert isinstance(result, ContinuationDocument | UnreadableDocument)
     return result
@@ -307,6 +343,7 @@ def _check(
     from zcf_inspector.core.continuation.inspection import inspect_continuation  # noqa: PLC0415
 
     current = (request.current_for or {}).get(item.path)
+    session = DocumentKind.ASIF_SESSION
     result = inspect_continuation(
         item.data,
         now=clock(request.now),
@@ -326,7 +363,16 @@ def _check(
         None if current is None else current[0],
         None if current is None else current[1],
         item.parses + (0 if report is None else report.parses),
+        _outline(item.value) if request.outline and result.kind is session else None,
     )
+
+
+def _outline(value: JsonValue) -> SessionOutline:
+    """An ASIF session's outline for the window's session view (its timeline, contexts
+    and resources), made on the worker: 100,000 events are too many for the UI thread."""
+    from zcf_inspector.core.continuation.outline import session_outline  # noqa: PLC0415
+
+    return session_outline(value)
 
 
 def _check_packet(item: FileRead, request: OpenRequest, share: _Share) -> PacketDocument:

@@ -1,6 +1,8 @@
 """The one read of a file an open checks: bounded, non-blocking, then one strict parse.
 
-Files that are not documents at all (folders, devices, FIFOs, dangling or looping links,
+An ASIF package (`.asif.zip`) is recognised here by content, never by name
+(`opener.package.is_package`), and becomes a `PackageRead`: its checks read the archive
+themselves. Files that are not documents at all (folders, devices, FIFOs, dangling or looping links,
 unreadable, empty, binary or oversized files) become an `UnreadableDocument` with one
 plain message (`file_checks`); everything else is read strictly once, in the mode its
 kind needs (`strict_read`), and the parse is counted (`FileRead.parses`), so that a test
@@ -19,6 +21,7 @@ from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.reading import ReadDocument, ReadError, read_document
 from zcf_inspector.opener.documents import UnreadableDocument
 from zcf_inspector.opener.file_checks import content_problem, unreadable_message
+from zcf_inspector.opener.package import is_package
 from zcf_inspector.present.recognise import CONTINUATION_KINDS, recognise
 
 
@@ -32,6 +35,14 @@ class FileRead:
     @property
     def value(self) -> JsonValue | None:  # None when refused at the byte stage
         return self.read.value if isinstance(self.read, ReadDocument) else None
+
+
+@dataclass(frozen=True, slots=True)
+class PackageRead:
+    """A ZIP archive read: an ASIF package, checked by `opener.package.open_package`."""
+
+    path: str
+    data: bytes
 
 
 def _continuation(value: JsonValue | None) -> bool:
@@ -74,13 +85,14 @@ def read_file(
     step: Callable[[str, float], None],
     *,
     sniff: bool = True,
-) -> FileRead | UnreadableDocument:
+) -> FileRead | PackageRead | UnreadableDocument:
     """The one read of a file an open checks: bounded and non-blocking (a FIFO never
-    blocks the worker), ``held`` bytes instead when given, then one strict read. ``step``
-    reports progress. With ``sniff`` (the window) a file that is empty, binary or larger
-    than ``max_bytes`` is no document and gets no tab; without it (the CLI, whose exit
-    codes scripts rely on) such bytes go to the strict reader, which refuses them with
-    their code (``invalid_json``, ``packet_too_large``…)."""
+        blocks the worker), ``held`` bytes instead when given, then one strict read. ``step``
+        reports progress. With ``sniff`` (the window) a file that is empty, binary or larger
+        than ``max_bytes`` is no document and gets no tab; without it (the CLI, whose exit
+        codes scripts rely on) such bytes go to the strict reader, which refuses them with
+        their code (``invalid_json``, ``packet_too_large``…). A ZIP archive is a package,
+    sniffed or not."""
     name = Path(path).name
     step(f"reading {name}", 0.0)
     try:
@@ -88,6 +100,8 @@ def read_file(
     except UnreadableFileError as exc:
         message = unreadable_message(exc, max_bytes) if sniff else str(exc)
         return UnreadableDocument(path, message, exc)
+    if is_package(data):  # an .asif.zip: `open_package` checks it
+        return PackageRead(path, data)
     problem = content_problem(path, data, max_bytes) if sniff else None
     if problem is not None:
         return UnreadableDocument(path, problem)

@@ -18,7 +18,9 @@ from zcf_inspector.core.codes import PackageCode
 from zcf_inspector.core.document_kind import DocumentKind
 from zcf_inspector.core.findings import Finding
 from zcf_inspector.core.package.results import (
+    ClosureEntry,
     ClosureState,
+    InventoryEntry,
     MemberStatus,
     PackageResult,
     SignatureStatus,
@@ -207,3 +209,84 @@ def verdict(result: PackageResult) -> Verdict:
         full if full != short else "",
         not_checked,
     )
+
+
+# The inventory pane's words: a member's status and its level (only a member that matches
+# its record is not refused; matching is integrity, never authenticity, so it is neutral).
+INVENTORY_HEADERS = ("Member", "Status", "Bytes", "SHA-256", "Listed bytes", "Listed SHA-256")
+CLOSURE_HEADERS = ("Resource", "Member", "Closure")
+
+_MEMBER_WORDS = {
+    MemberStatus.MATCHES: "matches",
+    MemberStatus.DIFFERS: "DIFFERS",
+    MemberStatus.MISSING: "MISSING",
+    MemberStatus.UNLISTED: "UNLISTED",
+    MemberStatus.UNRELATED: "UNRELATED",
+}
+
+_CLOSURE_WORDS = {
+    ClosureState.PRESENT: "present",
+    ClosureState.MISSING: "MISSING",
+    ClosureState.MISMATCH: "MISMATCH",
+    ClosureState.RESERVED: "RESERVED NAME",
+    ClosureState.UNSAFE: "UNSAFE PATH",
+}
+
+
+def member_trust(entry: InventoryEntry) -> Trust:
+    return Trust.UNSIGNED if entry.status is MemberStatus.MATCHES else Trust.REFUSED
+
+
+def closure_trust(entry: ClosureEntry) -> Trust:
+    return Trust.UNSIGNED if entry.state is ClosureState.PRESENT else Trust.REFUSED
+
+
+def _n(value: int | None) -> str:
+    return "" if value is None else f"{value:,}"
+
+
+def member_cells(entry: InventoryEntry) -> tuple[str, ...]:
+    return (
+        entry.path,
+        _MEMBER_WORDS[entry.status],
+        _n(entry.bytes),
+        entry.sha256 or "",
+        _n(entry.listed_bytes),
+        entry.listed_sha256 or "",
+    )
+
+
+def member_detail(entry: InventoryEntry) -> str:
+    why = {
+        MemberStatus.MATCHES: "its bytes are the count and SHA-256 its record lists",
+        MemberStatus.DIFFERS: "its bytes are NOT what its record lists (changed after packing)",
+        MemberStatus.MISSING: "the inventory lists it, but the archive does not hold it",
+        MemberStatus.UNLISTED: "the archive holds it, but the inventory does not list it",
+        MemberStatus.UNRELATED: "listed and held, but no embedded resource of the session names it",
+    }[entry.status]
+    return (
+        f"member {entry.path}: {_MEMBER_WORDS[entry.status]} — {why}\n"
+        f"holds:  {_n(entry.bytes) or '(nothing)'} bytes, SHA-256 {entry.sha256 or '—'}\n"
+        f"listed: {_n(entry.listed_bytes) or '(not listed)'} bytes, "
+        f"SHA-256 {entry.listed_sha256 or '—'}"
+        + (f"\nrecord: asif-package.json#{entry.pointer}" if entry.pointer else "")
+    )
+
+
+def closure_cells(entry: ClosureEntry) -> tuple[str, ...]:
+    return (entry.resource_id, entry.path, _CLOSURE_WORDS[entry.state])
+
+
+def inventory_summary(result: PackageResult) -> str:
+    bad = sum(1 for e in result.inventory if e.status is not MemberStatus.MATCHES)
+    words = f"{result.members} members · {len(result.inventory)} inventory rows"
+    words += f" · {bad} REFUSED" if bad else " · every member matches its record"
+    return words
+
+
+def package_digests(result: PackageResult) -> str:
+    """The archive's and the manifest's SHA-256 (what a signature or a log names)."""
+    words = f"archive SHA-256:  {result.archive_sha256}"
+    if result.manifest_sha256:
+        words += f"\nmanifest SHA-256: {result.manifest_sha256}"
+    return words

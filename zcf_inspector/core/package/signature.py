@@ -148,3 +148,16 @@ def check_signature(raw: bytes, manifest: bytes, trusted: bytes | None) -> Signa
             listed,
         )
     return SignatureResult(SignatureStatus.VERIFIED, kid, listed)
+
+
+def trusted_key_for(raw: bytes, keys: tuple[bytes, ...]) -> bytes | None:
+    """Of the caller's trusted ``keys``, the one the signature file ``raw`` names by its
+    ``key_id`` — or, when it names none of them, the first (so the check refuses it as
+    signed by an untrusted key); None when no key is trusted (NOT CHECKED)."""
+    if not keys:
+        return None
+    value = None
+    if len(raw) <= MAX_SIGNATURE:
+        value = read_member_json(raw, SIGNATURE, PackageCode.SIGNATURE_UNSUPPORTED)
+    named = value.get("key_id") if isinstance(value, dict) else None
+    return next((k for k in keys if key_id(k) == named), keys[0])

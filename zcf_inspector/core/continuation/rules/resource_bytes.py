@@ -30,7 +30,7 @@ MAX_TOTAL = 256 * 1024 * 1024
 MAX_JSON_DEPTH = 128
 
 
-def _decoded(resource: JsonObject) -> bytes | str:
+def inline_bytes(resource: JsonObject) -> bytes | str:
     """The inline bytes of ``resource``, or why they cannot be had."""
     if "text" in resource:
         try:
@@ -73,7 +73,7 @@ def resource_bytes(
                 continue
             raw: bytes | str = cast(Mapping[str, bytes], files)[cast(str, resource["path"])]
         else:
-            raw = _decoded(resource)
+            raw = inline_bytes(resource)
         if isinstance(raw, str):
             out.refused.add(ident)
             field_name = "text" if "text" in resource else "data"
