@@ -599,7 +599,14 @@ def audit_report(
         workspace=None if workspace is None else resolve_folder(workspace),
         monitor=monitor or _NULL_MONITOR,
     )
-    return _build_report(facts, _name(packet, "(packet bytes)"), _name(receipt, "(receipt bytes)"))
+    secrets, _ = _packet_advisories(facts.ingest.inspection)  # the opener's one scan
+    return _build_report(
+        facts,
+        _name(packet, "(packet bytes)"),
+        _name(receipt, "(receipt bytes)"),
+        secrets=secrets,
+        hostile=_text_advisories(facts.ingest.inspection),
+    )
 
 
 def audit_html(report: AuditReport) -> str:

@@ -32,6 +32,26 @@ def isolated_data_dir(
     return folder
 
 
+@pytest.fixture(autouse=True)
+def close_keeps_reviews(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """A window a test made and closes (by hand or by qtbot at the end) may hold a review
+    with unexported decisions, whose close question is a modal box no one answers
+    offscreen: it would hang the run. Every such question is answered Keep for later (the
+    journal keeps them), and what it said is kept for a test to read. The tests of the
+    question itself answer it through their own prompter (`ScriptedPrompter`)."""
+    from zcf_inspector.gui.review import dialogs
+    from zcf_inspector.gui.review.close_question import CloseAnswer
+
+    asked: list[str] = []
+
+    def keep(parent: Any, text: str) -> CloseAnswer:
+        asked.append(text)
+        return CloseAnswer.KEEP
+
+    monkeypatch.setattr(dialogs, "ask_close", keep)
+    return asked
+
+
 # The offscreen platform has no window manager: it cannot pass size hints, raise a window
 # or give a popup (a completer's) the keyboard, and says so each time; that is the test
 # platform talking, not the window.

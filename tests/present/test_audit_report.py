@@ -16,6 +16,7 @@ from tests.present.review_packets import AWS_KEY, HOSTILE, SECRET_KEY, evidence_
 from zcf_inspector.core.packet.receipt import receipt_bytes
 from zcf_inspector.core.review.audit import audit_facts
 from zcf_inspector.core.review.batch import review_packet
+from zcf_inspector.opener.open import packet_advisories
 from zcf_inspector.present.audit_html import CONTENT_SECURITY_POLICY, html_text
 from zcf_inspector.present.audit_model import AuditReport
 from zcf_inspector.present.audit_report import MISMATCH_HEADLINE, SHOWN_FINDINGS, build_report
@@ -200,7 +201,9 @@ def test_a_credential_outside_the_beliefs_is_named_and_not_shown() -> None:
     data = json.dumps(g.unsigned(packet)).encode()
     made = review_packet(data, destination(), DECISIONS, reviewer="alice").receipt
     assert made is not None
-    report = build_report(audit_facts(data, destination(), receipt_bytes(made)), "p", "r")
+    facts = audit_facts(data, destination(), receipt_bytes(made))
+    secrets, _ = packet_advisories(facts.ingest.inspection)  # the opener's one scan
+    report = build_report(facts, "p", "r", secrets=secrets)
     flags = next(s for s in report.sections if s.title.startswith("Suspected credentials"))
     assert flags.table is not None
     row = next(r for r in flags.table.rows if r[1] == "/content/capsule/risks/0")

@@ -70,7 +70,10 @@ def write_report(
     try:
         data = read_bounded(receipt, RECEIPT_MAX_BYTES)
         facts = audit_facts(document.data, destination, data, monitor=monitor)
-        report = build_report(facts, document.path, receipt)
+        # The packet's scans are the open's (the opener scans a packet once).
+        report = build_report(
+            facts, document.path, receipt, secrets=document.secrets, hostile=document.hostile
+        )
         monitor.step("writing the audit report", 0.9)
         write_atomic(out, (c.encode("utf-8") for c in html_chunks(report)), overwrite=True)
     except ZcfError as exc:  # an unreadable receipt, an unwritable folder

@@ -20,12 +20,13 @@ from typing import Final
 
 from zcf_inspector.core.findings import Finding
 from zcf_inspector.core.formats import ReviewState
+from zcf_inspector.core.hostile.scan import TextScan
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.review.audit import AuditFacts
 from zcf_inspector.core.review.previous import earlier_decisions
 from zcf_inspector.core.review.previous_trust import UNSIGNED_ORIGIN, signer_fingerprint
 from zcf_inspector.core.review.target import ReviewTarget
-from zcf_inspector.core.secrets.scan import scan_packet
+from zcf_inspector.core.secrets.scan import SecretScan
 from zcf_inspector.core.visible_text import clip, visible
 from zcf_inspector.present import packet as packet_words
 from zcf_inspector.present import receipt as receipt_words
@@ -90,15 +91,25 @@ def note_text(note: str | None) -> str:
     return "" if not note else visible(clip(masked_note(note), NOTE_CHARS))
 
 
-def build_report(facts: AuditFacts, packet_name: str, receipt_name: str) -> AuditReport:
+def build_report(
+    facts: AuditFacts,
+    packet_name: str,
+    receipt_name: str,
+    *,
+    secrets: SecretScan | None = None,
+    hostile: TextScan | None = None,
+) -> AuditReport:
     """The report of ``facts`` (`core.review.audit.audit_facts`); the names are what the
-    caller calls the two files (shown as given, made visible)."""
+    caller calls the two files (shown as given, made visible). ``secrets`` and
+    ``hostile``: the packet's scans, made by the opener (the one place a packet is
+    scanned), counted on the packet verdict's admission chip as every front end does and
+    listed among the flags."""
     title = f"Audit report — {visible(PurePath(packet_name).name or packet_name)}"
     files = (Fact("packet file", visible(packet_name)), Fact("receipt file", visible(receipt_name)))
     inspection = facts.ingest.inspection
     target = facts.target
     notice = target.notice if target is not None else None
-    shown_packet = packet_words.verdict(inspection, notice)
+    shown_packet = packet_words.verdict(inspection, notice, secrets, hostile)
     shown_receipt = receipt_words.verdict(facts.report)
     trust = weakest(shown_packet.trust, shown_receipt.trust)
     verdicts = _verdicts(
@@ -135,7 +146,7 @@ def build_report(facts: AuditFacts, packet_name: str, receipt_name: str) -> Audi
         _review_section(receipt),
         _counts_section(target, receipt),
         _decisions_section(receipt),
-        _flags_section(target, index, receipt),
+        _flags_section(target, index, receipt, secrets),
         _beliefs_section(facts, target, index, receipt),
         _previous_section(receipt),
         _checks_section(shown_packet.rows, shown_receipt.rows),
@@ -272,7 +283,10 @@ def _hostile(value: str) -> bool:
 
 
 def _flags_section(
-    target: ReviewTarget, index: DetailIndex, receipt: dict[str, JsonValue]
+    target: ReviewTarget,
+    index: DetailIndex,
+    receipt: dict[str, JsonValue],
+    secrets: SecretScan | None,
 ) -> Section:
     rows: list[tuple[str, ...]] = []
     # The review's scan (what the beliefs' entries show masked), then the rest of the
@@ -280,7 +294,7 @@ def _flags_section(
     # the capsule.
     shown_masked = index.secrets.by_pointer
     hits_at = dict(shown_masked)
-    for pointer, more in scan_packet(dict(target.packet)).by_pointer().items():
+    for pointer, more in (secrets.by_pointer() if secrets is not None else {}).items():
         hits_at.setdefault(pointer, more)
     for pointer, hits in sorted(hits_at.items()):
         words = hit_words(hits)

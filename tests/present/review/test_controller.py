@@ -158,7 +158,11 @@ def test_export_writes_a_signed_receipt_then_a_later_decision_makes_it_stale(
     assert "is out of date — export again (Ctrl+E)." in stale
     question = controller.close_question()
     assert question is not None
-    assert question.endswith("Close without exporting again?")
+    # The question says the receipt is out of date, by how many decisions, and what each
+    # of its three answers does.
+    assert "is out of date: 1 decision was taken after it." in question
+    assert "Export… writes the receipt first. Keep for later closes" in question
+    assert "Discard sets the saved review aside" in question
     assert " — receipt exported" not in controller.summary_line()
 
 

@@ -310,6 +310,7 @@ def is_jwt(value: bytes) -> bool:
 
 
 _LETTERS: Final = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_WORD_BYTES: Final = _LETTERS + b"_-."
 
 
 def acceptable_keyword_value(value: bytes, quoted: bool) -> bool:
@@ -328,6 +329,11 @@ def acceptable_keyword_value(value: bytes, quoted: bool) -> bool:
     if quoted:
         return True
     others = len(value.translate(None, _LETTERS))  # bytes that are not ASCII letters
+    # Letters joined by "_", "-" or "." alone are a word or an identifier
+    # (`key_id: signing_key_untrusted`, `token: not_checked`), not a credential: an
+    # unquoted one holds a digit or another symbol too.
+    if not value.translate(None, _WORD_BYTES):
+        return False
     return len(value) >= 8 and 0 < others < len(value)
 
 
