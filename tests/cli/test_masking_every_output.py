@@ -240,14 +240,10 @@ def test_no_command_prints_a_planted_credential(
     # ends with the packet's number; the packet with a token as a key is refused, no receipt).
     for receipt in receipts:
         packet = (a, c)[int(receipt.name[-1])]
-        commands.append(
-            ("receipt", "report", str(receipt), "--packet", str(packet))
-            + ("--destination", str(DEST))
-        )
-    commands.append(
-        ("receipt", "report", str(out_dir / "r0"), "--packet", str(a))
-        + ("--destination", str(DEST), "--workspace", str(tmp_path))
-    )
+        report = ("receipt", "report", str(receipt), "--packet", str(packet))
+        commands.append((*report, "--destination", str(DEST)))
+    report = ("receipt", "report", str(out_dir / "r0"), "--packet", str(a))
+    commands.append((*report, "--destination", str(DEST), "--workspace", str(tmp_path)))
     found.update({" ".join(argv): leaks(run(capsys, *argv), planted) for argv in commands})
     assert {command: values for command, values in found.items() if values} == {}
     assert len(found) > 40
