@@ -11,6 +11,7 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
 from goldens import generate as g
@@ -130,3 +131,48 @@ def test_the_compare_view_masks_ids_pointers_and_values(
     no_raw(
         [detail, *(line.a for line in view.detail_lines), *(line.b for line in view.detail_lines)]
     )
+
+
+def test_copy_key_and_copy_pointer_ask_before_copying_a_token(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    """Issue 34, point 1: a member named by a token is shown masked; Copy Key and Copy
+    JSON Pointer put it on the clipboard only once the user says so, as Copy Value asks."""
+    packet = g.handoff("mask-copy-key")
+    packet["content"][OTHER] = "an unknown field named by a token"
+    path = tmp_path / "k.json"
+    path.write_text(json.dumps(g.unsigned(packet)), encoding="utf-8")
+    tab = drop_and_wait(qtbot, window, [path])
+    wait_idle(qtbot, window)
+    clipboard = QGuiApplication.clipboard()
+    answers: list[bool] = []
+    asked: list[tuple[str, str]] = []
+
+    def answer(_parent: object, title: str, text: str) -> bool:
+        asked.append((title, text))
+        return answers.pop(0)
+
+    tab.copier.confirm = answer
+    tab.select_pointer(f"/content/{OTHER}")
+    tab.tree.setFocus()
+    assert tab.selected_node() is not None
+    assert tab.selected_node().key == OTHER  # type: ignore[union-attr]
+    for kind, copied in ((CopyKind.KEY, OTHER), (CopyKind.POINTER, f"/content/{OTHER}")):
+        clipboard.setText("before")
+        answers.append(False)
+        tab.copier.copy(kind)
+        assert clipboard.text() == "before"  # No: nothing copied
+        assert asked[-1][0] == "Copy a suspected credential?"
+        no_raw([asked[-1][1]])  # the question names the place masked
+        answers.append(True)
+        tab.copier.copy(kind)
+        assert clipboard.text() == copied  # Yes: as the packet holds it
+    assert len(asked) == 4
+    # A plain key and pointer are copied without a question.
+    tab.select_pointer("/content/beliefs")
+    tab.tree.setFocus()
+    tab.copier.copy(CopyKind.KEY)
+    assert clipboard.text() == "beliefs"
+    tab.copier.copy(CopyKind.POINTER)
+    assert clipboard.text() == "/content/beliefs"
+    assert len(asked) == 4
