@@ -17,6 +17,7 @@ from pytestqt.qtbot import QtBot
 from goldens import generate as g
 from tests.gui.driving import WAIT_MS, drop_and_wait, wait_idle
 from tests.gui.test_compare import wait_for_compare
+from zcf_inspector.gui.canonical_pane import flagged_below
 from zcf_inspector.gui.clipboard import CopyKind
 from zcf_inspector.gui.findings_pane import finding_line
 from zcf_inspector.gui.main_window import MainWindow
@@ -176,3 +177,48 @@ def test_copy_key_and_copy_pointer_ask_before_copying_a_token(
     tab.copier.copy(CopyKind.POINTER)
     assert clipboard.text() == "/content/beliefs"
     assert len(asked) == 4
+
+
+def test_the_canonical_pane_holds_back_a_container_with_a_token_past_what_it_shows(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    """Issue 34, point 1: the views show a node's first 64 KB; a token the packet scan does
+    not read (an extension's value) past them holds the node's bytes back all the same,
+    and so does a flagged text past them (its pointer under the node's)."""
+    packet = g.handoff("mask-canonical")
+    packet["extensions"] = {"org.example.data": ["x" * 70_000, {"id": TOKEN}]}
+    packet["content"]["beliefs"] = [
+        g.belief("b-long", "y " * 40_000 + f"the key is {OTHER}"),
+        g.belief("b-plain", "nothing here"),
+    ]
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(g.unsigned(packet)), encoding="utf-8")
+    tab = drop_and_wait(qtbot, window, [path])
+    wait_idle(qtbot, window)
+    pane = tab.canonical_pane
+
+    def shown(pointer: str) -> None:
+        tab.select_pointer(pointer)
+        qtbot.waitUntil(
+            lambda: pane.form is not None and pane.form.pointer == pointer, timeout=WAIT_MS
+        )
+        wait_idle(qtbot, window)
+
+    for pointer in ("/extensions/org.example.data", "/extensions", "/content/beliefs", "/content"):
+        shown(pointer)
+        assert pane.form is not None
+        assert len(pane.form.data) > 64 * 1024  # the token lies past what the views show
+        assert pane.views.isHidden(), pointer
+        assert not pane.held_back.isHidden()
+        assert "holds 1 text " in pane.held_back.text()
+    shown("/content/beliefs/1")  # nothing in it: shown at once
+    assert not pane.views.isHidden()
+    pane_texts = [pane.text.toPlainText(), pane.hex.toPlainText()]
+    no_raw(pane_texts)
+
+
+def test_flagged_pointers_are_counted_under_each_ancestor() -> None:
+    below = flagged_below(["/a/b/0", "/a/b/1", "/a/c", "/d~1e"])
+    assert below == {"": 4, "/a": 3, "/a/b": 2, "/a/b/0": 1, "/a/b/1": 1, "/a/c": 1, "/d~1e": 1}
+    assert "/a/bb" not in below  # a sibling sharing a prefix is not under it
+    assert flagged_below([""]) == {"": 1}
