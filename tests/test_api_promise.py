@@ -58,6 +58,8 @@ STABLE_CODES = {
     "Cancelled": "cancelled",
     "ExportError": "export_failed",
     "WorkspaceError": "workspace_unusable",
+    "PackageKeyError": "package_key_invalid",
+    "PackageBuildError": "package_refused",
 }
 
 
@@ -436,6 +438,16 @@ RECEIPT = GOLDENS / "publication" / "minimal.receipt.json"
 SESSION = (
     Path(__file__).parent / "data" / "asif-0.5" / "examples" / "continuation"
 ) / "another-agent.session.json"
+FULL = GOLDENS / "publication" / "full-handoff.json"
+FULL_RECEIPT = GOLDENS / "publication" / "full-handoff.receipt.json"
+PACKAGE_SESSION = (
+    Path(__file__).parent
+    / "data"
+    / "asif-0.5-package"
+    / "examples"
+    / "awaiting-approval.session.json"
+)
+PACKAGE_SESSION_BYTES = api.build_package(PACKAGE_SESSION)  # a package built from it
 
 # A valid call of every public function: each argument in turn is then replaced by a
 # value of a wrong type, and the call must refuse it as an `InputError` (never a
@@ -455,6 +467,12 @@ VALID_CALLS: dict[str, dict[str, Any]] = {
     "parse_destination": {"value": json.loads(DEST.read_bytes())},
     "read_json": {"data": b"[1]"},
     "review": {"source": MINIMAL, "destination": DEST, "decisions": [], "reviewer": "r"},
+    "audit_report": {"packet": FULL, "receipt": FULL_RECEIPT, "destination": DEST},
+    "audit_html": {"report": None},  # replaced below by a real report
+    "reconcile": {"packet": FULL, "a": FULL_RECEIPT, "b": FULL_RECEIPT, "destination": DEST},
+    "verify_package": {"source": PACKAGE_SESSION_BYTES, "signature": None, "key": None},
+    "build_package": {"session": PACKAGE_SESSION},
+    "sign_package": {"source": PACKAGE_SESSION_BYTES, "seed": bytes(range(32))},
 }
 # What is of a wrong type for every argument above (None only where None is not allowed:
 # it is left out of the arguments that take it).
@@ -477,7 +495,7 @@ def test_every_public_function_has_a_valid_call_to_vary() -> None:
     functions = {n for n in api.__all__ if inspect.isfunction(getattr(api, n))}
     assert functions == set(VALID_CALLS)
     for name, kwargs in VALID_CALLS.items():
-        if name == "verdict":
+        if name in ("verdict", "audit_html"):
             continue
         getattr(api, name)(**kwargs)  # the baseline is valid
 
@@ -489,6 +507,8 @@ def test_a_wrong_argument_type_is_an_input_error_never_a_builtin(name: str, data
     kwargs = dict(VALID_CALLS[name])
     if name == "verdict":
         kwargs["result"] = api.inspect_packet(MINIMAL)
+    if name == "audit_html":
+        kwargs["report"] = api.audit_report(**VALID_CALLS["audit_report"])
     argument = data.draw(st.sampled_from(sorted(kwargs)))
     wrong = data.draw(WRONG)
     valid = kwargs[argument]

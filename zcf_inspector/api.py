@@ -596,8 +596,10 @@ def audit_report(
         resolved,
         _bytes(receipt, _RECEIPT_MAX_BYTES),
         key=public_key,
-        workspace=None if workspace is None else resolve_folder(workspace),
-        monitor=monitor or _NULL_MONITOR,
+        workspace=None
+        if workspace is None
+        else resolve_folder(_args.path_of(workspace, "workspace")),
+        monitor=_args.monitor(monitor) or _NULL_MONITOR,
     )
     secrets, _ = _packet_advisories(facts.ingest.inspection)  # the opener's one scan
     return _build_report(
@@ -614,8 +616,10 @@ def audit_html(report: AuditReport) -> str:
     Content-Security-Policy forbidding both, printable. Every string is escaped.
 
     Raises:
-        Nothing of its own: the report was checked when it was made.
+        ArgumentError: ``report`` is not an `AuditReport` (an `InputError`).
     """
+    if not isinstance(report, AuditReport):
+        raise _args.wrong("report", "an AuditReport (from audit_report)", report)
     return "".join(_html_chunks(report))
 
 
@@ -658,10 +662,10 @@ def reconcile(
         _args.required_destination(destination),
         _bytes(a, _RECEIPT_MAX_BYTES),
         _bytes(b, _RECEIPT_MAX_BYTES),
-        accept_unsigned=accept_unsigned,
+        accept_unsigned=_args.boolean(accept_unsigned, "accept_unsigned"),
         choices=parsed,
-        reconciler=reconciler,
-        monitor=monitor or _NULL_MONITOR,
+        reconciler=_args.optional_text(reconciler, "reconciler"),
+        monitor=_args.monitor(monitor) or _NULL_MONITOR,
     )
 
 

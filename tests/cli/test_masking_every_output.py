@@ -236,6 +236,14 @@ def test_no_command_prints_a_planted_credential(
     assert len(receipts) >= 2  # the planted packet admitted and reviewed: receipts written
     commands = [("receipt", "verify", str(p)) for p in receipts]
     commands += [("receipt", "verify", "--json", str(p)) for p in receipts]
+    # The audit report's HTML page (on stdout) of each receipt, with its packet (the name
+    # ends with the packet's number; the packet with a token as a key is refused, no receipt).
+    for receipt in receipts:
+        packet = (a, c)[int(receipt.name[-1])]
+        report = ("receipt", "report", str(receipt), "--packet", str(packet))
+        commands.append((*report, "--destination", str(DEST)))
+    report = ("receipt", "report", str(out_dir / "r0"), "--packet", str(a))
+    commands.append((*report, "--destination", str(DEST), "--workspace", str(tmp_path)))
     found.update({" ".join(argv): leaks(run(capsys, *argv), planted) for argv in commands})
     assert {command: values for command, values in found.items() if values} == {}
     assert len(found) > 40
@@ -283,3 +291,63 @@ def test_plan_masks_a_token_named_plan_in_text_and_json(
     out = run(capsys, "plan", "--json", str(session))
     assert json.loads(out.split("\n\n")[0])["verdict"].startswith("ASIF-SESSION VALID")
     assert leaks(out, [token]) == []
+
+
+def planted_session(tmp_path: Path) -> tuple[Path, list[str]]:
+    """The public ASIF example with a token as its plan's id (and model's), a second as a
+    resource's id and a third as a dependency's: ids the scan does not read, which `plan`
+    prints in every form, DOT too."""
+    tokens = [github(710), github(711), github(712)]
+    text = (EXAMPLES / "another-agent.session.json").read_text()
+    for old, token in zip(("continue-main", "source-csv", "summary-tool"), tokens, strict=True):
+        assert old in text
+        text = text.replace(old, token)
+    session = tmp_path / "planted.session.json"
+    session.write_text(text)
+    return session, tokens
+
+
+def test_plan_prints_no_planted_id_in_any_form(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session, tokens = planted_session(tmp_path)
+    forms = [
+        ("plan", str(session)),
+        ("plan", "--json", str(session)),
+        ("plan", "--dot", str(session)),
+        ("plan", "--plan", tokens[0], str(session)),
+        ("plan", "--plan", tokens[0], "--dot", str(session)),
+        ("plan", "--plan", tokens[0], "--json", str(session)),
+    ]
+    found = {" ".join(argv[:-1]): leaks(run(capsys, *argv), tokens) for argv in forms}
+    assert {form: values for form, values in found.items() if values} == {}
+
+
+def test_plan_dot_keeps_nodes_whose_ids_mask_alike_apart(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two subjects whose ids are two different tokens mask alike; DOT names nodes by
+    number, so they stay two nodes, each labelled with the masked id."""
+    session, _ = planted_session(tmp_path)
+    dot = run(capsys, "plan", "--dot", str(session))
+    assert dot.startswith('digraph "plan:ghp_…(40 characters, hidden)" {')
+    nodes = {
+        line.strip().split(" ", 1)[0]: line.split("label=", 1)[1].split('"', 2)[1]
+        for line in dot.splitlines()
+        if "[label=" in line and "->" not in line
+    }
+    assert list(nodes) == [f"n{i}" for i in range(len(nodes))]
+    hidden = "ghp_…(40 characters, hidden)"
+    assert nodes["n0"] == f"plan:{hidden}"
+    assert f"resource:{hidden}" in nodes.values()
+    assert f"dependency:{hidden}" in nodes.values()
+    assert f"model:{hidden}" in nodes.values()
+    # Every edge joins two listed nodes.
+    ends = {
+        end
+        for line in dot.splitlines()
+        if "->" in line
+        for end in line.strip().split(" [", 1)[0].split(" -> ")
+    }
+    assert ends
+    assert ends <= set(nodes)

@@ -190,18 +190,26 @@ def test_dot_styles_missing_required_and_cycle(
     code, out, _ = run(capsys, str(path), "--dot")
     assert code == exitcodes.REFUSED
     assert out.startswith('digraph "plan:continue-main" {')
-    assert (
-        '"resource:font-not-captured" [label="resource:font-not-captured", '
-        'style="bold,dashed"]' in out
+    # Nodes are named n0, n1, … (issue 34, point 1: a DOT id is never the document's);
+    # each node's label is its subject.
+    node = {
+        line.split('label="', 1)[1].split('"', 1)[0]: line.strip().split(" ", 1)[0]
+        for line in out.splitlines()
+        if "[label=" in line and "->" not in line
+    }
+    missing, plan, runtime = (
+        node[name]
+        for name in ("resource:font-not-captured", "plan:continue-main", "dependency:agent-runtime")
     )
-    assert '"plan:continue-main" [label="plan:continue-main", style="bold"' in out
+    assert f'  {missing} [label="resource:font-not-captured", style="bold,dashed"]' in out
+    assert f'  {plan} [label="plan:continue-main", style="bold"' in out
     assert (
-        '"dependency:agent-runtime" -> "dependency:agent-runtime" [label="depends_on",'
+        f'  {runtime} -> {runtime} [label="depends_on",'
         ' tooltip="/continuation/dependencies/0/depends_on/0", color=red];'
     ) in out
     # The plan's selections are drawn too, dashed: the plan node reaches every subject.
     assert (
-        '"plan:continue-main" -> "dependency:agent-runtime" [label="selects_dependency",'
+        f'  {plan} -> {runtime} [label="selects_dependency",'
         ' tooltip="/continuation/plans/0/dependency_ids/0", style="dashed", color="gray40",'
         ' fontcolor="gray40"];'
     ) in out

@@ -15,6 +15,7 @@ from zcf_inspector.core.secrets.masking import (
     mask_text,
     mask_texts,
     masked_clip,
+    masked_count,
     prime,
 )
 from zcf_inspector.core.secrets.scan import scan_packet
@@ -90,3 +91,11 @@ def test_primed_texts_are_masked_as_one_by_one() -> None:
     prime(texts)
     assert [mask_text(t) for t in texts] == mask_texts(texts)
     assert all(TOKEN not in mask_text(t) for t in texts[:50])
+
+
+def test_masked_count_reads_every_string_and_member_name_of_a_value() -> None:
+    token = "ghp_" + "A1b2C3d4E5" * 4
+    value: JsonValue = {"pad": "x" * 100_000, "list": ["plain", {token: 1}, f"key {token}"], "n": 3}
+    assert masked_count(value) == 2  # the member name and the string, past 100 KB
+    assert masked_count({"plain": ["text", 1, None]}) == 0
+    assert masked_count({"nonce": token, "other": token}, is_format_own) == 1

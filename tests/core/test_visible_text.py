@@ -77,9 +77,12 @@ def test_dot_ids_stay_distinct_and_carry_nothing_hidden(ids: tuple[str, str]) ->
     assert hidden(dot) <= {"\n"}
     node_lines = [line for line in dot.splitlines() if "[label=" in line and "->" not in line]
     names = [line.strip().split(" [label=", 1)[0] for line in node_lines]
-    assert len(names) == 2
-    assert names[0] != names[1]
-    assert all(len(name) <= 210 for name in names)
+    assert names == ["n0", "n1"]  # synthetic DOT ids: one per node, whatever the ids hold
+    labels = [line.split(" [label=", 1)[1].split('", ', 1)[0] for line in node_lines]
+    if len(ids[0]) < 80:  # the labels tell two short ids apart (long ones are cut alike)
+        assert labels[0] != labels[1]
+    edges = [line.strip() for line in dot.splitlines() if "->" in line]
+    assert [edge.split(" [", 1)[0] for edge in edges] == ["n0 -> n1"]
 
 
 # Printable by `str.isprintable`, yet nothing on screen (issue 19): Default_Ignorable_Code_Point

@@ -11,11 +11,13 @@ from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
 from goldens import generate as g
 from tests.gui.driving import WAIT_MS, drop_and_wait, wait_idle
 from tests.gui.test_compare import wait_for_compare
+from zcf_inspector.gui.canonical_pane import flagged_below
 from zcf_inspector.gui.clipboard import CopyKind
 from zcf_inspector.gui.findings_pane import finding_line
 from zcf_inspector.gui.main_window import MainWindow
@@ -130,3 +132,93 @@ def test_the_compare_view_masks_ids_pointers_and_values(
     no_raw(
         [detail, *(line.a for line in view.detail_lines), *(line.b for line in view.detail_lines)]
     )
+
+
+def test_copy_key_and_copy_pointer_ask_before_copying_a_token(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    """Issue 34, point 1: a member named by a token is shown masked; Copy Key and Copy
+    JSON Pointer put it on the clipboard only once the user says so, as Copy Value asks."""
+    packet = g.handoff("mask-copy-key")
+    packet["content"][OTHER] = "an unknown field named by a token"
+    path = tmp_path / "k.json"
+    path.write_text(json.dumps(g.unsigned(packet)), encoding="utf-8")
+    tab = drop_and_wait(qtbot, window, [path])
+    wait_idle(qtbot, window)
+    clipboard = QGuiApplication.clipboard()
+    answers: list[bool] = []
+    asked: list[tuple[str, str]] = []
+
+    def answer(_parent: object, title: str, text: str) -> bool:
+        asked.append((title, text))
+        return answers.pop(0)
+
+    tab.copier.confirm = answer
+    tab.select_pointer(f"/content/{OTHER}")
+    tab.tree.setFocus()
+    assert tab.selected_node() is not None
+    assert tab.selected_node().key == OTHER  # type: ignore[union-attr]
+    for kind, copied in ((CopyKind.KEY, OTHER), (CopyKind.POINTER, f"/content/{OTHER}")):
+        clipboard.setText("before")
+        answers.append(False)
+        tab.copier.copy(kind)
+        assert clipboard.text() == "before"  # No: nothing copied
+        assert asked[-1][0] == "Copy a suspected credential?"
+        no_raw([asked[-1][1]])  # the question names the place masked
+        answers.append(True)
+        tab.copier.copy(kind)
+        assert clipboard.text() == copied  # Yes: as the packet holds it
+    assert len(asked) == 4
+    # A plain key and pointer are copied without a question.
+    tab.select_pointer("/content/beliefs")
+    tab.tree.setFocus()
+    tab.copier.copy(CopyKind.KEY)
+    assert clipboard.text() == "beliefs"
+    tab.copier.copy(CopyKind.POINTER)
+    assert clipboard.text() == "/content/beliefs"
+    assert len(asked) == 4
+
+
+def test_the_canonical_pane_holds_back_a_container_with_a_token_past_what_it_shows(
+    qtbot: QtBot, window: MainWindow, tmp_path: Path
+) -> None:
+    """Issue 34, point 1: the views show a node's first 64 KB; a token the packet scan does
+    not read (an extension's value) past them holds the node's bytes back all the same,
+    and so does a flagged text past them (its pointer under the node's)."""
+    packet = g.handoff("mask-canonical")
+    packet["extensions"] = {"org.example.data": ["x" * 70_000, {"id": TOKEN}]}
+    packet["content"]["beliefs"] = [
+        g.belief("b-long", "y " * 40_000 + f"the key is {OTHER}"),
+        g.belief("b-plain", "nothing here"),
+    ]
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(g.unsigned(packet)), encoding="utf-8")
+    tab = drop_and_wait(qtbot, window, [path])
+    wait_idle(qtbot, window)
+    pane = tab.canonical_pane
+
+    def shown(pointer: str) -> None:
+        tab.select_pointer(pointer)
+        qtbot.waitUntil(
+            lambda: pane.form is not None and pane.form.pointer == pointer, timeout=WAIT_MS
+        )
+        wait_idle(qtbot, window)
+
+    for pointer in ("/extensions/org.example.data", "/extensions", "/content/beliefs", "/content"):
+        shown(pointer)
+        assert pane.form is not None
+        assert len(pane.form.data) > 64 * 1024  # the token lies past what the views show
+        assert pane.views.isHidden(), pointer
+        assert not pane.held_back.isHidden()
+        assert "holds 1 text " in pane.held_back.text()
+    shown("/content/beliefs/1")  # nothing in it: shown at once
+    assert not pane.views.isHidden()
+    pane_texts = [pane.text.toPlainText(), pane.hex.toPlainText()]
+    no_raw(pane_texts)
+
+
+def test_flagged_pointers_are_counted_under_each_ancestor() -> None:
+    below = flagged_below(["/a/b/0", "/a/b/1", "/a/c", "/d~1e"])
+    assert below == {"": 4, "/a": 3, "/a/b": 2, "/a/b/0": 1, "/a/b/1": 1, "/a/c": 1, "/d~1e": 1}
+    assert "/a/bb" not in below  # a sibling sharing a prefix is not under it
+    assert flagged_below([""]) == {"": 1}

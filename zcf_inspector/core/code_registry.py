@@ -393,8 +393,8 @@ _ADVISORY: Final[Mapping[AdvisoryCode, tuple[Severity, str]]] = {
     ),
     AdvisoryCode.HOSTILE_TEXT: (
         WARNING,
-        "a text holds bidi controls, invisible or control characters, or a word mixing "
-        "scripts (UTS #39): it may read otherwise than it is; shown escaped",
+        "a text holds bidi, invisible or control characters, or a word mixing scripts; shown "
+        "escaped",
     ),
     AdvisoryCode.CONFUSABLE_IDENTIFIER: (
         WARNING,

@@ -3,7 +3,15 @@ and their SHA-256, computed on a worker so a large node never blocks the window.
 
 A node that holds a text the secret scan flagged shows its digest and size, but its bytes
 only after the reviewer asks (Show bytes): selecting a node in the tree is not asking to
-see a credential, and the tree shows the same text masked (issue 20)."""
+see a credential, and the tree shows the same text masked (issue 20).
+
+Whether a node holds one is decided for the whole node, never from the part the views
+show (the first `TEXT_SHOWN` characters): a flagged pointer under the node's pointer
+(counted per ancestor once, when the document's flagged pointers are set, so a selection
+costs a look-up), or — for the texts the packet scan does not read by pointer (an id, a
+key, any text of a document with no packet scan) — a string or member name anywhere in
+the node that the one masking step masks, all of the node's texts read in one scan on the
+worker (issue 34, point 1)."""
 
 from __future__ import annotations
 
@@ -24,7 +32,8 @@ from PySide6.QtWidgets import (
 
 from zcf_inspector.core.jsontypes import JsonValue
 from zcf_inspector.core.monitor import Monitor
-from zcf_inspector.core.secrets.masking import mask_text
+from zcf_inspector.core.pointer import split
+from zcf_inspector.core.secrets.masking import is_format_own, masked_count
 from zcf_inspector.gui.canonical_bytes import TEXT_SHOWN, CanonicalForm, canonical_form
 from zcf_inspector.gui.plain_text import masked_visible, plain_label
 
@@ -32,10 +41,19 @@ from zcf_inspector.gui.plain_text import masked_visible, plain_label
 Runner = Callable[[str, Callable[[Monitor], Any], Callable[[Any], None]], object]
 
 
-def holds_flagged(pointer: str, flagged: Collection[str]) -> int:
-    """How many of the ``flagged`` pointers are ``pointer`` or lie under it."""
-    below = pointer + "/"
-    return sum(1 for f in flagged if f == pointer or f.startswith(below))
+def flagged_below(flagged: Collection[str]) -> dict[str, int]:
+    """For each pointer, how many of the ``flagged`` pointers are it or lie under it (only
+    pointers with at least one listed): one walk up each flagged pointer's ancestors, so
+    linear in the flagged pointers' total length."""
+    counts: dict[str, int] = {}
+    for pointer in flagged:
+        at = pointer
+        while True:
+            counts[at] = counts.get(at, 0) + 1
+            if not at:
+                break
+            at = at[: at.rindex("/")]
+    return counts
 
 
 class CanonicalPane(QWidget):
@@ -62,6 +80,7 @@ class CanonicalPane(QWidget):
         self.views.addTab(self.text, "Text")
         self.views.addTab(self.hex, "Hex")
         self.flagged: frozenset[str] = frozenset()
+        self._below: dict[str, int] = {}  # `flagged_below` of `flagged`
         self.held_back = plain_label(selectable=False)
         self.held_back.setWordWrap(True)
         self.reveal_button = QPushButton("Show bytes")
@@ -85,6 +104,11 @@ class CanonicalPane(QWidget):
     def set_flagged(self, pointers: Collection[str]) -> None:
         """The pointers of the texts the secret scan flagged in the document shown."""
         self.flagged = frozenset(pointers)
+        self._below = flagged_below(self.flagged)
+
+    def holds_flagged(self, pointer: str) -> int:
+        """How many of the flagged pointers are ``pointer`` or lie under it."""
+        return self._below.get(pointer, 0)
 
     def clear(self) -> None:
         self._generation += 1
@@ -109,25 +133,32 @@ class CanonicalPane(QWidget):
         def done(result: object) -> None:
             if generation == self._generation and isinstance(result, tuple):
                 form, unflagged = result
-                if isinstance(form, CanonicalForm):
-                    self._show(form, bool(unflagged))
+                if isinstance(form, CanonicalForm) and isinstance(unflagged, int):
+                    self._show(form, unflagged)
 
-        def work(monitor: Monitor) -> tuple[CanonicalForm, bool]:
+        base = tuple(split(pointer)) if pointer else ()
+
+        def format_own(path: tuple[str | int, ...]) -> bool:
+            return is_format_own((*base, *path))  # a nonce, a signature: the format's own
+
+        def work(monitor: Monitor) -> tuple[CanonicalForm, int]:
             form = canonical_form(pointer, value, monitor)
-            # What the views would show, read by the one masking step: a credential the
-            # packet scan does not read (an id, a key, a tool name) holds the bytes back too.
-            return form, mask_text(form.shown_text) != form.shown_text
+            # Every text of the node, read by the one masking step (not only the part the
+            # views show): a credential the packet scan does not read by pointer (an id, a
+            # key, a tool name) holds the bytes back too.
+            monitor.step("looking for credentials", 0.9)
+            return form, masked_count(value, format_own)
 
         self._run("canonical bytes", work, done)
 
-    def _show(self, form: CanonicalForm, unflagged: bool = False) -> None:
+    def _show(self, form: CanonicalForm, unflagged: int = 0) -> None:
         self.form = form
         self.digest.setText(form.digest)
         size = len(form.data)
         shown = "" if size <= TEXT_SHOWN else f" — the views show the first {TEXT_SHOWN:,}"
         self.size_label.setText(f"{size:,} bytes{shown}")
-        held = holds_flagged(form.pointer, self.flagged) if self.flagged else 0
-        held = held or int(unflagged)
+        # The larger count: a text the packet scan flagged is one the masking step masks.
+        held = max(self.holds_flagged(form.pointer), unflagged)
         self._hold(held)
         if not held:
             self._fill()

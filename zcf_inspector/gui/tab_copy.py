@@ -71,14 +71,29 @@ class TabCopier:
         else:
             self._status(f"Copied {what}: {clip(visible(text), STATUS_CHARS)}")
 
+    def _put_asked(self, what: str, text: str, where: str | None) -> None:
+        """Copy ``text`` (a key, a pointer, a name: short, copied at once); one holding a
+        suspected credential — a member named by a token, a pointer through it — only
+        once the user says so, as Copy Value asks. One look at the text, as the views
+        that show it masked take it."""
+        if mask_text(text) == text:
+            self._put(what, text)
+            return
+        place = f" at {masked_visible(where or '/')}" if where is not None else ""
+        question = copy_secret_question(f"The {what}{place}", f"the {what}")
+        if not self.confirm(self._parent or self.tab.tree, *question):
+            self._status(f"Nothing copied: the {what} holds a suspected credential")
+            return
+        self._put(what, text, secret=True)
+
     def _copy_node(self, kind: CopyKind, node: JsonNode | None) -> None:
         if node is None or (node.is_range and kind is not CopyKind.POINTER):
             return  # a range of a long array is not a value of the document
         if kind is CopyKind.KEY:
-            self._put("key", str(node.key))
+            self._put_asked("key", str(node.key), node.pointer)
             return
         if kind is CopyKind.POINTER:
-            self._put("pointer", node.pointer)
+            self._put_asked("pointer", node.pointer, None)
             return
         # A digest shows nothing of the text; a value or its canonical JSON would. The
         # tree shows it masked, so it reaches the clipboard — read by every program on
@@ -125,7 +140,7 @@ class TabCopier:
         elif kind is CopyKind.KEY:
             self._put("code", str(finding.code))
         elif kind is CopyKind.POINTER:
-            self._put("pointer", finding.pointer)
+            self._put_asked("pointer", finding.pointer, None)
         elif other:
             self._status(f"That finding points into {visible(other)}, not this file.")
         else:  # canonical JSON and digest: of the node the finding points at
@@ -143,9 +158,9 @@ class TabCopier:
                 "section", f"{row.name}: {verdict}, listed {row.listed}, computed {row.computed}"
             )
         elif kind is CopyKind.KEY:
-            self._put("section name", row.name)
+            self._put_asked("section name", row.name, row.pointer)
         elif kind is CopyKind.POINTER:
-            self._put("pointer", row.pointer or "")
+            self._put_asked("pointer", row.pointer or "", None)
         elif kind is CopyKind.DIGEST and row.computed is not None:
             self._put("computed digest", row.computed)
         else:
@@ -164,9 +179,9 @@ class TabCopier:
         if kind is CopyKind.VALUE:
             self._put("row", "\t".join(texts))
         elif kind is CopyKind.KEY and texts:
-            self._put("first column", texts[0])
+            self._put("first column", texts[0])  # a cell as shown: masked by its model
         elif kind is CopyKind.POINTER and isinstance(current.data(POINTER_ROLE), str):
-            self._put("pointer", str(current.data(POINTER_ROLE)))
+            self._put_asked("pointer", str(current.data(POINTER_ROLE)), None)
         else:
             self._status(
                 "Canonical JSON and digests are copied from the tree, the findings or the manifest."

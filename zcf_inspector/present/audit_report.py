@@ -26,6 +26,7 @@ from zcf_inspector.core.review.audit import AuditFacts
 from zcf_inspector.core.review.previous import earlier_decisions
 from zcf_inspector.core.review.previous_trust import UNSIGNED_ORIGIN, signer_fingerprint
 from zcf_inspector.core.review.target import ReviewTarget
+from zcf_inspector.core.secrets.masking import masked_shown, masked_visible
 from zcf_inspector.core.secrets.scan import SecretScan
 from zcf_inspector.core.visible_text import clip, visible
 from zcf_inspector.present import packet as packet_words
@@ -83,8 +84,10 @@ TRUST_TONE: Final = {
 
 
 def text(value: JsonValue, limit: int = CONTENT_CHARS) -> str:
-    """A document string as the report shows it: cut, then made visible."""
-    return visible(clip(value, limit)) if isinstance(value, str) else ""
+    """A document string as the report shows it: masked and cut, then made visible. Every
+    string, not only those the packet scan flags by pointer: a portable ref, an id or a
+    finding's message is a text that scan does not read (issue 34, point 1)."""
+    return masked_shown(value, limit) if isinstance(value, str) else ""
 
 
 def note_text(note: str | None) -> str:
@@ -300,7 +303,7 @@ def _flags_section(
         words = hit_words(hits)
         if pointer not in shown_masked:
             words = words.removesuffix("; shown masked") + "; not shown in this report"
-        rows.append(("suspected credential", visible(pointer), text(words, 300)))
+        rows.append(("suspected credential", masked_visible(pointer), text(words, 300)))
     for row, belief in enumerate(target.beliefs):
         if _hostile(belief.content):
             rows.append(("hostile text", f"/content/beliefs/{row}/content",
@@ -410,7 +413,7 @@ def _findings_table(findings: Sequence[Finding]) -> Table:
     """The first `SHOWN_FINDINGS`, then how many more: a receipt of another packet differs
     in every decision, and it may hold a million."""
     rows = [
-        (str(f.code), visible(f.pointer or "(document)"), text(f.message))
+        (str(f.code), masked_visible(f.pointer or "(document)"), text(f.message))
         for f in findings[:SHOWN_FINDINGS]
     ]
     if len(findings) > SHOWN_FINDINGS:

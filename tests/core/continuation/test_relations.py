@@ -159,8 +159,13 @@ def test_json_and_dot_carry_the_relations() -> None:
         "pointer": "/contexts/0/inputs/1/parts/1/resource_id",
     }
     dot = plan_dot(plan)
+    # DOT ids are synthetic (n0, n1, … in node order); the labels name the subjects.
+    order = [n.id for n in plan.nodes]
+    source, target = order.index("plan:await_user"), order.index("context:continue-context")
+    assert f'  n{source} [label="plan:await_user"' in dot
+    assert f'  n{target} [label="context:continue-context"' in dot
     assert (
-        '"plan:await_user" -> "context:continue-context" [label="selects_context",'
+        f'n{source} -> n{target} [label="selects_context",'
         f' tooltip="{plan.pointer}/context_id", style="dashed", color="gray40",'
         ' fontcolor="gray40"];'
     ) in dot

@@ -27,6 +27,7 @@ from tests.core.continuation.spec_examples import (
 from tests.gui.plangraph.helpers import cli, cli_json, open_pane
 from zcf_inspector.core.continuation.subjects import RELATIONS, EdgeKind
 from zcf_inspector.gui.plangraph.edge_bundle import DrawnEdge, EdgeBundle, EdgeStyle
+from zcf_inspector.gui.plangraph.export_dialog import export_stem
 from zcf_inspector.gui.plangraph.node_item import NodeItem
 from zcf_inspector.gui.plangraph.pane import PlanGraphPane
 from zcf_inspector.gui.plangraph.style import DIMMED_OPACITY
@@ -405,3 +406,38 @@ def test_an_exported_svg_carries_no_hostile_character_raw(qtbot: Any, tmp_path: 
     assert not set(hostile) & set(svg)
     assert not any(f"&#{ord(c)};" in svg or f"&#x{ord(c):x};" in svg for c in hostile)
     assert "\\u202e" in svg  # the title names the plan, escaped
+
+
+def test_exports_mask_a_credential_held_in_an_id(qtbot: Any, tmp_path: Path) -> None:
+    """Issue 34, point 1: a token as a plan's id and as a subject's id reaches neither the
+    drawn graph (so neither its SVG nor its PNG), the SVG's title nor the DOT export."""
+    tokens = ["ghp_" + (f"{n:03d}" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789")[:36] for n in (1, 2)]
+    text = json.dumps(session("action-specific"), ensure_ascii=False)
+    assert "continue-context" in text
+    text = text.replace("continue-context", tokens[1])
+    document = json.loads(text)
+    document["continuation"]["plans"][0]["id"] = tokens[0]
+    pane = open_pane(qtbot, json.dumps(document, ensure_ascii=False).encode("utf-8"))
+    pane.select_plan(0)
+    assert pane.current_plan is not None
+    assert pane.current_plan.id == tokens[0]  # the document's own id, unchanged
+    pane.export_svg(tmp_path / "plan.svg")
+    pane.export_dot(tmp_path / "plan.dot")
+    pane.export_png(tmp_path / "plan.png")
+    hidden = "ghp_…(40 characters, hidden)"
+    drawn = [item.text.main for item in _drawn(pane).values()]
+    assert hidden in drawn
+    outputs = {
+        "svg": (tmp_path / "plan.svg").read_text("utf-8"),
+        "dot": (tmp_path / "plan.dot").read_text("utf-8"),
+        "drawn": "\n".join(drawn),
+        "plan box": "\n".join(pane.plan_box.itemText(i) for i in range(pane.plan_box.count())),
+    }
+    assert {name: [t for t in tokens if t in out] for name, out in outputs.items()} == {
+        name: [] for name in outputs
+    }
+    assert f"plan {hidden}" in outputs["svg"]  # the title, masked
+    assert f'label="context:{hidden}"' in outputs["dot"]
+    stem = export_stem("s.json", tokens[0])  # the name the export dialog suggests
+    assert stem.startswith("s.plan-ghp_")
+    assert tokens[0] not in stem

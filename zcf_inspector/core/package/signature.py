@@ -34,7 +34,7 @@ _HEX = re.compile(r"[0-9a-fA-F]{64}")
 class PackageKeyError(InputError):
     """A key file that is not 32 bytes in one of the accepted forms."""
 
-    code = "key_file_invalid"
+    code = "package_key_invalid"
 
 
 def key_bytes(data: bytes, what: str = "key") -> bytes:

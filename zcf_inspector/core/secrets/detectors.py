@@ -292,7 +292,11 @@ def looks_random(piece: bytes) -> bool:
     classes = piece.translate(_CLASSES)
     if not (_UPPER in classes and _LOWER in classes and _DIGIT in classes):
         return False
-    if _switches(classes) < ENTROPY_SWITCHES * len(piece):
+    # Switches counted with the separators "_", "-" and "." left out: an identifier of
+    # words (`i_structure_UTF-8_BOM_empty_object`) switches class only between its words,
+    # where a random key (base64url included) switches inside its runs too.
+    joined = piece.translate(None, b"_-.")
+    if _switches(joined.translate(_CLASSES)) < ENTROPY_SWITCHES * len(joined):
         return False
     bits = shannon_entropy(piece)
     return bits >= ENTROPY_BITS and bits >= ENTROPY_SHARE * math.log2(min(len(piece), 64))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
 
+from zcf_inspector.core.secrets.masking import mask_text
 from zcf_inspector.gui.file_names import free_name, safe_part
 from zcf_inspector.gui.messages import message_box
 from zcf_inspector.gui.plain_text import visible
@@ -35,7 +36,8 @@ def ask_open_path(parent: QWidget, title: str) -> str | None:
 def export_stem(document_path: str | None, plan_id: str) -> str:
     """Named after the session and the plan: ``NAME.json`` and plan ``p`` give
     ``NAME.plan-p`` (``plan-p`` with no document path)."""
-    plan_part = f"plan-{safe_part(plan_id) or 'graph'}"
+    # Masked first: a file name is an output too, and it outlives the window.
+    plan_part = f"plan-{safe_part(mask_text(plan_id)) or 'graph'}"
     if not document_path:
         return plan_part
     name = Path(document_path).name

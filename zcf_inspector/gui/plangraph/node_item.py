@@ -8,6 +8,7 @@ panning a 5,000-node plan smooth.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache, lru_cache
@@ -16,7 +17,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from zcf_inspector.gui.plain_text import visible
+from zcf_inspector.gui.plain_text import masked_visible
 from zcf_inspector.gui.plangraph import style
 from zcf_inspector.gui.plangraph.node_shapes import (
     DEFAULT_INDENT,
@@ -109,10 +110,21 @@ def component_mark(facts: NodeFacts) -> str | None:
     if binding is None:
         return None
     if facts.binding_problem:
-        return "⚠ binding" if binding.matching is None else f"⚠ {visible(binding.matching)}"
+        return "⚠ binding" if binding.matching is None else f"⚠ {masked_visible(binding.matching)}"
     if binding.matching is not None:
-        return f"→ {visible(binding.matching)}"
+        return f"→ {masked_visible(binding.matching)}"
     return None
+
+
+def node_texts(all_facts: Iterable[NodeFacts]) -> list[str]:
+    """The document's texts `node_text` shows for these nodes (to be scanned at once)."""
+    texts: list[str] = []
+    for facts in all_facts:
+        node = facts.node
+        texts += [node.type, node.id, subject_text(node), referenced_by_text(node)]
+        if facts.binding is not None and facts.binding.matching is not None:
+            texts.append(facts.binding.matching)
+    return texts
 
 
 def node_text(facts: NodeFacts, has_report: bool) -> NodeText:
@@ -127,14 +139,14 @@ def node_text(facts: NodeFacts, has_report: bool) -> NodeText:
         )
     # The type's short name (its legend label), so boxes stay narrow enough for a public
     # example to read at Fit; the full type is in the detail pane and the hover text.
-    name = kind.label if node.type in style.TYPE_STYLES else visible(node.type)
+    name = kind.label if node.type in style.TYPE_STYLES else masked_visible(node.type)
     top = f"{kind.badge} · {name}{marks}"
     extra: str | None = None
     if node.missing:
-        line = _elide("missing: " + visible(node.id), ghost)
-        extra = _elide(visible(referenced_by_text(node)), small)
+        line = _elide("missing: " + masked_visible(node.id), ghost)
+        extra = _elide(masked_visible(referenced_by_text(node)), small)
     else:
-        line = _elide(visible(subject_text(node)), main)
+        line = _elide(masked_visible(subject_text(node)), main)
         if has_report:
             extra = status_line(facts) or "· not assessed"
             bound = component_mark(facts)

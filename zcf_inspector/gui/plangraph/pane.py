@@ -32,8 +32,9 @@ from PySide6.QtWidgets import (
 from zcf_inspector.core.continuation.results import InspectionResult, PlanResult
 from zcf_inspector.core.continuation.why import entry_path
 from zcf_inspector.core.jsontypes import JsonValue
+from zcf_inspector.core.secrets.masking import prime
 from zcf_inspector.gui.messages import confirm
-from zcf_inspector.gui.plain_text import visible
+from zcf_inspector.gui.plain_text import masked_visible
 from zcf_inspector.gui.plangraph import export
 from zcf_inspector.gui.plangraph.export_dialog import (
     ask_open_path,
@@ -44,7 +45,7 @@ from zcf_inspector.gui.plangraph.findings_model import NODE_ROLE
 from zcf_inspector.gui.plangraph.graph_view import GraphView
 from zcf_inspector.gui.plangraph.layout_worker import BACKGROUND_THRESHOLD, LayoutJob, LayoutSignals
 from zcf_inspector.gui.plangraph.navigation import next_node
-from zcf_inspector.gui.plangraph.node_item import SHAPE_LOD, NodeText, node_text
+from zcf_inspector.gui.plangraph.node_item import SHAPE_LOD, NodeText, node_text, node_texts
 from zcf_inspector.gui.plangraph.palette import colours_for
 from zcf_inspector.gui.plangraph.picking import edge_at
 from zcf_inspector.gui.plangraph.plan_scene import PlanScene
@@ -247,7 +248,7 @@ class PlanGraphPane(QWidget):
         self._set_enabled(True)
         self.plan_box.blockSignals(True)
         for plan in result.plans:
-            self.plan_box.addItem(visible(plan.id))
+            self.plan_box.addItem(masked_visible(plan.id))
         self.plan_box.blockSignals(False)
         # A loaded report assesses one plan: open on it.
         assessed = result.report.plan_id if result.report is not None else None
@@ -329,11 +330,14 @@ class PlanGraphPane(QWidget):
         self._plan_index = index
         self._current = None
         self._facts = facts = plan_facts(self._result, plan)
-        self._texts = {n: node_text(f, facts.has_report) for n, f in facts.nodes.items()}
         show_all = self.show_all_box.isChecked()
         self._outside, self._outside_plan = (
             other_subjects(self._result, plan) if show_all else ({}, {})
         )
+        # The texts the nodes show are masked (issue 34, point 1): scanned here in one go,
+        # so that drawing a node is a look-up, not a scan of its own.
+        prime(node_texts([*facts.nodes.values(), *self._outside.values()]))
+        self._texts = {n: node_text(f, facts.has_report) for n, f in facts.nodes.items()}
         self._texts.update({n: node_text(f, has_report=False) for n, f in self._outside.items()})
         self.findings_model.replace_rows(facts.findings)
         # Findings past the document's budget are counted in the core: said, not listed.
@@ -432,7 +436,8 @@ class PlanGraphPane(QWidget):
                 other, self._outside[node_id], Reach.of_plan(other), self._document
             )
             self.details.why.setText(
-                f"Not in plan {visible(plan.id)}'s inventory. In plan {visible(other.id)}:"
+                f"Not in plan {masked_visible(plan.id)}'s inventory."
+                f" In plan {masked_visible(other.id)}:"
                 f" {why_line(other, self._outside[node_id].node).removeprefix('Why: ')}"
             )
         self.side.setCurrentIndex(0)
@@ -459,10 +464,11 @@ class PlanGraphPane(QWidget):
         if node is not None:
             node_facts = facts.nodes.get(node.node_id)
             if node_facts is None:
-                return f"{visible(node.node_id)}\nnot in plan {visible(facts.plan.id)}'s inventory"
+                plan_id = masked_visible(facts.plan.id)
+                return f"{masked_visible(node.node_id)}\nnot in plan {plan_id}'s inventory"
             return "\n".join(
                 (
-                    visible(node.node_id),
+                    masked_visible(node.node_id),
                     why_line(facts.plan, node_facts.node),
                     requirement_line(facts.plan, node_facts.node),
                 )
@@ -477,10 +483,12 @@ class PlanGraphPane(QWidget):
             return None
         path = scene.reach.path(start, end)
         if path is None:
-            self.status.setText(f"No prerequisite path between {visible(start)} and {visible(end)}")
+            self.status.setText(
+                f"No prerequisite path between {masked_visible(start)} and {masked_visible(end)}"
+            )
             return None
         scene.focus_path(path)
-        self.status.setText("Path: " + " → ".join(visible(p) for p in path))
+        self.status.setText("Path: " + " → ".join(masked_visible(p) for p in path))
         return path
 
     @Slot(str, bool)
@@ -509,7 +517,7 @@ class PlanGraphPane(QWidget):
             return None
         matches, found = next_match(scene.nodes, needle, self._matches, self._current)
         if found is None:
-            self.status.setText(f"No node ID contains {visible(text)!r}")
+            self.status.setText(f"No node ID contains {masked_visible(text)!r}")
             return None
         self._matches = matches
         self.select_node(found)
@@ -568,7 +576,7 @@ class PlanGraphPane(QWidget):
 
     def export_svg(self, path: Path) -> None:
         if self._scene is not None and self._facts is not None:
-            export.export_svg(self._scene, path, f"plan {visible(self._facts.plan.id)}")
+            export.export_svg(self._scene, path, f"plan {masked_visible(self._facts.plan.id)}")
 
     def export_png(self, path: Path) -> None:
         if self._scene is not None:

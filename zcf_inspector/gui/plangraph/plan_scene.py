@@ -16,6 +16,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QGraphicsScene, QGraphicsSimpleTextItem
 
 from zcf_inspector.core.continuation.results import PlanEdge
+from zcf_inspector.gui.plain_text import masked_visible
 from zcf_inspector.gui.plangraph import style
 from zcf_inspector.gui.plangraph.edge_bundle import (
     DrawnEdge,
@@ -105,8 +106,8 @@ class PlanScene(QGraphicsScene):
     def _add_caption(self, layout: GraphLayout) -> None:
         top = min(b.y for b in layout.nodes if b.id in self.outside)
         caption = QGraphicsSimpleTextItem(
-            f"Not in plan {self.facts.plan.id}'s inventory: subjects of the document's other"
-            " plans (shown because All subjects is on)"
+            f"Not in plan {masked_visible(self.facts.plan.id)}'s inventory: subjects of the"
+            " document's other plans (shown because All subjects is on)"
         )
         font = QFont()
         font.setItalic(True)
