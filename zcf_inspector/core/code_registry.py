@@ -398,8 +398,7 @@ _ADVISORY: Final[Mapping[AdvisoryCode, tuple[Severity, str]]] = {
     ),
     AdvisoryCode.CONFUSABLE_IDENTIFIER: (
         WARNING,
-        "an identifier a destination acts on looks like another of the document (same "
-        "UTS #39 skeleton); both pointers named",
+        "an identifier a destination acts on looks like another one (same UTS #39 skeleton)",
     ),
 }
 
