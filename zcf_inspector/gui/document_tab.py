@@ -38,7 +38,7 @@ from zcf_inspector.gui.packet_tree_model import (
     expand_rows,
     expanded_rows,
 )
-from zcf_inspector.gui.plain_text import clip, masked_shown, visible
+from zcf_inspector.gui.plain_text import clip, shown, visible
 from zcf_inspector.gui.plain_tooltip import install_on_view
 from zcf_inspector.gui.plangraph.pane import PlanGraphPane
 from zcf_inspector.gui.release import RELEASER
@@ -92,9 +92,9 @@ def document_paths(document: ShownDocument) -> tuple[str, ...]:
 
 
 def document_title(document: ShownDocument) -> str:
-    return " + ".join(
-        masked_shown(Path(p).name, TITLE_NAME_CHARS) for p in document_paths(document)
-    )
+    # A file name is the user's own, not the document's text: escaped and cut as the CLI
+    # prints it (`files.shown_path`), never masked (a name of words read as a random key).
+    return " + ".join(shown(Path(p).name, TITLE_NAME_CHARS) for p in document_paths(document))
 
 
 TITLE_NAME_CHARS = 80  # of each file name in a tab or window title
