@@ -34,14 +34,7 @@ def confirm_flagged(
     flagged ones stay as they are)."""
     if state is not ReviewState.CONFIRMED:
         return refs
-    suspected = flagged_among(refs, flagged)
-    if not suspected:
-        return refs
-    title, text = confirm_flagged_question(len(suspected), len(refs))
-    if prompter.confirm(parent, title, text):
-        return refs
-    left_out = set(suspected)
-    return [ref for ref in refs if ref not in left_out]
+    return _asked(prompter, parent, refs, flagged_among(refs, flagged), confirm_flagged_question)
 
 
 def repeat_flagged(
@@ -69,10 +62,21 @@ def confirm_hostile(
     characters or mixes scripts in a word (`core.hostile`): asked apart, No leaves them."""
     if state is not ReviewState.CONFIRMED:
         return refs
-    suspected = hostile_among(refs, content)
+    return _asked(prompter, parent, refs, hostile_among(refs, content), confirm_hostile_question)
+
+
+def _asked(
+    prompter: Prompter,
+    parent: QWidget,
+    refs: Sequence[str],
+    suspected: Sequence[str],
+    question: Callable[[int, int], tuple[str, str]],
+) -> Sequence[str]:
+    """The one flow of both bulk-confirm questions: none suspected, or Yes, confirms all
+    of ``refs``; No leaves the ``suspected`` ones as they are."""
     if not suspected:
         return refs
-    title, text = confirm_hostile_question(len(suspected), len(refs))
+    title, text = question(len(suspected), len(refs))
     if prompter.confirm(parent, title, text):
         return refs
     left_out = set(suspected)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from zcf_inspector.core.hostile.scan import text_hit
+from zcf_inspector.present.review.secrets import what_no_does
 
 HOSTILE_TITLE: Final = "Confirm text with hidden characters?"
 
@@ -35,12 +36,7 @@ def confirm_hostile_question(flagged: int, total: int) -> tuple[str, str]:
             f"{flagged:,} of these {total:,} beliefs {verb} hidden characters or mixed "
             f"scripts — confirm {pronoun} too?"
         )
-    rest = total - flagged
-    if rest:
-        no = f"No confirms the other {rest:,} and leaves {'that one' if one else 'those'} as"
-        no += " it is." if one else " they are."
-    else:
-        no = "No confirms none of them."
+    no = what_no_does(flagged, total)
     return (
         HOSTILE_TITLE,
         f"{head}\n\nA destination agent acts on a confirmed belief, and such a text may read "

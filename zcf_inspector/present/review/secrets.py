@@ -175,15 +175,21 @@ def confirm_flagged_question(flagged: int, total: int) -> tuple[str, str]:
         head = f"{flagged:,} of these {total:,} beliefs may contain a credential — " + (
             "confirm it too?" if one else "confirm them too?"
         )
-    rest = total - flagged
-    if rest:
-        no = f"No confirms the other {rest:,} and leaves {'that one' if one else 'those'} as"
-        no += " it is." if one else " they are."
-    else:
-        no = "No confirms none of them."
+    no = what_no_does(flagged, total)
     return (
         FLAGGED_TITLE,
         f"{head}\n\nA destination agent acts on a confirmed belief. {no} {_FLAGGED_TAIL}",
+    )
+
+
+def what_no_does(flagged: int, total: int) -> str:
+    """What No does in a bulk confirm's question (this one's, and the hostile text's)."""
+    rest = total - flagged
+    if not rest:
+        return "No confirms none of them."
+    one = flagged == 1
+    return f"No confirms the other {rest:,} and leaves {'that one' if one else 'those'} as" + (
+        " it is." if one else " they are."
     )
 
 
